@@ -1,0 +1,11 @@
+/** One `kmc` subcommand: a yargs command whose handler returns the process exit code. */
+import type { Argv } from 'yargs';
+import type { ExitCode } from './exitCodes.ts';
+
+export interface KmcCommand {
+  readonly command: string;
+  readonly describe: string;
+  readonly builder: (yargs: Argv) => Argv;
+  /** Runs the command. Throws `UserError` for a user mistake; returns the exit code otherwise. */
+  readonly run: (argv: Record<string, unknown>) => Promise<ExitCode>;
+}

@@ -1,0 +1,38 @@
+/** Options shared by the commands that run a spec: which spec, preset and parameters, and output. */
+import type { Argv } from 'yargs';
+import { UserError } from '../userError.ts';
+
+export function specOptions(y: Argv): Argv {
+  return y
+    .positional('spec', { type: 'string', describe: 'A bundled spec name (kmc list) or the path of your own .ts/.js spec module' })
+    .option('preset', { type: 'string', describe: 'A named parameter set of the spec (kmc list shows them)' })
+    .option('param', { type: 'string', array: true, default: [], describe: 'Set a parameter: NAME=VALUE (repeatable)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object on stdout' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No progress display' })
+    .option('out', { type: 'string', describe: 'Folder to write the counterexample to (ITF, text and pictures)' });
+}
+
+/** `--memory-budget 8G`, `512M`, or bytes. */
+export function parseBytes(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?$/i.exec(String(raw).trim());
+  if (!m) throw new UserError(`--memory-budget takes a size such as 512M, 8G or a number of bytes; got '${String(raw)}'.`);
+  const unit = (m[2] ?? 'B').toUpperCase()[0]!;
+  const scale = { B: 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 }[unit] ?? 1;
+  return Math.round(Number(m[1]) * scale);
+}
+
+/** A positive whole number option, or a UserError naming the option. */
+export function positiveInt(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UserError(`--${name} takes a whole number of at least 1; got '${String(raw)}'.`);
+  return n;
+}
+
+export function positiveNumber(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new UserError(`--${name} takes a positive number; got '${String(raw)}'.`);
+  return n;
+}

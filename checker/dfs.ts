@@ -1,0 +1,115 @@
+/**
+ * Depth-first search with an optional depth bound. Counterexamples are not shortest (use BFS for that),
+ * but memory grows with the depth rather than the widest level. Under a bound, a state first reached
+ * deep is explored again when a shorter path reaches it, so nothing within the bound is missed.
+ */
+import type { Expander } from './expander.ts';
+import { SpecError } from './expander.ts';
+import type { CheckOptions } from './options.ts';
+import { Limits, yieldToEventLoop } from './limits.ts';
+import { SeenSet } from './seenSet.ts';
+import { NO_PARENT, StateLog } from './stateLog.ts';
+import type { SearchEnd, SearchOutcome } from './search.ts';
+
+interface Frame<S> {
+  readonly id: number;
+  readonly depth: number;
+  readonly successors: S[];
+  readonly actions: number[];
+  next: number;
+}
+
+export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions, limits: Limits): Promise<SearchOutcome> {
+  const seen = new SeenSet();
+  const log = new StateLog();
+  const depthOf: number[] = [];
+  const newStates = new Float64Array(expander.actions.length);
+  const witnessesReached = new Uint8Array(expander.witnesses.length);
+  const deadlock = options.deadlock ?? true;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxStates = options.maxStates ?? Infinity;
+  const stack: Frame<S>[] = [];
+  let generated = 0;
+  let deepest = 0;
+  let cutOff = false;
+  let curId = NO_PARENT;
+
+  const outcome = (end: SearchEnd): SearchOutcome => ({
+    end,
+    log,
+    distinct: log.size,
+    generated,
+    depth: log.size > 0 ? deepest + 1 : 0,
+    queued: stack.length,
+    newStates,
+    witnessesReached,
+    offHeapBytes: seen.bytes + log.bytes,
+    workers: 1,
+  });
+
+  /** Visits `s` reached at `depth`; returns a violation, or pushes a frame when it must be explored. */
+  const enter = (s: S, parent: number, depth: number, action: number): SearchEnd | null => {
+    expander.fingerprint(s);
+    const known = seen.get(expander.hi, expander.lo);
+    if (known >= 0 && depthOf[known]! <= depth) return null;
+    let id = known;
+    if (known < 0) {
+      id = log.add(expander.hi, expander.lo, parent);
+      seen.insert(expander.hi, expander.lo, id);
+      if (action >= 0) newStates[action]!++;
+      curId = id;
+      const bad = expander.firstViolation(s);
+      expander.markWitnesses(s, witnessesReached);
+      if (bad >= 0) return { kind: 'violation', stateId: id, invariant: bad };
+    }
+    depthOf[id] = depth;
+    if (depth > deepest) deepest = depth;
+    curId = id;
+    if (!expander.withinConstraint(s)) return null;
+    if (depth >= maxDepth) {
+      cutOff = true;
+      return null;
+    }
+    const successors: S[] = [];
+    const actions: number[] = [];
+    const count = expander.successors(s, (t, a) => {
+      successors.push(t);
+      actions.push(a);
+    });
+    generated += count;
+    if (count === 0 && deadlock) return { kind: 'deadlock', stateId: id };
+    stack.push({ id, depth, successors, actions, next: 0 });
+    return null;
+  };
+
+  try {
+    for (const s of expander.initialStates()) {
+      generated++;
+      const end = enter(s, NO_PARENT, 0, -1);
+      if (end) return outcome(end);
+      let steps = 0;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        if (top.next === top.successors.length) {
+          stack.pop();
+          continue;
+        }
+        const i = top.next++;
+        const end2 = enter(top.successors[i]!, top.id, top.depth + 1, top.actions[i]!);
+        if (end2) return outcome(end2);
+        if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
+        if (++steps >= 512) {
+          steps = 0;
+          const reason = limits.exceeded(log.size, seen.bytes + log.bytes);
+          if (reason !== null) return outcome({ kind: 'incomplete', reason });
+          limits.progress({ distinct: log.size, generated, queued: stack.length, depth: deepest });
+          if (limits.shouldYield()) await yieldToEventLoop();
+        }
+      }
+    }
+  } catch (e) {
+    if (e instanceof SpecError) return outcome({ kind: 'error', stateId: curId, error: e });
+    throw e;
+  }
+  return outcome(cutOff ? { kind: 'incomplete', reason: 'maxDepth' } : { kind: 'complete' });
+}

@@ -1,0 +1,269 @@
+/**
+ * 64-bit structural fingerprints of Immutable.js values, computed as two independent 32-bit lanes.
+ *
+ * Equal under `Immutable.is` ⇒ equal fingerprint: unordered collections (Map, Set) combine their entries
+ * with a commutative sum, so insertion order never matters; ordered ones (List, OrderedMap, OrderedSet,
+ * Record fields) combine in sequence. Immutable's own `hashCode()` is only 32 bits, and JSON text depends
+ * on insertion order, so neither is used.
+ *
+ * Speed comes from structural sharing: a successor state shares most sub-collections with its parent,
+ * and every collection caches its two lanes on itself the first time it is hashed, so hashing a successor
+ * costs only the path that changed.
+ */
+import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
+
+const H1 = '__kmcFp1';
+const H2 = '__kmcFp2';
+
+type Cached = { [H1]?: number; [H2]?: number };
+
+// Collection kinds, decided once per prototype.
+const RECORD = 1;
+const LIST = 2;
+const MAP = 3;
+const ORDERED_MAP = 4;
+const SET = 5;
+const ORDERED_SET = 6;
+
+// Decided once per prototype and kept on it: a property load is cheaper than a Map lookup.
+const KIND = Symbol('kmc.kind');
+const RECORD_KEYS = Symbol('kmc.recordKeys');
+type Prototype = { [KIND]?: number; [RECORD_KEYS]?: string[] };
+
+/** The error a spec gets when its state holds something that is not an Immutable value or a primitive. */
+export class UnhashableValueError extends Error {}
+
+function kindOf(v: object): number {
+  const proto = Object.getPrototypeOf(v) as Prototype;
+  if (Object.prototype.hasOwnProperty.call(proto, KIND)) return proto[KIND]!;
+  let kind: number;
+  if (isRecord(v)) {
+    kind = RECORD;
+    proto[RECORD_KEYS] = Object.keys((v as unknown as { toObject(): object }).toObject());
+  } else if (!isImmutable(v)) {
+    kind = 0;
+  } else if (isKeyed(v)) kind = isOrdered(v) ? ORDERED_MAP : MAP;
+  else if (isIndexed(v)) kind = LIST;
+  else kind = isOrdered(v) ? ORDERED_SET : SET;
+  proto[KIND] = kind;
+  return kind;
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h;
+}
+
+/** Sequential combination: order matters. */
+function step1(h: number, x: number): number {
+  return fmix(Math.imul(h ^ x, 0x9e3779b1) + 0x7f4a7c15);
+}
+function step2(h: number, x: number): number {
+  return fmix(Math.imul(h + x, 0x27d4eb2f) ^ 0x165667b1);
+}
+
+// Ids, roles and message types recur in every state: their lanes are computed once.
+const MAX_CACHED_STRINGS = 1 << 16;
+const MAX_CACHED_STRING = 64;
+const stringSlots = new Map<string, number>();
+const stringLanes = new Int32Array(2 * MAX_CACHED_STRINGS);
+
+const f64 = new Float64Array(1);
+const f64Words = new Int32Array(f64.buffer);
+
+/**
+ * Computes fingerprints. Not re-entrant: results are left in `hi`/`lo` to avoid allocating per state.
+ * `rename`, when set, maps primitive leaves (symmetry permutations); caching is bypassed then.
+ */
+export class Fingerprinter {
+  hi = 0;
+  lo = 0;
+  private rename: ReadonlyMap<unknown, unknown> | null = null;
+
+  /** Fingerprint of `v`; the two lanes are left in `hi` and `lo` (never both zero). */
+  of(v: unknown, rename: ReadonlyMap<unknown, unknown> | null = null): void {
+    this.rename = rename;
+    this.value(v);
+    let hi = fmix(this.hi ^ 0x5bd1e995) >>> 0;
+    const lo = fmix(this.lo ^ 0x1b873593) >>> 0;
+    if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
+    this.hi = hi;
+    this.lo = lo;
+  }
+
+  /** Leaves the lanes of `v` in this.hi / this.lo (before the final mix). */
+  private value(v: unknown): void {
+    switch (typeof v) {
+      case 'string':
+        this.string(this.renamed(v) as string);
+        return;
+      case 'number':
+        this.number(this.renamed(v) as number);
+        return;
+      case 'boolean':
+        this.hi = v ? 0x2f1d3a55 : 0x6c8e9cf5;
+        this.lo = v ? 0x1ce4e5b9 : 0x53a1b0d7;
+        return;
+      case 'undefined':
+        this.hi = 0x0a3d5e77;
+        this.lo = 0x74f1c2a9;
+        return;
+      case 'object':
+        if (v === null) {
+          this.hi = 0x3c6ef372;
+          this.lo = 0x4b7cf0a3;
+          return;
+        }
+        this.collection(v);
+        return;
+      default:
+        throw new UnhashableValueError(`a state holds a ${typeof v}; states may hold only Immutable values and primitives`);
+    }
+  }
+
+  private renamed(v: unknown): unknown {
+    if (this.rename === null) return v;
+    const r = this.rename.get(v);
+    return r === undefined ? v : r;
+  }
+
+  private string(s: string): void {
+    const slot = stringSlots.get(s);
+    if (slot !== undefined) {
+      this.hi = stringLanes[2 * slot]!;
+      this.lo = stringLanes[2 * slot + 1]!;
+      return;
+    }
+    let a = 0x811c9dc5 ^ s.length;
+    let b = 0x01000193 + s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b + c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.hi = fmix(a ^ 0x1f);
+    this.lo = fmix(b ^ 0x2e);
+    if (s.length <= MAX_CACHED_STRING && stringSlots.size < MAX_CACHED_STRINGS) {
+      const at = stringSlots.size;
+      stringSlots.set(s, at);
+      stringLanes[2 * at] = this.hi;
+      stringLanes[2 * at + 1] = this.lo;
+    }
+  }
+
+  private number(n: number): void {
+    if ((n | 0) === n && !Object.is(n, -0)) {
+      this.hi = fmix(n ^ 0x68e31da4);
+      this.lo = fmix(Math.imul(n, 0x2545f491) ^ 0x0b4611a6);
+      return;
+    }
+    f64[0] = Number.isNaN(n) ? NaN : n === 0 ? 0 : n; // Immutable.is: -0 equals 0, NaN equals NaN
+    this.hi = fmix(f64Words[0]! ^ 0x5e2d58d8);
+    this.lo = fmix(f64Words[1]! ^ 0x7a0c2b35);
+  }
+
+  private collection(v: object): void {
+    const cache = v as Cached;
+    const useCache = this.rename === null;
+    if (useCache) {
+      const c1 = cache[H1];
+      if (c1 !== undefined) {
+        this.hi = c1;
+        this.lo = cache[H2]!;
+        return;
+      }
+    }
+    const kind = kindOf(v);
+    switch (kind) {
+      case RECORD:
+        this.record(v);
+        break;
+      case LIST:
+        this.ordered(v as Iterable<unknown>, 0x1234567, false);
+        break;
+      case ORDERED_SET:
+        this.ordered(v as Iterable<unknown>, 0x2345678, false);
+        break;
+      case ORDERED_MAP:
+        this.ordered(v as Iterable<unknown>, 0x3456789, true);
+        break;
+      case MAP:
+        this.unordered(v as { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, true);
+        break;
+      case SET:
+        this.unordered(v as { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, false);
+        break;
+      default: {
+        const what = Array.isArray(v) ? 'a plain array' : `a plain ${Object.getPrototypeOf(v)?.constructor?.name ?? 'object'}`;
+        throw new UnhashableValueError(
+          `a state holds ${what}; states may hold only Immutable values (Record, Map, Set, List, OrderedMap, OrderedSet) and primitives`,
+        );
+      }
+    }
+    if (useCache) {
+      cache[H1] = this.hi;
+      cache[H2] = this.lo;
+    }
+  }
+
+  private record(r: object): void {
+    const keys = (Object.getPrototypeOf(r) as Prototype)[RECORD_KEYS]!;
+    const get = (r as { get(k: string): unknown }).get;
+    let a = 0x6a09e667 ^ keys.length;
+    let b = 0x3c6ef372 ^ keys.length;
+    for (let i = 0; i < keys.length; i++) {
+      this.value(get.call(r, keys[i]!));
+      a = step1(a, this.hi);
+      b = step2(b, this.lo);
+    }
+    this.hi = a;
+    this.lo = b;
+  }
+
+  private ordered(items: Iterable<unknown>, seed: number, keyed: boolean): void {
+    let a = seed;
+    let b = ~seed;
+    let n = 0;
+    const each = (v: unknown, k: unknown) => {
+      if (keyed) {
+        this.value(k);
+        a = step1(a, this.hi);
+        b = step2(b, this.lo);
+      }
+      this.value(v);
+      a = step1(a, this.hi);
+      b = step2(b, this.lo);
+      n++;
+    };
+    (items as unknown as { forEach(f: (v: unknown, k: unknown) => void): void }).forEach(each);
+    this.hi = step1(a, n);
+    this.lo = step2(b, n);
+  }
+
+  private unordered(c: { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, keyed: boolean): void {
+    let a = 0;
+    let b = 0;
+    c.forEach((v, k) => {
+      this.value(v);
+      let ea = this.hi;
+      let eb = this.lo;
+      if (keyed) {
+        this.value(k);
+        ea = step1(this.hi, ea);
+        eb = step2(this.lo, eb);
+      } else {
+        ea = fmix(ea ^ 0x2b992ddf);
+        eb = fmix(eb ^ 0x4e0d5b6f);
+      }
+      a = (a + ea) | 0;
+      b = (b + eb) | 0;
+    });
+    const tag = keyed ? 0x11c8d3e7 : 0x7ae1c0d3;
+    this.hi = step1(a ^ tag, c.size);
+    this.lo = step2(b ^ tag, c.size);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The budgets a search runs under, checked between states: time, states, memory, Ctrl-C. Hitting one
+ * ends the search as `incomplete` with the stats so far, never as an out-of-memory crash.
+ */
+import { getHeapStatistics } from 'node:v8';
+import type { CheckOptions } from './options.ts';
+import type { IncompleteReason, Progress } from './result.ts';
+
+// The V8 heap can fill before the machine's memory does; stop well before it would abort the process.
+const HEAP_HEADROOM = 0.85;
+
+export class Limits {
+  readonly startedAt = performance.now();
+  private readonly deadline: number;
+  private readonly heapLimit = getHeapStatistics().heap_size_limit * HEAP_HEADROOM;
+  private nextProgressAt: number;
+  private lastYieldAt = performance.now();
+  peakRss = process.memoryUsage.rss();
+  readonly baseRss = this.peakRss;
+
+  constructor(private readonly options: CheckOptions) {
+    this.deadline = options.timeLimitSeconds !== undefined ? this.startedAt + options.timeLimitSeconds * 1000 : Infinity;
+    this.nextProgressAt = this.startedAt + (options.progressIntervalMs ?? 1000);
+  }
+
+  get seconds(): number {
+    return (performance.now() - this.startedAt) / 1000;
+  }
+
+  /** Why the search must stop now, or null. `offHeapBytes` is the checker's typed-array memory. */
+  exceeded(distinct: number, offHeapBytes: number): IncompleteReason | null {
+    const o = this.options;
+    if (o.maxStates !== undefined && distinct >= o.maxStates) return 'maxStates';
+    const now = performance.now();
+    if (now > this.deadline) return 'timeLimit';
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peakRss) this.peakRss = rss;
+    const heap = process.memoryUsage().heapUsed;
+    if (heap > this.heapLimit) return 'memoryBudget';
+    if (o.memoryBudgetBytes !== undefined && heap + offHeapBytes > o.memoryBudgetBytes) return 'memoryBudget';
+    if (o.shouldStop?.()) return 'interrupted';
+    return null;
+  }
+
+  /** Calls the progress callback when its interval has passed. */
+  progress(p: Omit<Progress, 'seconds'>): void {
+    const now = performance.now();
+    if (now < this.nextProgressAt || !this.options.onProgress) return;
+    this.nextProgressAt = now + (this.options.progressIntervalMs ?? 1000);
+    this.options.onProgress({ ...p, seconds: (now - this.startedAt) / 1000 });
+  }
+
+  /** True every ~50 ms, so a long synchronous search can let signals (Ctrl-C) and timers run. */
+  shouldYield(): boolean {
+    const now = performance.now();
+    if (now - this.lastYieldAt < 50) return false;
+    this.lastYieldAt = now;
+    return true;
+  }
+}
+
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,22 @@
+/** Options of a check, as the API takes them. The CLI validates user input before it gets here. */
+import type { Progress } from './result.ts';
+
+export interface CheckOptions {
+  /** Breadth-first (default; shortest counterexamples) or depth-first with a depth bound. */
+  readonly strategy?: 'bfs' | 'dfs';
+  readonly maxStates?: number;
+  readonly maxDepth?: number;
+  readonly timeLimitSeconds?: number;
+  /** Stop with an `incomplete` result before the checker's own memory passes this many bytes. */
+  readonly memoryBudgetBytes?: number;
+  /** Report a state with no enabled action as a violation (default true, as in TLC). */
+  readonly deadlock?: boolean;
+  /** Reduce by the model's declared symmetry sets (default false). */
+  readonly symmetry?: boolean;
+  /** Worker threads expanding states; results are identical for every count (default 1). */
+  readonly workers?: number;
+  readonly onProgress?: (progress: Progress) => void;
+  readonly progressIntervalMs?: number;
+  /** Polled between batches; returning true ends the run as `incomplete` (`interrupted`). */
+  readonly shouldStop?: () => boolean;
+}

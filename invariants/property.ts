@@ -1,0 +1,30 @@
+/**
+ * Properties checked on every reachable state.
+ *
+ * - `always`: an invariant. A state where it is false is a violation, reported with a shortest trace.
+ * - `sometimes`: a reachability witness. If no reachable state satisfies it the model is vacuous for that
+ *   purpose (an action never fires, a fault never happens), and the check fails instead of passing.
+ */
+export interface Property<S> {
+  readonly name: string;
+  readonly kind: 'always' | 'sometimes';
+  readonly description: string;
+  readonly test: (s: S) => boolean;
+  /**
+   * True when the property gives the same answer for every permutation of the model's symmetry sets.
+   * The checker refuses to combine symmetry reduction with a property not declared symmetric.
+   */
+  readonly symmetric: boolean;
+}
+
+export interface PropertyOptions {
+  readonly symmetric?: boolean;
+}
+
+export function always<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {
+  return { name, kind: 'always', description, test, symmetric: options.symmetric ?? false };
+}
+
+export function sometimes<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {
+  return { name, kind: 'sometimes', description, test, symmetric: options.symmetric ?? false };
+}

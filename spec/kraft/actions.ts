@@ -1,0 +1,407 @@
+/**
+ * The actions of the KRaft quorum, named after kafka-tlaplus `kraft/kip_996/kraft_kip_996.tla`. Request
+ * handlers follow `KafkaRaftClient.handle*Request`, response handlers run `maybeHandleCommonResponse`
+ * first, and a granted majority transitions at once, as `maybeTransitionToLeader` does. Faults and
+ * timers may fire at any time, each within its budget (safety checking, as the TLA+ spec does when
+ * `TestLiveness` is off); only which one fires is chosen, never when.
+ *
+ * Every action is one step of one replica, named by `s`, so weak fairness can later be stated per
+ * action and per replica (and per `(s, t)` pair for the nudge and the links).
+ */
+import { Set, is } from 'immutable';
+import type { Action, StepEvents } from '../spec.ts';
+import {
+  Msg,
+  allMessages,
+  consume,
+  deliverable,
+  dropMessages,
+  event,
+  messagesOfType,
+  putReplica,
+  send,
+  sendRequest,
+  sendResponse,
+} from './messages.ts';
+import {
+  illegal,
+  maybeHandleCommonResponse,
+  maybeTransition,
+  transitionToCandidate,
+  transitionToLeader,
+  transitionToProspective,
+  transitionToResigned,
+  transitionToUnattached,
+  transitionToVoted,
+  truncate,
+} from './quorumState.ts';
+import {
+  Entry,
+  type KraftConfig,
+  type KraftState,
+  Replica,
+  compareLogEnd,
+  endOffsetForEpoch,
+  isLive,
+  lastEpoch,
+  majority,
+} from './state.ts';
+
+// The spec API's one sanctioned `any`: actions differ in their parameter types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type KraftAction = Action<KraftState, any>;
+type OnVoter = { s: string };
+type OnMsg = { s: string; m: Msg };
+
+const NONE = Set<string>();
+
+export function kraftActions(cfg: KraftConfig): KraftAction[] {
+  const ids = cfg.voters;
+  const quorum = majority(cfg);
+  const eachVoter = (): OnVoter[] => ids.map((s) => ({ s }));
+  const eachMsg = (type: Msg['type']) => (st: KraftState): OnMsg[] => messagesOfType(st, type).map((m) => ({ s: m.to, m }));
+  const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
+
+  // ---- sending --------------------------------------------------------------------------------
+
+  /** KIP-996: a Prospective asks every peer for a pre-vote in its current epoch. */
+  function startPreVote(st: KraftState, s: string): KraftState {
+    st = putReplica(st, s, transitionToProspective(rep(st, s), s));
+    return requestVotes(st, s, true);
+  }
+
+  function requestVotes(st: KraftState, s: string, preVote: boolean): KraftState {
+    const r = rep(st, s);
+    if (!isLive(r)) return st;
+    for (const t of ids) {
+      if (t === s) continue;
+      st = sendRequest(st, Msg({ type: 'VoteRequest', from: s, to: t, epoch: r.epoch, preVote, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
+    }
+    return st;
+  }
+
+  /** `onBecomeLeader`; the leader then announces itself with BeginQuorumEpoch to every voter. */
+  function becomeLeader(st: KraftState, s: string): KraftState {
+    st = putReplica(st, s, transitionToLeader(rep(st, s), s, quorum));
+    const r = rep(st, s);
+    if (!isLive(r)) return st;
+    for (const t of ids) if (t !== s) st = send(st, Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: r.epoch }));
+    return st;
+  }
+
+  // ---- granting -------------------------------------------------------------------------------
+
+  /**
+   * KIP-996 pre-vote: granted when the candidate's log is at least as up to date, except by a leader,
+   * and by a follower that has fetched from its leader in this epoch (`FollowerState.canGrantVote`;
+   * kafka-tlaplus `HandleVoteRequest`).
+   */
+  function canGrantPreVote(r: Replica, logOk: boolean): boolean {
+    if (r.role === 'Leader') return false;
+    if (r.role === 'Follower') return !r.fetched && logOk;
+    return logOk;
+  }
+
+  /** A real vote: only Unattached, or Voted for the same candidate (`UnattachedState`/`VotedState.canGrantVote`). */
+  function canGrantVote(r: Replica, candidate: string, logOk: boolean): boolean {
+    if (r.role === 'Unattached') return logOk;
+    // The planted bug: a Voted replica grants a second candidate of the same epoch.
+    if (r.role === 'Voted') return (r.votedFor === candidate || cfg.bug === 'doubleVote') && logOk;
+    return false;
+  }
+
+  /** `LeaderState.updateHighWatermark`: the majority's fetch offset, once it covers an entry of this epoch. */
+  function leaderHwm(r: Replica, self: string): number {
+    const offsets = ids.map((t) => (t === self ? r.log.size : r.endOffsets.get(t, 0))).sort((a, b) => b - a);
+    const candidate = offsets[quorum - 1]!;
+    return candidate > r.hwm && r.log.get(candidate - 1)!.epoch === r.epoch ? candidate : r.hwm;
+  }
+
+  /**
+   * `QuorumState.initialize` after a restart: the election state (epoch, leader, vote) and the log are
+   * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
+   */
+  function boot(r: Replica, s: string): Replica {
+    const common = { hwm: 0, fetched: false, inflight: NONE, endOffsets: r.endOffsets.clear(), illegal: null };
+    if (r.leader === s) return r.merge({ ...common, role: 'Resigned', votes: NONE });
+    if (r.role === 'Follower') return r.merge({ ...common, votes: NONE });
+    if (r.votedFor === s) return r.merge({ ...common, role: 'Candidate', leader: null, votes: Set([s]) });
+    if (r.votedFor !== null) return r.merge({ ...common, role: 'Voted', leader: null, votes: NONE });
+    return r.merge({ ...common, role: 'Unattached', leader: null, votes: NONE });
+  }
+
+  // ---- narration ------------------------------------------------------------------------------
+
+  function narrate(before: KraftState, after: KraftState, actor: string, received: Msg | null, marks: string[] = []): StepEvents {
+    const sends = allMessages(after).filter((m) => !before.net.has(m)).map(event);
+    const was = before.replicas.get(actor)!;
+    const now = after.replicas.get(actor)!;
+    const allMarks = [...marks];
+    if (now.role === 'IllegalState') allMarks.push(`IllegalState: ${now.illegal}`);
+    else if (was.role !== now.role || was.epoch !== now.epoch) allMarks.push(`${now.role} e${now.epoch}`);
+    return { actor, ...(received ? { receives: [event(received)] } : {}), sends, marks: allMarks };
+  }
+
+  const onVoterDescribe = (marks: string[]) => (before: KraftState, { s }: OnVoter, after: KraftState) => narrate(before, after, s, null, marks);
+  const onMsgDescribe = (before: KraftState, { s, m }: OnMsg, after: KraftState) => narrate(before, after, s, m);
+
+  // ---- actions --------------------------------------------------------------------------------
+
+  const actions: KraftAction[] = [
+    {
+      // The leader resigns because it has not heard from a majority within the check-quorum timeout
+      // (`LeaderState.timeUntilCheckQuorumExpires`, KIP-996 / KAFKA-15489).
+      name: 'CheckQuorumResign',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => st.resigns < cfg.maxResigns && rep(st, s).role === 'Leader',
+      next: (st, { s }: OnVoter) => putReplica(st, s, transitionToResigned(rep(st, s))).set('resigns', st.resigns + 1),
+      describe: onVoterDescribe(['resign']),
+    },
+    {
+      // Restart with the disk intact (kafka-tlaplus `RestartWithState`). Connections to it break.
+      name: 'RestartWithState',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => st.restarts < cfg.maxRestarts && isLive(rep(st, s)),
+      next: (st, { s }: OnVoter) => {
+        st = dropMessages(st, (m) => m.to === s);
+        return putReplica(st, s, boot(rep(st, s), s)).set('restarts', st.restarts + 1);
+      },
+      describe: onVoterDescribe(['restart']),
+    },
+    {
+      // Crash losing the disk. Without reconfiguration (KIP-853) such a voter cannot rejoin under its id
+      // safely, so it stays down; a majority always stays up (kafka-tlaplus `CrashLoseState`).
+      name: 'CrashLoseState',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) =>
+        st.crashes < cfg.maxCrashes &&
+        isLive(rep(st, s)) &&
+        ids.filter((t) => rep(st, t).role === 'Dead').length + 1 <= ids.length - quorum,
+      next: (st, { s }: OnVoter) => {
+        st = dropMessages(st, (m) => m.to === s || m.from === s);
+        return st.merge({ replicas: st.replicas.set(s, Replica({ role: 'Dead' })), crashes: st.crashes + 1 });
+      },
+      describe: onVoterDescribe(['crash']),
+    },
+    {
+      // Election timeout of a voter that is not following anyone. KAFKA-16281's era: a Resigned leader,
+      // like the rest, becomes Prospective in its current epoch. The fix (KIP-996 "Resigned state
+      // changes", KAFKA-18379) sends it to Unattached in the next epoch instead.
+      name: 'ElectionTimeout',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => {
+        if (st.electionTimeouts >= cfg.maxElectionTimeouts) return false;
+        const r = rep(st, s);
+        if (r.role === 'Resigned') return cfg.resignedTimeout === 'prospective' || r.epoch < cfg.maxEpoch;
+        return r.role === 'Unattached' || r.role === 'Voted' || r.role === 'Prospective' || r.role === 'Candidate';
+      },
+      next: (st, { s }: OnVoter) => {
+        const r = rep(st, s);
+        st = st.set('electionTimeouts', st.electionTimeouts + 1);
+        if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached') return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
+        return startPreVote(st, s);
+      },
+      describe: onVoterDescribe(['timeout']),
+    },
+    {
+      // A follower has not fetched successfully within the fetch timeout (KIP-996: Follower -> Prospective).
+      name: 'FetchTimeout',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => st.fetchTimeouts < cfg.maxFetchTimeouts && rep(st, s).role === 'Follower',
+      next: (st, { s }: OnVoter) => startPreVote(st.set('fetchTimeouts', st.fetchTimeouts + 1), s),
+      describe: onVoterDescribe(['timeout']),
+    },
+    {
+      // `handleVoteRequest`: a stale candidate is fenced; a newer epoch is adopted first (as Unattached);
+      // the reply always names the leader this replica knows of.
+      name: 'HandleVoteRequest',
+      params: eachMsg('VoteRequest'),
+      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
+      next: (st, { s, m }: OnMsg) => {
+        st = consume(st, m);
+        let r = rep(st, s);
+        if (m.epoch < r.epoch) {
+          return sendResponse(st, Msg({ type: 'VoteResponse', from: s, to: m.from, epoch: r.epoch, preVote: m.preVote, leaderId: r.leader, error: 'FENCED_LEADER_EPOCH' }));
+        }
+        if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
+        const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
+        const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
+        if (!m.preVote && granted && r.role === 'Unattached') r = transitionToVoted(r, s, m.epoch, m.from);
+        st = putReplica(st, s, r);
+        return sendResponse(st, Msg({ type: 'VoteResponse', from: s, to: m.from, epoch: r.epoch, preVote: m.preVote, leaderId: r.leader, granted }));
+      },
+      describe: onMsgDescribe,
+    },
+    {
+      // `handleVoteResponse`: the common triage, then count a granted (pre-)vote; a majority
+      // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader).
+      name: 'HandleVoteResponse',
+      params: eachMsg('VoteResponse'),
+      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && rep(st, s).inflight.has(m.from),
+      next: (st, { s, m }: OnMsg) => {
+        st = consume(st, m);
+        let r = rep(st, s);
+        r = r.set('inflight', r.inflight.remove(m.from));
+        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        r = triage.replica;
+        const counts = !triage.handled && m.error === null && m.granted && r.role === (m.preVote ? 'Prospective' : 'Candidate');
+        if (counts) r = r.set('votes', r.votes.add(m.from));
+        st = putReplica(st, s, r);
+        if (counts && r.votes.size >= quorum) {
+          if (r.role === 'Prospective' && r.epoch < cfg.maxEpoch) {
+            st = putReplica(st, s, transitionToCandidate(r, s));
+            st = requestVotes(st, s, false);
+          } else if (r.role === 'Candidate') {
+            st = becomeLeader(st, s);
+          }
+        }
+        return st;
+      },
+      describe: onMsgDescribe,
+    },
+    {
+      // `handleBeginQuorumEpochRequest`: a current or newer leader is adopted through `maybeTransition`.
+      // The FENCED_LEADER_EPOCH reply to a stale leader is not modelled (as in kafka-tlaplus).
+      name: 'HandleBeginQuorumEpoch',
+      params: eachMsg('BeginQuorumEpoch'),
+      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
+      next: (st, { s, m }: OnMsg) => {
+        st = consume(st, m);
+        const r = rep(st, s);
+        return m.epoch < r.epoch ? st : putReplica(st, s, maybeTransition(r, s, m.from, m.epoch));
+      },
+      describe: onMsgDescribe,
+    },
+    {
+      // Client write: the leader appends the next value (each value is written once, kafka-tlaplus
+      // `ClientRequest`). It is acknowledged when the high watermark passes it.
+      name: 'ClientRequest',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => st.written < cfg.maxValues && rep(st, s).role === 'Leader',
+      next: (st, { s }: OnVoter) => {
+        const r = rep(st, s);
+        const log = r.log.push(Entry({ epoch: r.epoch, value: `v${st.written + 1}` }));
+        return putReplica(st, s, r.set('log', log)).set('written', st.written + 1);
+      },
+      describe: onVoterDescribe(['write']),
+    },
+    {
+      // A follower fetches from its leader at its log end, one request at a time.
+      name: 'SendFetchRequest',
+      params: eachVoter,
+      enabled: (st, { s }: OnVoter) => {
+        const r = rep(st, s);
+        return r.role === 'Follower' && !r.inflight.has(r.leader!) && deliverable(st, s, r.leader!);
+      },
+      next: (st, { s }: OnVoter) => {
+        const r = rep(st, s);
+        return sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
+      },
+      describe: onVoterDescribe([]),
+    },
+    {
+      // `handleFetchRequest`: epoch and role checks (`validateLeaderOnlyRequest`), then the position
+      // check (`validateOffsetAndEpoch`): a diverging fetch is told where the leader's log for that
+      // epoch ends; a valid one gets the next entry and may advance the high watermark.
+      name: 'HandleFetchRequest',
+      params: eachMsg('FetchRequest'),
+      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
+      next: (st, { s, m }: OnMsg) => {
+        st = consume(st, m);
+        let r = rep(st, s);
+        const reply = { type: 'FetchResponse' as const, from: s, to: m.from, epoch: r.epoch, leaderId: r.leader };
+        const error =
+          m.epoch < r.epoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
+        if (error !== null) return sendResponse(st, Msg({ ...reply, error }));
+        const end = endOffsetForEpoch(r.log, m.lastEpoch);
+        if (end.epoch !== m.lastEpoch || end.offset < m.lastOffset) {
+          return sendResponse(st, Msg({ ...reply, hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+        }
+        r = r.set('endOffsets', r.endOffsets.set(m.from, m.lastOffset));
+        const hwm = leaderHwm(r, s);
+        let acked = st.acked;
+        for (let i = r.hwm; i < hwm; i++) {
+          const v = r.log.get(i)!.value;
+          if (v !== null) acked = acked.add(v);
+        }
+        st = putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
+        return sendResponse(st, Msg({ ...reply, hwm, entry: r.log.get(m.lastOffset) ?? null }));
+      },
+      describe: onMsgDescribe,
+    },
+    {
+      // `handleFetchResponse`: the common triage, then truncate on a diverging epoch
+      // (`ReplicatedLog.truncateToEndOffset`, which refuses to cut below the high watermark) or append
+      // and take the leader's high watermark, bounded by the local log end.
+      name: 'HandleFetchResponse',
+      params: eachMsg('FetchResponse'),
+      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && rep(st, s).inflight.has(m.from),
+      next: (st, { s, m }: OnMsg) => {
+        st = consume(st, m);
+        let r = rep(st, s);
+        r = r.set('inflight', r.inflight.remove(m.from));
+        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        r = triage.replica;
+        if (!triage.handled && m.error === null && r.role === 'Follower' && r.leader === m.from) {
+          if (m.divergingEpoch !== null) {
+            const local = endOffsetForEpoch(r.log, m.divergingEpoch);
+            const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
+            r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.merge({ log: truncate(r.log, to), fetched: true });
+          } else {
+            const log = m.entry !== null ? r.log.push(m.entry) : r.log;
+            r = r.merge({ log, hwm: Math.min(m.hwm, log.size), fetched: true });
+          }
+        }
+        return putReplica(st, s, r);
+      },
+      describe: onMsgDescribe,
+    },
+    {
+      // A message is lost; its request, if any, times out.
+      name: 'DropMessage',
+      params: (st: KraftState) => (cfg.maxLosses > 0 ? allMessages(st).map((m) => ({ m })) : []),
+      enabled: (st) => st.losses < cfg.maxLosses,
+      next: (st, { m }: { m: Msg }) => dropMessages(st, (x) => is(x, m)).set('losses', st.losses + 1),
+      describe: (_b, { m }: { m: Msg }) => ({ actor: m.to, receives: [], sends: [], marks: [`lost: ${m.from}->${m.to} ${event(m).label}`] }),
+    },
+    {
+      // A link between two voters goes down (dropping what is in flight on it) or comes back.
+      name: 'ChangeConnectivity',
+      params: () => (cfg.maxConnectivityChanges > 0 ? pairs(ids) : []),
+      enabled: (st) => st.connectivityChanges < cfg.maxConnectivityChanges,
+      next: (st, { a, b }: { a: string; b: string }) => {
+        const link = Set([a, b]);
+        st = st.set('connectivityChanges', st.connectivityChanges + 1);
+        if (st.cut.has(link)) return st.set('cut', st.cut.remove(link));
+        st = dropMessages(st, (m) => (m.from === a && m.to === b) || (m.from === b && m.to === a));
+        return st.set('cut', st.cut.add(link));
+      },
+      describe: (before, { a, b }: { a: string; b: string }) => ({
+        actor: a,
+        marks: [before.cut.has(Set([a, b])) ? `link ${a}-${b} up` : `link ${a}-${b} down`],
+      }),
+    },
+  ];
+
+  if (cfg.nudge) {
+    // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
+    // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`).
+    actions.splice(8, 0, {
+      name: 'ResendBeginQuorumEpoch',
+      params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
+      enabled: (st, { s, t }: { s: string; t: string }) => {
+        const r = rep(st, s);
+        return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: r.epoch }));
+      },
+      next: (st, { s, t }: { s: string; t: string }) => send(st, Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: rep(st, s).epoch })),
+      describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
+    });
+  }
+  return actions;
+}
+
+function pairs(ids: readonly string[]): { a: string; b: string }[] {
+  const out: { a: string; b: string }[] = [];
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) out.push({ a: ids[i]!, b: ids[j]! });
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * `QuorumState`'s transition helpers and `KafkaRaftClient`'s response triage, as pure functions on one
+ * replica. Each helper checks the precondition the Java code checks before it changes state; called
+ * outside it, the Java helper throws `IllegalStateException`, and here the replica moves to the
+ * `IllegalState` sink with the failed call recorded (kafka-tlaplus `kraft_kip_996_functions.tla`,
+ * `SetIllegalState`).
+ *
+ * Every transition builds a fresh epoch state: votes, the fetch flag, in-flight requests
+ * (`resetConnections`) and the leader's follower offsets all start empty.
+ */
+import { List, Map, Set } from 'immutable';
+import { Entry, type ErrorCode, type FourthCondition, type Replica, type Role } from './state.ts';
+
+const NO_VOTES = Set<string>();
+const NO_OFFSETS = Map<string, number>();
+
+export function illegal(r: Replica, call: string, reason: string): Replica {
+  return r.merge({ role: 'IllegalState', illegal: `${call}: ${reason}` });
+}
+
+function enter(r: Replica, role: Role, epoch: number, leader: string | null, votedFor: string | null, votes = NO_VOTES): Replica {
+  return r.merge({ role, epoch, leader, votedFor, votes, fetched: false, inflight: NO_VOTES, endOffsets: NO_OFFSETS });
+}
+
+/** `QuorumState.transitionToUnattached`: only to a higher epoch; the vote is forgotten. */
+export function transitionToUnattached(r: Replica, epoch: number): Replica {
+  if (epoch <= r.epoch) {
+    return illegal(r, `transitionToUnattached(epoch=${epoch})`, `not above the current epoch ${r.epoch} (${r.role})`);
+  }
+  return enter(r, 'Unattached', epoch, null, null);
+}
+
+/** `QuorumState.transitionToVoted`: in the same epoch only from Unattached, never for oneself. */
+export function transitionToVoted(r: Replica, self: string, epoch: number, candidate: string): Replica {
+  const call = `transitionToVoted(epoch=${epoch}, candidate=${candidate})`;
+  if (candidate === self) return illegal(r, call, 'the candidate is the local replica');
+  if (epoch < r.epoch) return illegal(r, call, `the current epoch ${r.epoch} is larger`);
+  if (epoch === r.epoch && r.role !== 'Unattached') return illegal(r, call, `already ${r.role} in epoch ${epoch}`);
+  return enter(r, 'Voted', epoch, null, candidate);
+}
+
+/**
+ * `QuorumState.transitionToFollower` throws when the leader is the local replica ("since it matches the
+ * local broker.id"), when the epoch is behind, or when already Leader or Follower in that epoch.
+ */
+export function transitionToFollower(r: Replica, self: string, epoch: number, leaderId: string): Replica {
+  const call = `transitionToFollower(epoch=${epoch}, leader=${leaderId})`;
+  if (leaderId === self) return illegal(r, call, 'the leader is the local replica');
+  if (epoch < r.epoch) return illegal(r, call, `the current epoch ${r.epoch} is larger`);
+  if (epoch === r.epoch && (r.role === 'Leader' || r.role === 'Follower')) {
+    return illegal(r, call, `already ${r.role} in epoch ${epoch}`);
+  }
+  return enter(r, 'Follower', epoch, leaderId, epoch > r.epoch ? null : r.votedFor);
+}
+
+/**
+ * KIP-996 `transitionToProspective` as in the KAFKA-16281 era (kafka-tlaplus @421f170
+ * `TransitionToProspective`): same epoch, the known leader is cleared, the vote kept, and the replica
+ * votes for itself. A leader never times out.
+ */
+export function transitionToProspective(r: Replica, self: string): Replica {
+  if (r.role === 'Leader') return illegal(r, 'transitionToProspective()', 'the replica is the leader');
+  return enter(r, 'Prospective', r.epoch, null, r.votedFor, Set([self]));
+}
+
+/** KIP-996: only a Prospective that won the pre-vote becomes Candidate, in the next epoch, voting for itself. */
+export function transitionToCandidate(r: Replica, self: string): Replica {
+  if (r.role !== 'Prospective') return illegal(r, 'transitionToCandidate()', `the replica is ${r.role}, not Prospective`);
+  return enter(r, 'Candidate', r.epoch + 1, null, self, Set([self]));
+}
+
+/**
+ * `QuorumState.transitionToLeader` (from Candidate with a granted majority) followed by
+ * `onBecomeLeader`, which appends the LeaderChange control record so the new epoch can commit.
+ */
+export function transitionToLeader(r: Replica, self: string, majority: number): Replica {
+  if (r.role !== 'Candidate' || r.votes.size < majority) {
+    return illegal(r, 'transitionToLeader()', `the replica is ${r.role} with ${r.votes.size} votes`);
+  }
+  const led = enter(r, 'Leader', r.epoch, self, r.votedFor);
+  return led.set('log', led.log.push(Entry({ epoch: r.epoch, value: null })));
+}
+
+/** `QuorumState.transitionToResigned`: only a leader resigns; it keeps itself as the epoch's leader. */
+export function transitionToResigned(r: Replica): Replica {
+  if (r.role !== 'Leader') return illegal(r, 'transitionToResigned()', `the replica is ${r.role}`);
+  return enter(r, 'Resigned', r.epoch, r.leader, r.votedFor);
+}
+
+/**
+ * `KafkaRaftClient.hasConsistentLeader`: a message naming the local replica as leader of the current
+ * epoch is consistent only if it is the leader; otherwise two known leaders of one epoch must agree.
+ */
+export function hasConsistentLeader(r: Replica, self: string, epoch: number, leaderId: string | null): boolean {
+  if (leaderId !== null && leaderId === self) return epoch !== r.epoch || r.role === 'Leader';
+  return epoch !== r.epoch || leaderId === null || r.leader === null || r.leader === leaderId;
+}
+
+/**
+ * `KafkaRaftClient.maybeTransition`: a higher epoch makes the replica follow the named leader or go
+ * Unattached; in the same epoch a newly learnt leader is followed. An inconsistent leader throws.
+ */
+export function maybeTransition(r: Replica, self: string, leaderId: string | null, epoch: number): Replica {
+  if (!hasConsistentLeader(r, self, epoch, leaderId)) {
+    return illegal(r, `maybeTransition(leader=${leaderId}, epoch=${epoch})`, `inconsistent with leader ${r.leader} in epoch ${r.epoch}`);
+  }
+  if (epoch > r.epoch) return leaderId !== null ? transitionToFollower(r, self, epoch, leaderId) : transitionToUnattached(r, epoch);
+  if (leaderId !== null && r.leader === null) return transitionToFollower(r, self, epoch, leaderId);
+  return r;
+}
+
+export interface Triage {
+  readonly replica: Replica;
+  /** True: the response was fully dealt with here; the API handler does no more. */
+  readonly handled: boolean;
+}
+
+/**
+ * `KafkaRaftClient.maybeHandleCommonResponse`, the `else if` that KAFKA-16281 is about:
+ * 1. a stale epoch or UNKNOWN_LEADER_EPOCH: handled, nothing changes;
+ * 2. a higher epoch, FENCED_LEADER_EPOCH or NOT_LEADER_OR_FOLLOWER: `maybeTransition`, handled;
+ * 3. the same epoch, a leader named, none known locally (and the fourth condition, if any):
+ *    `transitionToFollower`; the API handler still runs when there was no error;
+ * 4. otherwise not handled.
+ * The fourth condition is the design choice: absent (the code the JIRA describes), `leaderId != self`
+ * (the JIRA's first description, kafka-tlaplus 82dbf14) or `state != Prospective` (its current
+ * description, kafka-tlaplus 421f170).
+ */
+export function maybeHandleCommonResponse(
+  r: Replica,
+  self: string,
+  fourth: FourthCondition,
+  error: ErrorCode | null,
+  leaderId: string | null,
+  epoch: number,
+): Triage {
+  if (epoch < r.epoch || error === 'UNKNOWN_LEADER_EPOCH') return { replica: r, handled: true };
+  if (epoch > r.epoch || error === 'FENCED_LEADER_EPOCH' || error === 'NOT_LEADER_OR_FOLLOWER') {
+    return { replica: maybeTransition(r, self, leaderId, epoch), handled: true };
+  }
+  const fourthHolds = fourth === 'none' || (fourth === 'leaderIdNotSelf' ? leaderId !== self : r.role !== 'Prospective');
+  if (leaderId !== null && r.leader === null && fourthHolds) {
+    return { replica: transitionToFollower(r, self, epoch, leaderId), handled: error !== null };
+  }
+  return { replica: r, handled: false };
+}
+
+/** The log's first `size` entries (`ReplicatedLog.truncateTo`). */
+export function truncate(log: List<Entry>, size: number): List<Entry> {
+  return size >= log.size ? log : log.setSize(size);
+}

@@ -1,0 +1,143 @@
+/**
+ * The state of a KRaft quorum (Kafka `raft/` module: `KafkaRaftClient`, `QuorumState` and the `*State`
+ * classes), in the shape of Vanlightly's kafka-tlaplus `kraft/kip_996` spec (`_types.tla`): one record
+ * per voter, a network of messages, and the budgets that bound every fault and timer.
+ */
+import { List, Map, Record, Set } from 'immutable';
+import type { Msg } from './messages.ts';
+
+/**
+ * `QuorumState`'s epoch states (KIP-595, plus Prospective from KIP-996), the sink `IllegalState` that
+ * stands for an `IllegalStateException` thrown by a transition helper, and `Dead` for a voter that
+ * crashed and lost its disk.
+ */
+export type Role = 'Unattached' | 'Voted' | 'Prospective' | 'Candidate' | 'Leader' | 'Follower' | 'Resigned' | 'Dead' | 'IllegalState';
+
+/** The partition-level errors that drive transitions in `maybeHandleCommonResponse`. */
+export type ErrorCode = 'FENCED_LEADER_EPOCH' | 'NOT_LEADER_OR_FOLLOWER' | 'UNKNOWN_LEADER_EPOCH';
+
+/** A log entry: its epoch and a client value, or `null` for the LeaderChange control record. */
+export const Entry = Record<{ epoch: number; value: string | null }>({ epoch: 0, value: null });
+export type Entry = ReturnType<typeof Entry>;
+
+export const Replica = Record<{
+  role: Role;
+  epoch: number;
+  votedFor: string | null;
+  /** The leader this replica knows of in its epoch (a Resigned leader keeps itself). */
+  leader: string | null;
+  /** Granted (pre-)votes while Prospective or Candidate, self included. */
+  votes: Set<string>;
+  log: List<Entry>;
+  /** High watermark: the log prefix `[0, hwm)` known committed. Not durable. */
+  hwm: number;
+  /** Follower only: a fetch from the leader has succeeded in this epoch (`FollowerState.hasFetchedFromLeader`). */
+  fetched: boolean;
+  /**
+   * Peers with a request in flight (`RequestManager`, one request per connection). Cleared by every
+   * transition (`resetConnections`), so a response to a request from an earlier state is ignored.
+   */
+  inflight: Set<string>;
+  /** Leader only: each voter's fetch offset as last reported (`LeaderState` voter states). */
+  endOffsets: Map<string, number>;
+  /** Why the replica is in `IllegalState`: the helper call that would have thrown. */
+  illegal: string | null;
+}>({
+  role: 'Unattached',
+  epoch: 0,
+  votedFor: null,
+  leader: null,
+  votes: Set<string>(),
+  log: List<Entry>(),
+  hwm: 0,
+  fetched: false,
+  inflight: Set<string>(),
+  endOffsets: Map<string, number>(),
+  illegal: null,
+});
+export type Replica = ReturnType<typeof Replica>;
+
+export const KraftState = Record({
+  replicas: Map<string, Replica>(),
+  /** In-flight messages: a set, so delivery may be delayed and reordered; loss is a budgeted action. */
+  net: Set<Msg>(),
+  /** Unordered pairs of voters that cannot reach each other. */
+  cut: Set<Set<string>>(),
+  /** Values a leader acknowledged to its client: its high watermark passed them (ghost). */
+  acked: Set<string>(),
+  /** Client values written so far; value `v{n}` is the n-th (each value is written once). */
+  written: 0,
+  // Fault and timer budgets spent (TLC-style aux counters; they gate actions, so they stay in the view).
+  restarts: 0,
+  crashes: 0,
+  resigns: 0,
+  fetchTimeouts: 0,
+  electionTimeouts: 0,
+  losses: 0,
+  connectivityChanges: 0,
+});
+export type KraftState = ReturnType<typeof KraftState>;
+
+/** The fourth condition of the same-epoch branch of `maybeHandleCommonResponse` (KAFKA-16281). */
+export type FourthCondition = 'none' | 'leaderIdNotSelf' | 'notProspective';
+
+/** What a Resigned leader does on election timeout. */
+export type ResignedTimeout = 'prospective' | 'unattached';
+
+/** One instance of the model, resolved from the spec's parameters. */
+export interface KraftConfig {
+  readonly voters: readonly string[];
+  /** `fresh`: every voter Unattached in epoch 0. `leader`: the first voter leads epoch 1, the rest follow it. */
+  readonly init: 'fresh' | 'leader';
+  readonly fourthCondition: FourthCondition;
+  readonly resignedTimeout: ResignedTimeout;
+  /** The leader may re-send BeginQuorumEpoch to a voter at any time (KAFKA-16281's nudge). */
+  readonly nudge: boolean;
+  /** A planted bug: `doubleVote` lets a Voted replica grant its vote to a second candidate in the epoch. */
+  readonly bug: 'none' | 'doubleVote';
+  readonly maxEpoch: number;
+  readonly maxValues: number;
+  readonly maxRestarts: number;
+  readonly maxCrashes: number;
+  readonly maxResigns: number;
+  readonly maxFetchTimeouts: number;
+  readonly maxElectionTimeouts: number;
+  readonly maxLosses: number;
+  readonly maxConnectivityChanges: number;
+}
+
+/** Votes needed to win: a strict majority of the voter set. */
+export function majority(cfg: KraftConfig): number {
+  return Math.floor(cfg.voters.length / 2) + 1;
+}
+
+/** A replica that can act and receive: neither crashed nor stopped by an illegal transition. */
+export function isLive(r: Replica): boolean {
+  return r.role !== 'Dead' && r.role !== 'IllegalState';
+}
+
+/** Epoch of the last entry, 0 for an empty log (`ReplicatedLog.lastFetchedEpoch`). */
+export function lastEpoch(log: List<Entry>): number {
+  return log.size === 0 ? 0 : log.get(log.size - 1)!.epoch;
+}
+
+/**
+ * `(end offset, epoch)` of the largest epoch `<= epoch` in the log (`ReplicatedLog.endOffsetForEpoch`):
+ * the offset after the last entry whose epoch is at most `epoch`, and that entry's epoch (0 if none).
+ * Logs are ordered by epoch, so this is a scan from the end.
+ */
+export function endOffsetForEpoch(log: List<Entry>, epoch: number): { offset: number; epoch: number } {
+  for (let i = log.size - 1; i >= 0; i--) {
+    const e = log.get(i)!.epoch;
+    if (e <= epoch) return { offset: i + 1, epoch: e };
+  }
+  return { offset: 0, epoch: 0 };
+}
+
+/**
+ * Raft's "at least as up to date" (`OffsetAndEpoch.compareTo`): epoch first, then offset.
+ * Positive when `(epochA, offsetA)` is ahead of `(epochB, offsetB)`.
+ */
+export function compareLogEnd(epochA: number, offsetA: number, epochB: number, offsetB: number): number {
+  return epochA !== epochB ? epochA - epochB : offsetA - offsetB;
+}

@@ -1,0 +1,287 @@
+/**
+ * The actions of the replication model. Every effect ends with `settle`, so a leader's high watermark and
+ * acknowledgements always reflect the step that changed them. Every fault spends a budget.
+ */
+import { List, Set } from 'immutable';
+import type { Action, Message, StepEvents } from '../spec.ts';
+import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
+import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
+import { acceptsAppend } from './producer.ts';
+import { brokerName, type Config, Entry, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
+
+type S = ReplicationState;
+type One = { broker: number };
+type Pair = { leader: number; follower: number };
+type Crash = { broker: number; keep: number };
+type Cut = { brokers: List<number> };
+
+const CONTROLLER = 'controller';
+const PRODUCER = 'producer';
+
+const setText = (set: Set<number>) => `{${set.sort().join(',')}}`;
+
+function partitionText(p: Partition): string {
+  const leader = p.leader === NO_LEADER ? 'none' : String(p.leader);
+  const elr = p.elr.isEmpty() ? '' : ` elr=${setText(p.elr)}`;
+  return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}`;
+}
+
+/** What the controller and the leaders did as a consequence of the step, for diagrams. */
+function consequences(before: S, after: S): Message[] {
+  const out: Message[] = [];
+  const p = after.partition;
+  if (p.partitionEpoch !== before.partition.partitionEpoch) {
+    const to = p.leader !== NO_LEADER ? p.leader : before.partition.leader;
+    if (to !== NO_LEADER) out.push({ from: CONTROLLER, to: brokerName(to), label: `PartitionChange ${partitionText(p)}` });
+  }
+  for (const v of after.ghost.acked.subtract(before.ghost.acked).sort()) {
+    const from = after.brokers.findIndex((x, b) => actsAsLeader(after, b) && x.log.some((e) => e.value === v));
+    out.push({ from: from < 0 ? CONTROLLER : brokerName(from), to: PRODUCER, label: `ProduceResponse v${v}` });
+  }
+  return out;
+}
+
+function crashed(s: S, cfg: Config, b: number): S {
+  return fenceBroker(s.set('cut', s.cut.remove(b)), cfg, b);
+}
+
+export function replicationActions(cfg: Config): Action<S, any>[] {
+  const brokers = cfg.replicas;
+  const each = () => brokers.map((broker) => ({ broker }));
+  const pairs = () => brokers.flatMap((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ leader, follower })));
+  const subsets = brokers.length <= 1 ? [] : subsetsOf(brokers);
+  const controllerLeads = (s: S, l: number) => s.partition.leader === l && s.brokers.get(l)!.running && !s.cut.has(l);
+
+  const produce: Action<S, One> = {
+    name: 'ProduceRecord',
+    params: each,
+    // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost included.
+    enabled: (s, { broker }) =>
+      s.ghost.produced < cfg.values && actsAsLeader(s, broker) && acceptsAppend(cfg, viewOf(s, broker).isr.size),
+    next: (s, { broker }) => {
+      const value = s.ghost.produced + 1;
+      const entry = Entry({ epoch: viewOf(s, broker).leaderEpoch, value });
+      const t = updateBroker(s, broker, (b) => b.set('log', b.log.push(entry))).setIn(['ghost', 'produced'], value);
+      return settle(t, cfg);
+    },
+    describe: (s, { broker }, t) => ({
+      actor: PRODUCER,
+      sends: [{ from: PRODUCER, to: brokerName(broker), label: `Produce v${s.ghost.produced + 1} acks=${cfg.acks}` }, ...consequences(s, t)],
+    }),
+  };
+
+  const fetchRecords: Action<S, One> = {
+    name: 'FetchRecords',
+    params: each,
+    enabled: (s, { broker }) => fetchSource(s, broker) !== NO_LEADER,
+    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker)), cfg),
+    describe: (s, { broker }, t) => {
+      const l = fetchSource(s, broker);
+      const mine = s.brokers.get(broker)!.log;
+      const theirs = s.brokers.get(l)!.log;
+      const p = commonPrefix(mine, theirs);
+      const next = theirs.get(p);
+      return {
+        actor: brokerName(broker),
+        sends: [{ from: brokerName(broker), to: brokerName(l), label: `Fetch e${viewOf(s, broker).leaderEpoch} offset=${mine.size}` }, ...consequences(s, t)],
+        receives: [{ from: brokerName(l), to: brokerName(broker), label: next ? `record @${p} (e${next.epoch}, v${next.value})` : `diverging epoch, end offset ${p}` }],
+        marks: p < mine.size ? [`truncate to offset ${p}`] : [],
+      };
+    },
+  };
+
+  const shrinkIsr: Action<S, Pair> = {
+    name: 'ShrinkIsr',
+    params: pairs,
+    // replica.lag.time.max.ms: any follower may stall, whatever it holds.
+    enabled: (s, { leader, follower }) =>
+      s.faults.isrShrinks < cfg.maxIsrShrinks && controllerLeads(s, leader) && s.partition.isr.has(follower),
+    next: (s, { follower }) =>
+      settle(alterIsr(s, cfg, s.partition.isr.remove(follower)).setIn(['faults', 'isrShrinks'], s.faults.isrShrinks + 1), cfg),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.remove(follower)),
+  };
+
+  const expandIsr: Action<S, Pair> = {
+    name: 'ExpandIsr',
+    params: pairs,
+    // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
+    // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
+    enabled: (s, { leader, follower }) => {
+      if (!controllerLeads(s, leader) || s.partition.isr.has(follower)) return false;
+      const fb = s.brokers.get(follower)!;
+      if (!fb.running || s.fenced.has(follower) || s.cut.has(follower)) return false;
+      const lb = s.brokers.get(leader)!;
+      const needed = Math.max(lb.hw, epochStartOffset(lb.log, s.partition.leaderEpoch));
+      return fb.log.size >= needed && isPrefixOf(fb.log, lb.log);
+    },
+    next: (s, { follower }) => settle(alterIsr(s, cfg, s.partition.isr.add(follower)), cfg),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.add(follower)),
+  };
+
+  const cleanShutdown: Action<S, One> = {
+    name: 'CleanShutdown',
+    params: each,
+    // Controlled shutdown needs the controller: it moves leadership and the ISR away first.
+    enabled: (s, { broker }) => s.faults.cleanShutdowns < cfg.maxCleanShutdowns && s.brokers.get(broker)!.running && !s.cut.has(broker),
+    next: (s, { broker }) => {
+      const t = updateBroker(s, broker, (b) => b.merge({ running: false, hw: 0, view: null, cleanShutdownFile: true })).setIn(
+        ['faults', 'cleanShutdowns'],
+        s.faults.cleanShutdowns + 1,
+      );
+      return settle(fenceBroker(t, cfg, broker), cfg);
+    },
+    describe: (s, { broker }, t) => ({
+      actor: brokerName(broker),
+      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'ControlledShutdown' }, ...consequences(s, t)],
+      marks: ['clean shutdown', 'fenced'],
+    }),
+  };
+
+  const uncleanShutdown: Action<S, Crash> = {
+    name: 'UncleanShutdown',
+    // `keep` is the flushed prefix: the page cache loses the rest (KIP-966 motivation).
+    params: (s) => brokers.flatMap((broker) => range(s.brokers.get(broker)!.log.size + 1).map((keep) => ({ broker, keep }))),
+    enabled: (s, { broker }) => s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns && s.brokers.get(broker)!.running,
+    next: (s, { broker, keep }) => {
+      const old = s.brokers.get(broker)!;
+      const lost = keep < old.log.size;
+      const t = s
+        .setIn(['brokers', broker], old.merge({ running: false, log: old.log.slice(0, keep), hw: 0, view: null, cleanShutdownFile: false }))
+        .set('faults', s.faults.merge({ uncleanShutdowns: s.faults.uncleanShutdowns + 1, dataLossShutdowns: s.faults.dataLossShutdowns + (lost ? 1 : 0) }));
+      return settle(crashed(t, cfg, broker), cfg);
+    },
+    describe: (s, { broker, keep }, t) => {
+      const lost = s.brokers.get(broker)!.log.size - keep;
+      return {
+        actor: brokerName(broker),
+        sends: consequences(s, t),
+        marks: ['unclean shutdown', lost > 0 ? `lost ${lost} unflushed record${lost > 1 ? 's' : ''}` : 'nothing lost', 'fenced'],
+      };
+    },
+  };
+
+  const replaceDisk: Action<S, One> = {
+    name: 'ReplaceDisk',
+    params: each,
+    // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
+    enabled: (s, { broker }) => s.faults.emptyDisks < cfg.maxEmptyDisks && s.brokers.get(broker)!.running,
+    next: (s, { broker }) => {
+      const t = updateBroker(s, broker, (b) => b.merge({ running: false, log: List<Entry>(), hw: 0, view: null, cleanShutdownFile: false })).setIn(
+        ['faults', 'emptyDisks'],
+        s.faults.emptyDisks + 1,
+      );
+      return settle(crashed(t, cfg, broker), cfg);
+    },
+    describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t), marks: ['hardware failure', 'empty disk', 'fenced'] }),
+  };
+
+  const startBroker: Action<S, One> = {
+    name: 'StartBroker',
+    params: each,
+    enabled: (s, { broker }) => !s.brokers.get(broker)!.running,
+    next: (s, { broker }) => {
+      const clean = s.brokers.get(broker)!.cleanShutdownFile;
+      const t = updateBroker(s, broker, (b) => b.merge({ running: true, cleanShutdownFile: false }));
+      return settle(registerBroker(t, cfg, broker, clean), cfg);
+    },
+    describe: (s, { broker }, t) => {
+      const clean = s.brokers.get(broker)!.cleanShutdownFile;
+      const marks = ['restart', 'unfenced'];
+      if (!clean && cfg.elr) marks.splice(1, 0, 'unclean shutdown detected');
+      return {
+        actor: brokerName(broker),
+        sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t)],
+        marks,
+      };
+    },
+  };
+
+  const partitionNetwork: Action<S, Cut> = {
+    name: 'PartitionNetwork',
+    params: () => subsets.map((brokers) => ({ brokers })),
+    // The cut-off brokers keep their last metadata and stop heartbeating; the controller fences each.
+    enabled: (s, { brokers: cut }) =>
+      s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => s.brokers.get(b)!.running),
+    next: (s, { brokers: cut }) => {
+      let t = s
+        .set('cut', Set(cut))
+        .set('faults', s.faults.merge({ partitions: s.faults.partitions + 1, isolations: s.faults.isolations + cut.size }));
+      for (const b of cut) t = t.setIn(['brokers', b, 'view'], s.partition);
+      for (const b of cut) t = fenceBroker(t, cfg, b);
+      return settle(t, cfg);
+    },
+    describe: (s, { brokers: cut }, t) => ({
+      actor: CONTROLLER,
+      sends: consequences(s, t),
+      marks: [`network partition cuts off ${cut.map(brokerName).join(', ')}`, 'fenced'],
+    }),
+  };
+
+  const healNetwork: Action<S> = {
+    name: 'HealNetwork',
+    enabled: (s) => !s.cut.isEmpty(),
+    next: (s) => {
+      let t = s.set('cut', Set<number>());
+      for (const b of s.cut.sort()) {
+        t = t.setIn(['brokers', b, 'view'], null);
+        if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);
+      }
+      return settle(t, cfg);
+    },
+    describe: (s, _p, t) => ({
+      actor: CONTROLLER,
+      sends: [...s.cut.sort().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })), ...consequences(s, t)],
+      marks: ['network heals', 'unfenced'],
+    }),
+  };
+
+  const unclean = (name: UncleanPath): Action<S, One> => ({
+    name,
+    params: each,
+    enabled: (s, { broker }) => uncleanCandidates(s, cfg, name).includes(broker),
+    next: (s, { broker }) => settle(electUnclean(s, cfg, broker), cfg),
+    describe: (s, { broker }, t) => ({
+      actor: CONTROLLER,
+      sends: [
+        ...(name === 'UncleanRecovery'
+          ? cfg.replicas.filter((r) => !s.fenced.has(r)).map((r) => ({ from: CONTROLLER, to: brokerName(r), label: 'GetReplicaLogInfo' }))
+          : []),
+        ...consequences(s, t),
+      ],
+      marks: [`unclean election of ${brokerName(broker)}`],
+    }),
+  });
+
+  return [
+    produce,
+    fetchRecords,
+    shrinkIsr,
+    expandIsr,
+    cleanShutdown,
+    uncleanShutdown,
+    replaceDisk,
+    startBroker,
+    partitionNetwork,
+    healNetwork,
+    unclean('ElectUncleanLeader'),
+    unclean('UncleanRecovery'),
+  ];
+}
+
+function alterPartitionEvents(s: S, t: S, leader: number, isr: Set<number>): StepEvents {
+  return {
+    actor: brokerName(leader),
+    sends: [{ from: brokerName(leader), to: CONTROLLER, label: `AlterPartition isr=${setText(isr)} partitionEpoch=${s.partition.partitionEpoch}` }],
+    receives: [{ from: CONTROLLER, to: brokerName(leader), label: `AlterPartitionResponse ${partitionText(t.partition)}` }],
+  };
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/** Every non-empty subset of `xs`, smallest first, each in ascending order. */
+function subsetsOf(xs: readonly number[]): List<number>[] {
+  const out: List<number>[] = [];
+  for (let mask = 1; mask < 1 << xs.length; mask++) out.push(List(xs.filter((_, i) => mask & (1 << i))));
+  return out.sort((a, b) => a.size - b.size);
+}

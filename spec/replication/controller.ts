@@ -1,0 +1,192 @@
+/**
+ * The KRaft controller's handling of the partition: `PartitionChangeBuilder.build()` (ISR, ELR and clean
+ * election in one change), fencing and registration (`ReplicationControlManager`), and the unclean paths
+ * (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
+ */
+import { Set } from 'immutable';
+import { uncleanElectionAllowed } from '../../invariants/replication.ts';
+import { lastEpoch } from './log.ts';
+import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
+
+const NONE = Set<number>();
+
+export interface Change {
+  readonly partition: Partition;
+  /** The clean election chose a replica outside the ISR and ELR it elected from (never, by construction). */
+  readonly electedOutside: boolean;
+}
+
+/**
+ * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR. `uncleanShutdown` is a
+ * broker the controller has just found restarted uncleanly (`setUncleanShutdownReplicas`).
+ */
+export function changePartition(
+  cfg: Config,
+  p: Partition,
+  fenced: Set<number>,
+  targetIsr: Set<number>,
+  uncleanShutdown = NO_LEADER,
+): Change {
+  let isr = targetIsr;
+  let elr = cfg.elr ? p.elr : NONE;
+  let lke = cfg.elr ? p.lastKnownElr : NONE;
+  if (cfg.elr) {
+    // maybePopulateTargetElr: at or above min ISR the ELR and LastKnownELR are cleared; below it, replicas
+    // leaving the ISR join the ELR, except one that shut down uncleanly, which joins the LastKnownELR.
+    if (isr.size >= cfg.minIsr) {
+      elr = NONE;
+      lke = NONE;
+    } else {
+      const candidates = elr.union(p.isr);
+      elr = candidates.filter((r) => !isr.has(r) && r !== uncleanShutdown);
+      const inElr = elr;
+      lke = candidates.union(lke).filter((r) => !isr.has(r) && !inElr.has(r));
+    }
+  }
+  // electAnyLeader: keep a valid leader, else the first valid replica in assignment order. A replica in the
+  // ELR is valid only while the ISR is empty (isValidNewLeader).
+  const fromIsr = isr;
+  const fromElr = elr;
+  const valid = (r: number) => (fromIsr.has(r) || (fromIsr.isEmpty() && fromElr.has(r))) && !fenced.has(r) && r !== uncleanShutdown;
+  const leader = p.leader !== NO_LEADER && valid(p.leader) ? p.leader : (cfg.replicas.find(valid) ?? NO_LEADER);
+  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !fromIsr.has(leader) && !fromElr.has(leader);
+  if (leader !== p.leader && leader !== NO_LEADER && elr.has(leader)) {
+    // tryElection: a leader from the ELR becomes the whole ISR.
+    isr = Set([leader]);
+    elr = elr.remove(leader);
+  }
+  // Before KIP-966 the ISR never becomes empty: the last member stays, leaderless ("last replica standing").
+  if (!cfg.elr && isr.isEmpty()) isr = p.isr;
+  const lastKnownLeader = leader !== NO_LEADER ? NO_LEADER : p.leader !== NO_LEADER ? p.leader : p.lastKnownLeader;
+  const next = Partition({
+    leader,
+    leaderEpoch: p.leaderEpoch,
+    partitionEpoch: p.partitionEpoch,
+    isr,
+    elr,
+    lastKnownElr: lke,
+    lastKnownLeader,
+  });
+  if (next.equals(p)) return { partition: p, electedOutside };
+  // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
+  return {
+    partition: next.merge({ leaderEpoch: leader !== p.leader ? p.leaderEpoch + 1 : p.leaderEpoch, partitionEpoch: p.partitionEpoch + 1 }),
+    electedOutside,
+  };
+}
+
+function apply(s: ReplicationState, cfg: Config, targetIsr: Set<number>, uncleanShutdown = NO_LEADER): ReplicationState {
+  const c = changePartition(cfg, s.partition, s.fenced, targetIsr, uncleanShutdown);
+  let t = s.set('partition', c.partition);
+  if (c.electedOutside) t = t.setIn(['ghost', 'cleanElectionOutside'], true);
+  return t;
+}
+
+/** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR. */
+export function alterIsr(s: ReplicationState, cfg: Config, isr: Set<number>): ReplicationState {
+  return apply(s, cfg, isr);
+}
+
+/**
+ * `handleBrokerFenced` (heartbeats stopped, or a controlled shutdown finished): the broker leaves the ISR
+ * and, if it led, a new leader is elected in the same change.
+ */
+export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  if (s.fenced.has(b)) return s;
+  const t = s.set('fenced', s.fenced.add(b));
+  return apply(t, cfg, t.partition.isr.remove(b));
+}
+
+/** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
+export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  const t = s.set('fenced', s.fenced.remove(b));
+  return apply(t, cfg, t.partition.isr);
+}
+
+/**
+ * BrokerRegistration, then unfencing. KIP-966: without a clean-shutdown file matching its last broker
+ * epoch the broker restarted uncleanly, and `handleBrokerUncleanShutdown` removes it from the ISR and
+ * ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
+ * controller does not look.
+ */
+export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
+  let t = s;
+  if (cfg.elr && !clean && (t.partition.isr.has(b) || t.partition.elr.has(b))) {
+    t = apply(t, cfg, t.partition.isr.remove(b), b);
+  }
+  return unfenceBroker(t, cfg, b);
+}
+
+export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
+
+const unfencedIn = (s: ReplicationState, set: Set<number>) => set.some((r) => !s.fenced.has(r));
+
+/**
+ * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
+ * without the Unclean Recovery Manager (and the legacy unclean.leader.election.enable); `UncleanRecovery`
+ * is the manager, which reads every available log (GetReplicaLogInfo) and picks the best one.
+ *
+ * When (KIP-966 thread, Colin McCabe, Oct 3 2023): with no leader, an unfenced ELR member is elected
+ * cleanly; Aggressive recovers when no ISR or ELR member is unfenced; Balanced only when the ISR and ELR
+ * are both empty; None never. How (Artem Livshits, same day): with the manager, Aggressive reads whoever
+ * is available and Balanced first waits for every LastKnownELR member; without it, Aggressive takes the
+ * last known leader if available, else any replica, and Balanced is the `balancedFallback` reading.
+ */
+export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath): number[] {
+  const p = s.partition;
+  if (p.leader !== NO_LEADER) return [];
+  const available = cfg.replicas.filter((r) => !s.fenced.has(r));
+  if (!cfg.elr) {
+    // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
+    if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];
+    return available.slice(0, 1);
+  }
+  if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
+  const lkl = p.lastKnownLeader;
+  const lklAvailable = lkl !== NO_LEADER && !s.fenced.has(lkl);
+  switch (cfg.strategy) {
+    case 'None':
+      return [];
+    case 'Aggressive':
+      if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
+      if (cfg.recoveryManager) return longestLogs(s, available);
+      return lklAvailable ? [lkl] : available;
+    case 'Balanced':
+      if (!p.isr.isEmpty() || !p.elr.isEmpty()) return [];
+      if (cfg.recoveryManager) return p.lastKnownElr.every((r) => !s.fenced.has(r)) ? longestLogs(s, available) : [];
+      if (lklAvailable) return [lkl];
+      return cfg.balancedFallback === 'lastKnownLeaderOrAny' ? available : [];
+  }
+}
+
+/** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
+function longestLogs(s: ReplicationState, available: number[]): number[] {
+  const key = (r: number) => {
+    const log = s.brokers.get(r)!.log;
+    return lastEpoch(log) * 1_000 + log.size;
+  };
+  const best = Math.max(...available.map(key));
+  return available.filter((r) => key(r) === best);
+}
+
+/**
+ * An unclean election: `tryElection` forces the ISR to the new leader alone and `maybeUpdateRecordElr`
+ * clears the ELR and LastKnownELR. The ghost records that it happened, and whether the strategy's own
+ * definition allowed it at that moment.
+ */
+export function electUnclean(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  const p = s.partition;
+  const allowed = uncleanElectionAllowed(cfg, p, s.fenced);
+  const next = Partition({
+    leader: b,
+    leaderEpoch: p.leaderEpoch + 1,
+    partitionEpoch: p.partitionEpoch + 1,
+    isr: Set([b]),
+    elr: NONE,
+    lastKnownElr: NONE,
+    lastKnownLeader: NO_LEADER,
+  });
+  return s
+    .set('partition', next)
+    .set('ghost', s.ghost.merge({ uncleanElection: true, uncleanOutsideStrategy: s.ghost.uncleanOutsideStrategy || !allowed }));
+}

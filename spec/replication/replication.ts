@@ -1,0 +1,179 @@
+/**
+ * One Kafka partition replicated on `rf` brokers, with the KRaft controller that elects its leader and
+ * keeps its ISR and (KIP-966) ELR. It finds the known data-loss histories: the last replica standing
+ * (KIP-966 motivation), the ghost leader under acks=quorum (KIP-250), unclean elections under the
+ * Aggressive and Balanced recovery strategies, and the empty-disk truncation of KAFKA-13872; and checks
+ * that the KIP-966 design closes the ones it claims to.
+ *
+ * Abstractions, each chosen to keep the model small without removing a known history:
+ * - Metadata reaches every broker that can reach the controller in the step that changes it; only a
+ *   network partition leaves a broker on stale metadata (kafka-tlaplus models every delay).
+ * - An AlterPartition request and its response are one step; a stale one (partition epoch behind) is
+ *   rejected, which is no step. A cut-off leader cannot send one.
+ * - A fetch is one round trip and moves one record; a leader sees its followers' logs as they are.
+ * - Brokers crash and are fenced in one step (heartbeats stop); registration and unfencing are one step.
+ * - Elections follow `PartitionChangeBuilder`: the first valid replica in assignment order.
+ * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1 with every replica in the ISR.
+ */
+import { List } from 'immutable';
+import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
+import { replicationProperties } from '../../invariants/replication.ts';
+import { replicationActions } from './actions.ts';
+import {
+  type Acks,
+  type BalancedFallback,
+  Broker,
+  type Config,
+  Partition,
+  ReplicationState,
+  type Strategy,
+} from './state.ts';
+import { Set } from 'immutable';
+
+/** The model's constants; a parameter left out takes its default. */
+export function configOf(given: ParamValues): Config {
+  const params: ParamValues = { ...Object.fromEntries(PARAMS.map((d) => [d.name, d.default])), ...given };
+  const rf = params.rf as number;
+  return {
+    replicas: Array.from({ length: rf }, (_, i) => i),
+    minIsr: Math.min(params.minIsr as number, rf),
+    values: params.values as number,
+    acks: params.acks as Acks,
+    elr: params.elr as boolean,
+    strictHwm: params.strictHwm as boolean,
+    strategy: params.strategy as Strategy,
+    recoveryManager: params.recoveryManager as boolean,
+    balancedFallback: params.balancedFallback as BalancedFallback,
+    uncleanLeaderElection: params.uncleanLeaderElection as boolean,
+    maxUncleanShutdowns: params.maxUncleanShutdowns as number,
+    maxCleanShutdowns: params.maxCleanShutdowns as number,
+    maxEmptyDisks: params.maxEmptyDisks as number,
+    maxPartitions: params.maxPartitions as number,
+    maxIsrShrinks: params.maxIsrShrinks as number,
+    countIsolations: params.countIsolations as boolean,
+  };
+}
+
+export function initialState(cfg: Config): ReplicationState {
+  const all = Set(cfg.replicas);
+  return ReplicationState({
+    brokers: List(cfg.replicas.map(() => Broker())),
+    partition: Partition({ leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr: all }),
+  });
+}
+
+const PRE_ELR = { elr: false, strictHwm: false } as const;
+
+const PARAMS: readonly ParamDef[] = [
+    { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
+    { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
+    { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
+    { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
+    { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
+    { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
+    { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
+    { name: 'recoveryManager', description: 'unclean.recovery.manager.enabled: recover by reading replica logs', type: 'bool', default: false },
+    {
+      name: 'balancedFallback',
+      description: 'Balanced without the manager: wait for the last known leader (Artem Livshits), or take it if available else any replica (Colin McCabe)',
+      type: 'enum',
+      default: 'waitLastKnownLeader',
+      choices: ['waitLastKnownLeader', 'lastKnownLeaderOrAny'],
+    },
+    { name: 'uncleanLeaderElection', description: 'legacy unclean.leader.election.enable (used when elr is off)', type: 'bool', default: false },
+    { name: 'maxUncleanShutdowns', description: 'budget: unclean shutdowns (each keeps any flushed prefix)', type: 'int', default: 1, min: 0, max: 5 },
+    { name: 'maxCleanShutdowns', description: 'budget: controlled shutdowns', type: 'int', default: 0, min: 0, max: 5 },
+    { name: 'maxEmptyDisks', description: 'budget: brokers replaced with an empty disk under the same id (KAFKA-13872)', type: 'int', default: 0, min: 0, max: 5 },
+    { name: 'maxPartitions', description: 'budget: network partitions cutting brokers off from the controller', type: 'int', default: 0, min: 0, max: 3 },
+    { name: 'maxIsrShrinks', description: 'budget: ISR shrinks by the leader (replica.lag.time.max.ms)', type: 'int', default: 2, min: 0, max: 5 },
+    { name: 'countIsolations', description: 'count isolated brokers as failures against min.insync.replicas (KIP-250 reading)', type: 'bool', default: false },
+];
+
+const PRESETS: readonly Preset[] = [
+    {
+      name: 'lrs-pre-elr',
+      description:
+        'Kafka 3.5 (no ELR, HW advances on the ISR alone): the last ISR member shuts down uncleanly, is re-elected and the followers truncate to it: an acknowledged record is lost after ONE data-loss shutdown (KIP-966 motivation, S1)',
+      params: { ...PRE_ELR, maxUncleanShutdowns: 1 },
+      expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'elr',
+      description:
+        'KIP-966 on (ELR, strict HW, unclean-shutdown detection, Balanced, no manager): with min.insync.replicas-1 = 1 unclean shutdown and a clean one, no acknowledged or committed record is ever lost',
+      params: { maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'acks-quorum-ghost',
+      description:
+        'KIP-250 acks=quorum: a network partition cuts the leader and one follower off; the deposed leader (the ghost) still acks with 2 of its stale ISR, then truncates on healing (S2). Isolations are not data-loss failures (KIP-966 reading); set countIsolations for the KIP-250 one',
+      params: { ...PRE_ELR, acks: 'quorum', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+      expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'acks-all-ghost',
+      description: 'the same faults with acks=all: the ghost needs every member of its stale ISR, so it never acks and nothing acknowledged is lost (S2 control run)',
+      params: { ...PRE_ELR, acks: 'all', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'unclean-aggressive',
+      description:
+        'KIP-966 Aggressive without the manager: with every ISR/ELR member fenced the controller elects a stale replica (UncleanRecovery path ElectUncleanLeader), and acknowledged data is lost with no data-loss failure (S5)',
+      params: { strategy: 'Aggressive', maxUncleanShutdowns: 0, maxCleanShutdowns: 1, maxPartitions: 1, maxIsrShrinks: 1 },
+      expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'balanced-empty',
+      description:
+        'KIP-966 Balanced without the manager, waiting for the last known leader (Artem Livshits; Kafka elects the last known leader): once ISR and ELR are empty it elects a leader that lost data, after one data-loss shutdown and one lossless unclean one (S6)',
+      params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
+      expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'empty-disk-13872',
+      description:
+        'KAFKA-13872 (acks=1, min.insync.replicas=1, no ELR): the last ISR member is replaced with an empty disk under the same id, is re-elected, and the followers truncate committed data on every replica',
+      params: { ...PRE_ELR, minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
+      expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'empty-disk-kip966',
+      description:
+        'KAFKA-13872 with KIP-966: the empty-disk broker registers without a clean-shutdown file, is removed from the ISR/ELR and never elected cleanly; with Balanced it can only come back through a (counted) unclean election, so no clean path truncates committed data',
+      params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'replication-bench',
+      description: 'benchmark: KIP-966 on, two values, one unclean and one clean shutdown, one network partition, two ISR shrinks',
+      params: { values: 2, maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxPartitions: 1, maxIsrShrinks: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+];
+
+export default defineSpec<ReplicationState>({
+  name: 'replication',
+  description:
+    'One Kafka partition replicated on rf brokers with its KRaft controller: ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
+  params: PARAMS,
+  presets: PRESETS,
+  build: (params) => {
+    const cfg = configOf(params);
+    return {
+      init: () => [initialState(cfg)],
+      actions: replicationActions(cfg),
+      properties: replicationProperties(cfg),
+    };
+  },
+});

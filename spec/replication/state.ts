@@ -1,0 +1,168 @@
+/**
+ * The state of one Kafka partition replicated on `rf` brokers, and of the KRaft controller that owns its
+ * `PartitionRegistration`. Offsets are list indexes, so a log end offset (LEO) is `log.size`.
+ *
+ * Metadata reaches every broker that can reach the controller in the same step as the change, so such a
+ * broker's view is the controller's record and is stored as `null`. A broker cut off by a network
+ * partition keeps the record it last saw: a deposed leader that still believes it leads (the "ghost" of
+ * KIP-250) acts on that stale view until the partition heals.
+ */
+import { List, Record, Set } from 'immutable';
+
+/** `LeaderConstants.NO_LEADER`. */
+export const NO_LEADER = -1;
+
+/** One record: the leader epoch it was appended in (KIP-101) and the producer's value (each value is sent once). */
+export const Entry = Record<{ epoch: number; value: number }>({ epoch: 0, value: 0 });
+export type Entry = ReturnType<typeof Entry>;
+export type Log = List<Entry>;
+
+/**
+ * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). `lastKnownLeader` is the
+ * leader the partition had when it became leaderless (KIP-966 "LastKnownLeader"; Kafka stores it in the
+ * lastKnownElr field when `useLastKnownLeaderInBalancedRecovery` is on).
+ */
+export const Partition = Record<{
+  leader: number;
+  leaderEpoch: number;
+  partitionEpoch: number;
+  isr: Set<number>;
+  elr: Set<number>;
+  lastKnownElr: Set<number>;
+  lastKnownLeader: number;
+}>({
+  leader: NO_LEADER,
+  leaderEpoch: 0,
+  partitionEpoch: 0,
+  isr: Set<number>(),
+  elr: Set<number>(),
+  lastKnownElr: Set<number>(),
+  lastKnownLeader: NO_LEADER,
+});
+export type Partition = ReturnType<typeof Partition>;
+
+/**
+ * One broker's replica. The flushed prefix is not a variable: an unclean shutdown keeps any prefix
+ * (`UncleanShutdown.keep`), which is every flush history, since a flush can always come just before the
+ * crash. `hw` is kept only while the broker believes it leads (0 otherwise), because a follower's high
+ * watermark never decides an acknowledgement or what consumers see.
+ */
+export const Broker = Record<{
+  running: boolean;
+  log: Log;
+  hw: number;
+  /** The partition record this broker acts on, when it differs from the controller's (cut off); else null. */
+  view: Partition | null;
+  /**
+   * KIP-966 CleanShutdownFile. It holds the broker epoch, which the controller compares with the
+   * registration it knows; the file is written only by a clean shutdown and deleted at startup, so the
+   * comparison reduces to whether the file is there.
+   */
+  cleanShutdownFile: boolean;
+}>({ running: true, log: List<Entry>(), hw: 0, view: null, cleanShutdownFile: false });
+export type Broker = ReturnType<typeof Broker>;
+
+/** TLC-style aux counters: how much of each fault budget is spent, and the failures by kind. */
+export const Faults = Record({
+  uncleanShutdowns: 0,
+  /** Unclean shutdowns that lost at least one record (the KIP-966 "data loss unclean shutdown"). */
+  dataLossShutdowns: 0,
+  cleanShutdowns: 0,
+  emptyDisks: 0,
+  partitions: 0,
+  /** Brokers cut off from the controller, over all network partitions. */
+  isolations: 0,
+  isrShrinks: 0,
+});
+export type Faults = ReturnType<typeof Faults>;
+
+/**
+ * Observer variables, read only by properties. The booleans are sticky: false in every good state, so
+ * they split no states until the property they feed is broken.
+ */
+export const Ghost = Record({
+  /** How many values producers have sent (values are 1..produced). */
+  produced: 0,
+  /** Values acknowledged to an acks=all or acks=quorum producer. */
+  acked: Set<number>(),
+  /** The longest committed prefix any leader has exposed to consumers (its log below its high watermark). */
+  committed: List<Entry>(),
+  uncleanElection: false,
+  /** A leader exposed a committed prefix that disagrees with `committed`. */
+  committedRewritten: false,
+  /** A follower's truncation erased the last copy of a committed record, with no unclean election before it. */
+  committedTruncated: false,
+  /** A strong acknowledgement went out while fewer than min.insync.replicas logs held the record. */
+  ackBelowMinIsr: false,
+  /** A clean election chose a replica outside the ISR and the ELR. */
+  cleanElectionOutside: false,
+  /** An unclean election or recovery ran when the unclean recovery strategy forbids it. */
+  uncleanOutsideStrategy: false,
+});
+export type Ghost = ReturnType<typeof Ghost>;
+
+export const ReplicationState = Record({
+  /** Indexed by broker id; the partition's replicas are all the brokers, in assignment order. */
+  brokers: List<Broker>(),
+  partition: Partition(),
+  /** Brokers the controller treats as unavailable (KIP-631 fenced). */
+  fenced: Set<number>(),
+  /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
+  cut: Set<number>(),
+  faults: Faults(),
+  ghost: Ghost(),
+});
+export type ReplicationState = ReturnType<typeof ReplicationState>;
+
+export type Acks = '0' | '1' | 'all' | 'quorum';
+export type Strategy = 'None' | 'Balanced' | 'Aggressive';
+/** The two seed readings of Balanced recovery without the Unclean Recovery Manager (KIP-966 thread, Oct 3 2023). */
+export type BalancedFallback = 'waitLastKnownLeader' | 'lastKnownLeaderOrAny';
+
+/** The model's constants, resolved from the spec parameters. */
+export interface Config {
+  /** Broker ids in assignment order; the first is the preferred leader. */
+  readonly replicas: readonly number[];
+  readonly minIsr: number;
+  readonly values: number;
+  readonly acks: Acks;
+  /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */
+  readonly elr: boolean;
+  /** KIP-966: the high watermark advances only while the ISR has at least min.insync.replicas members. */
+  readonly strictHwm: boolean;
+  readonly strategy: Strategy;
+  readonly recoveryManager: boolean;
+  readonly balancedFallback: BalancedFallback;
+  /** The legacy unclean.leader.election.enable, consulted when the ELR is off. */
+  readonly uncleanLeaderElection: boolean;
+  readonly maxUncleanShutdowns: number;
+  readonly maxCleanShutdowns: number;
+  readonly maxEmptyDisks: number;
+  readonly maxPartitions: number;
+  readonly maxIsrShrinks: number;
+  /** Count isolated brokers as failures against min.insync.replicas (the KIP-250 reading) as well as data loss. */
+  readonly countIsolations: boolean;
+}
+
+export const brokerName = (b: number): string => `broker${b}`;
+
+/** The partition record broker `b` acts on. */
+export function viewOf(s: ReplicationState, b: number): Partition {
+  return s.brokers.get(b)!.view ?? s.partition;
+}
+
+/** Whether two brokers can exchange requests: both on the same side of the network partition. */
+export function connected(s: ReplicationState, a: number, b: number): boolean {
+  return s.cut.has(a) === s.cut.has(b);
+}
+
+/** Failures that can destroy data, counted against min.insync.replicas (the KIP-966 tolerance). */
+export function dataLossFailures(s: ReplicationState, cfg: Config): number {
+  const f = s.faults;
+  return f.dataLossShutdowns + f.emptyDisks + (cfg.countIsolations ? f.isolations : 0);
+}
+
+/** `s` with broker `b` replaced by `f(b)`. */
+export function updateBroker(s: ReplicationState, b: number, f: (x: Broker) => Broker): ReplicationState {
+  return s.set('brokers', s.brokers.set(b, f(s.brokers.get(b)!)));
+}

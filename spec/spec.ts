@@ -1,0 +1,94 @@
+/**
+ * The contract between a protocol model and the checker: the only file a spec author has to learn.
+ *
+ * A spec is a TLA+-style model written as TypeScript over Immutable.js values. States are built from
+ * Immutable `Record`, `Map`, `Set`, `List`, `OrderedMap`, `OrderedSet` and primitives (string, number,
+ * boolean, null). Two states that are `Immutable.is`-equal are the same state to the checker.
+ *
+ * Every function here must be pure and deterministic: the same state and parameters give the same
+ * successors in the same order on every run. Traces are rebuilt by re-executing actions, so an action
+ * that depends on anything but its arguments breaks replay.
+ */
+import type { Property } from '../invariants/property.ts';
+
+/** A constant of the model (TLA+ CONSTANT), chosen on the command line with `--param NAME=VALUE`. */
+export type ParamDef =
+  | { readonly name: string; readonly description: string; readonly type: 'int'; readonly default: number; readonly min: number; readonly max: number }
+  | { readonly name: string; readonly description: string; readonly type: 'bool'; readonly default: boolean }
+  | { readonly name: string; readonly description: string; readonly type: 'enum'; readonly default: string; readonly choices: readonly string[] };
+
+export type ParamValue = number | boolean | string;
+export type ParamValues = Readonly<Record<string, ParamValue>>;
+
+/** What a preset is expected to give: the CI gate and the tests hold the checker to it. */
+export type Expectation =
+  | { readonly verdict: 'holds' }
+  | { readonly verdict: 'violates'; readonly property: string };
+
+/** A named, checked-in scenario: a parameter set with the outcome it must have. */
+export interface Preset {
+  readonly name: string;
+  readonly description: string;
+  readonly params: Partial<Record<string, ParamValue>>;
+  readonly expect: Expectation;
+  /** Check options that belong to the scenario, e.g. deadlock detection off for an open system. */
+  readonly options?: { readonly deadlock?: boolean; readonly symmetry?: boolean };
+}
+
+/** What a step did, for sequence diagrams: who acted, which messages it sent or consumed. */
+export interface StepEvents {
+  readonly actor?: string;
+  readonly sends?: readonly Message[];
+  readonly receives?: readonly Message[];
+  /** Crash, restart, timeout and other markers drawn on the actor's lifeline. */
+  readonly marks?: readonly string[];
+}
+export interface Message { readonly from: string; readonly to: string; readonly label: string }
+
+/** Action parameters: a plain object whose values are Immutable values or primitives. */
+export type ActionParams = Readonly<Record<string, unknown>>;
+
+/**
+ * A TLA+ action: `\E params : guard /\ effect`. `params` enumerates the existential choices (omit it for
+ * an action without parameters); `enabled` is the guard; `next` is the effect, called only when enabled.
+ */
+export interface Action<S, P extends ActionParams = ActionParams> {
+  readonly name: string;
+  readonly params?: (s: S) => Iterable<P>;
+  readonly enabled?: (s: S, p: P) => boolean;
+  readonly next: (s: S, p: P) => S;
+  /** Optional narration of a step for pictures; never affects the search. */
+  readonly describe?: (before: S, p: P, after: S) => StepEvents;
+}
+
+/** The interchangeable identities of a model: every permutation of each list maps states to equivalent states. */
+export type Symmetry = readonly (readonly (string | number)[])[];
+
+/** One instance of a spec, built for a concrete set of parameters. */
+export interface Model<S> {
+  readonly init: () => Iterable<S>;
+  // Actions are heterogeneous in their parameter types; this is the one sanctioned `any`.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly actions: readonly Action<S, any>[];
+  readonly properties: readonly Property<S>[];
+  /** TLC CONSTRAINT: a state for which this is false is checked but not expanded. */
+  readonly constraint?: (s: S) => boolean;
+  /** TLC VIEW: the part of the state that makes two states equal (drop auxiliary counters here). */
+  readonly view?: (s: S) => unknown;
+  /** TLC SYMMETRY: id sets whose permutation preserves behaviour. Used only with `--symmetry`. */
+  readonly symmetry?: Symmetry;
+}
+
+/** What a spec module exports (as `default` or as `spec`). */
+export interface SpecDefinition<S = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: readonly ParamDef[];
+  readonly presets: readonly Preset[];
+  readonly build: (params: ParamValues) => Model<S>;
+}
+
+/** Identity function that gives a spec module its types. */
+export function defineSpec<S>(spec: SpecDefinition<S>): SpecDefinition<S> {
+  return spec;
+}
