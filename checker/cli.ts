@@ -10,8 +10,10 @@ import { ExitCode } from './exitCodes.ts';
 import { UserError } from './userError.ts';
 import { listCommand } from './commands/list.ts';
 import { checkCommand } from './commands/check.ts';
+import { simulateCommand } from './commands/simulate.ts';
+import { replayCommand } from './commands/replay.ts';
 
-const COMMANDS: readonly KmcCommand[] = [listCommand, checkCommand];
+const COMMANDS: readonly KmcCommand[] = [listCommand, checkCommand, simulateCommand, replayCommand];
 
 export async function main(args: readonly string[]): Promise<ExitCode> {
   let exitCode: ExitCode = ExitCode.Holds;

@@ -116,6 +116,27 @@ export class Expander<S> {
     return count;
   }
 
+  /**
+   * The successor by action `actionIndex` with the parameters whose key (`paramsKey`) is `key`, or null
+   * when that action has no such parameters in `s` or is not enabled there. Does not count coverage.
+   */
+  stepBy(s: S, actionIndex: number, key: string, paramsKey: (p: ActionParams) => string): { state: S; params: ActionParams } | null {
+    const action = this.actions[actionIndex];
+    if (action === undefined) return null;
+    let choices: Iterable<ActionParams>;
+    try {
+      choices = action.params === undefined ? [EMPTY_PARAMS] : action.params(s);
+    } catch (e) {
+      throw new SpecError('params', `${action.name}: params() threw`, e);
+    }
+    for (const p of choices) {
+      if (paramsKey(p) !== key) continue;
+      if (!this.isEnabled(action, s, p)) return null;
+      return { state: this.apply(action, s, p), params: p };
+    }
+    return null;
+  }
+
   private isEnabled(action: Action<S, ActionParams>, s: S, p: ActionParams): boolean {
     if (action.enabled === undefined) return true;
     try {
@@ -146,6 +167,16 @@ export class Expander<S> {
       if (!ok) return i;
     }
     return -1;
+  }
+
+  /** Whether invariant `i` holds in `s`. */
+  holds(s: S, i: number): boolean {
+    const p = this.invariants[i]!;
+    try {
+      return p.test(s);
+    } catch (e) {
+      throw new SpecError('property', `property ${p.name} threw`, e);
+    }
   }
 
   /** Marks in `reached` every witness the state satisfies; returns how many were newly reached. */

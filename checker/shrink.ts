@@ -1,0 +1,52 @@
+/**
+ * Shrinks a simulation counterexample (delta debugging): drop chunks of steps, halving the chunk size,
+ * re-execute leniently (a step whose action is no longer enabled is skipped), and keep the shorter walk
+ * whenever it still ends in the same violation. Random walks are long and noisy; what remains is
+ * usually close to a shortest trace.
+ */
+import type { Expander } from './expander.ts';
+import { paramsKey, type Walk, type WalkStep } from './walkTrace.ts';
+
+export type ShrinkTarget = { readonly kind: 'always'; readonly invariant: number } | { readonly kind: 'deadlock' };
+
+export function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk {
+  let best = walk;
+  for (let chunk = Math.max(1, Math.floor(best.steps.length / 2)); chunk >= 1; ) {
+    let improved = false;
+    for (let start = 0; start < best.steps.length; start += chunk) {
+      const candidate = { init: best.init, steps: [...best.steps.slice(0, start), ...best.steps.slice(start + chunk)] };
+      const executed = reproduce(expander, candidate, target);
+      if (executed !== null && executed.steps.length < best.steps.length) {
+        best = executed;
+        improved = true;
+        start -= chunk;
+      }
+    }
+    if (!improved) chunk = Math.floor(chunk / 2);
+  }
+  return best;
+}
+
+/** Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or null. */
+function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk | null {
+  let s = expander.initialStates()[walk.init]!;
+  if (hits(expander, s, target)) return { init: walk.init, steps: [] };
+  const taken: WalkStep[] = [];
+  for (const step of walk.steps) {
+    const next = expander.stepBy(s, step.action, paramsKey(step.params), paramsKey);
+    if (next === null) continue;
+    taken.push({ action: step.action, params: next.params });
+    s = next.state;
+    if (hits(expander, s, target)) return { init: walk.init, steps: taken };
+  }
+  return null;
+}
+
+function hits<S>(expander: Expander<S>, s: S, target: ShrinkTarget): boolean {
+  if (target.kind === 'always') return !expander.holds(s, target.invariant);
+  let any = false;
+  expander.successors(s, () => {
+    any = true;
+  });
+  return !any;
+}

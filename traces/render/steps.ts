@@ -1,0 +1,106 @@
+/**
+ * The one reading of an ITF trace that every picture shares: each step's action, parameters, narration
+ * (actor, messages, marks) and variables; the lifelines; the action order that fixes each action's colour;
+ * and the verdict. Works on plain Apalache/Quint ITF too (no narration, actions from `mbt::actionTaken`).
+ */
+import type { ItfTrace, ItfValue } from '../itf.ts';
+import type { Message } from '../../spec/spec.ts';
+import type { TraceVerdict } from '../trace.ts';
+import type { StateVars } from './fields.ts';
+import { formatValue } from './value.ts';
+
+export interface Step {
+  readonly index: number;
+  readonly action: string;
+  readonly params: { readonly [name: string]: ItfValue };
+  /** `rm=r1, m=[type |-> "Fetch"]`; empty for an action without parameters. */
+  readonly paramsText: string;
+  /** `RMPrepare(rm=r1)`, or the bare action name. */
+  readonly label: string;
+  readonly actor?: string;
+  readonly sends: readonly Message[];
+  readonly receives: readonly Message[];
+  readonly marks: readonly string[];
+  readonly vars: StateVars;
+}
+
+export function stepsOf(itf: ItfTrace): Step[] {
+  return itf.states.map((state, i) => {
+    const meta = (state['#meta'] ?? {}) as Partial<ItfTrace['states'][number]['#meta']> & { 'mbt::actionTaken'?: unknown };
+    const vars: { [name: string]: ItfValue } = {};
+    for (const [k, v] of Object.entries(state)) if (k !== '#meta' && !k.startsWith('mbt::')) vars[k] = v as ItfValue;
+    const quintAction = (state as { 'mbt::actionTaken'?: unknown })['mbt::actionTaken'] ?? meta['mbt::actionTaken'];
+    const action = meta.action ?? (typeof quintAction === 'string' && quintAction !== '' ? quintAction : i === 0 ? 'Init' : 'Step');
+    const params = meta.params ?? {};
+    const paramsText = formatParams(params);
+    return {
+      index: meta.index ?? i,
+      action,
+      params,
+      paramsText,
+      label: paramsText === '' ? action : `${action}(${paramsText})`,
+      ...(meta.actor !== undefined ? { actor: meta.actor } : {}),
+      sends: meta.sends ?? [],
+      receives: meta.receives ?? [],
+      marks: meta.marks ?? [],
+      vars,
+    };
+  });
+}
+
+export function formatParams(params: { readonly [name: string]: ItfValue }): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : formatValue(v)}`)
+    .join(', ');
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Every party that acts, sends or receives, in natural order (`b2` before `b10`). */
+export function actorsOf(steps: readonly Step[]): string[] {
+  const names = new Set<string>();
+  for (const s of steps) {
+    if (s.actor !== undefined) names.add(s.actor);
+    for (const m of [...s.sends, ...s.receives]) {
+      names.add(m.from);
+      names.add(m.to);
+    }
+  }
+  return [...names].sort(collator.compare);
+}
+
+/** Action names in order of first appearance (step 0's `Init` excluded): the colour order of a trace. */
+export function actionsOf(steps: readonly Step[]): string[] {
+  const seen = new Set<string>();
+  for (const s of steps.slice(1)) seen.add(s.action);
+  return [...seen];
+}
+
+export function verdictOf(itf: ItfTrace): TraceVerdict | undefined {
+  return itf['#meta']?.verdict;
+}
+
+/** "twophase · preset rm3-commit-early · rm=3, bug=tmCommitEarly" */
+export function titleOf(itf: ItfTrace): string {
+  const meta = itf['#meta'];
+  if (meta === undefined) return 'ITF trace';
+  const parts = [meta.spec ?? 'trace'];
+  if (meta.preset) parts.push(`preset ${meta.preset}`);
+  const params = Object.entries(meta.params ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  if (params) parts.push(params);
+  return parts.join(' · ');
+}
+
+/** One sentence naming what went wrong, for banners and diagram footers. */
+export function verdictSentence(verdict: TraceVerdict, lastStep: number): string {
+  switch (verdict.kind) {
+    case 'always':
+      return `Invariant ${verdict.property} is violated at step ${lastStep}: ${verdict.description}`;
+    case 'deadlock':
+      return `Deadlock at step ${lastStep}: ${verdict.description}`;
+    case 'error':
+      return `The spec threw at step ${lastStep}: ${verdict.description}`;
+    default:
+      return `${verdict.property} at step ${lastStep}: ${verdict.description}`;
+  }
+}
