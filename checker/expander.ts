@@ -22,7 +22,8 @@ export class SpecError extends Error {
 
 const EMPTY_PARAMS: ActionParams = Object.freeze({});
 
-export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionParams) => void;
+/** `ordinal` is the position of `params` in the action's parameter enumeration (0 without parameters). */
+export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionParams, ordinal: number) => void;
 
 export class Expander<S> {
   readonly actions: readonly Action<S, ActionParams>[];
@@ -90,7 +91,7 @@ export class Expander<S> {
       let fired = 0;
       if (action.params === undefined) {
         if (this.isEnabled(action, s, EMPTY_PARAMS)) {
-          visit(this.apply(action, s, EMPTY_PARAMS), a, EMPTY_PARAMS);
+          visit(this.apply(action, s, EMPTY_PARAMS), a, EMPTY_PARAMS, 0);
           fired++;
         }
       } else {
@@ -100,11 +101,13 @@ export class Expander<S> {
         } catch (e) {
           throw new SpecError('params', `${action.name}: params() threw`, e);
         }
+        let ordinal = 0;
         for (const p of choices) {
           if (this.isEnabled(action, s, p)) {
-            visit(this.apply(action, s, p), a, p);
+            visit(this.apply(action, s, p), a, p, ordinal);
             fired++;
           }
+          ordinal++;
         }
       }
       if (fired > 0) {
@@ -135,6 +138,15 @@ export class Expander<S> {
       return { state: this.apply(action, s, p), params: p };
     }
     return null;
+  }
+
+  /** Re-runs a successor already found enabled: action `actionIndex` with its `ordinal`-th parameters. */
+  nthSuccessor(s: S, actionIndex: number, ordinal: number): S {
+    const action = this.actions[actionIndex]!;
+    if (action.params === undefined) return this.apply(action, s, EMPTY_PARAMS);
+    let i = 0;
+    for (const p of action.params(s)) if (i++ === ordinal) return this.apply(action, s, p);
+    throw new SpecError('params', `${action.name}: params() is not deterministic`, new Error(`no parameter #${ordinal}`));
   }
 
   private isEnabled(action: Action<S, ActionParams>, s: S, p: ActionParams): boolean {

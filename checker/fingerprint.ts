@@ -156,12 +156,13 @@ export class Fingerprinter {
   }
 
   private number(n: number): void {
-    if ((n | 0) === n && !Object.is(n, -0)) {
+    if (n === 0) n = 0; // Immutable.is: -0 equals 0
+    if ((n | 0) === n) {
       this.hi = fmix(n ^ 0x68e31da4);
       this.lo = fmix(Math.imul(n, 0x2545f491) ^ 0x0b4611a6);
       return;
     }
-    f64[0] = Number.isNaN(n) ? NaN : n === 0 ? 0 : n; // Immutable.is: -0 equals 0, NaN equals NaN
+    f64[0] = Number.isNaN(n) ? NaN : n; // Immutable.is: NaN equals NaN, whatever its bits
     this.hi = fmix(f64Words[0]! ^ 0x5e2d58d8);
     this.lo = fmix(f64Words[1]! ^ 0x7a0c2b35);
   }

@@ -24,6 +24,11 @@ export class StateLog {
     return id;
   }
 
+  /** Forgets every state from id `size` on. */
+  truncate(size: number): void {
+    this.size = Math.min(this.size, size);
+  }
+
   parentOf(id: number): number {
     return this.parents[id]!;
   }

@@ -1,12 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseItf } from './readItf.ts';
-import { traceGraph } from './stateGraph.ts';
-import { toDot } from './dot.ts';
-import { dotToSvg, dotToJson } from './svg.ts';
+import { renderSequenceSvg } from './sequence.ts';
 const itf = parseItf(readFileSync('/tmp/kmcr/tp.itf.json','utf8'));
-const g = traceGraph(itf);
-const dot = toDot(g);
-console.log(dot);
-writeFileSync('/tmp/kmcr/tp.svg', await dotToSvg(dot));
-const j = await dotToJson(dot);
-console.log(j.objects?.length, j.edges?.length);
+writeFileSync('/tmp/kmcr/seq.svg', renderSequenceSvg(itf));

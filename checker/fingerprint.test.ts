@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { List, Map, OrderedMap, Record, Set, is } from 'immutable';
+import fc from 'fast-check';
+import { Fingerprinter, UnhashableValueError } from './fingerprint.ts';
+
+const fp = (v: unknown): string => {
+  const f = new Fingerprinter();
+  f.of(v);
+  return `${f.hi}:${f.lo}`;
+};
+
+test('maps and sets built in different orders have the same fingerprint', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.tuple(fc.string(), fc.integer()), { selector: ([k]) => k, maxLength: 40 }), (entries) => {
+      const a = Map(entries);
+      const b = Map([...entries].reverse());
+      assert.ok(is(a, b));
+      assert.equal(fp(a), fp(b));
+      assert.equal(fp(Set(entries.map(([k]) => k))), fp(Set([...entries].reverse().map(([k]) => k))));
+    }),
+  );
+});
+
+test('Immutable.is-equal values built through different histories fingerprint alike', () => {
+  const R = Record({ a: Map<string, number>(), b: List<number>() });
+  const x = R({ a: Map({ p: 1, q: 2 }), b: List([1, 2]) });
+  const y = R().set('a', Map<string, number>().set('q', 2).set('p', 1)).set('b', List([1]).push(2));
+  assert.ok(is(x, y));
+  assert.equal(fp(x), fp(y));
+  assert.equal(fp(0), fp(-0));
+  assert.equal(fp(NaN), fp(NaN));
+});
+
+test('different values get different fingerprints, including order of lists and ordered maps', () => {
+  const seen = new globalThis.Set<string>();
+  const values: unknown[] = [0, 1, -1, 1.5, '', '0', 'a', true, false, null, undefined, List([1, 2]), List([2, 1]), Set([1, 2]), Map({ a: 1 }), Map({ a: 2 }), Map({ b: 1 }),
+    OrderedMap([['a', 1], ['b', 2]]), OrderedMap([['b', 2], ['a', 1]]), List(), Set(), Map()];
+  for (const v of values) seen.add(fp(v));
+  // Map() and OrderedMap() differ, List() and Set() differ: all distinct.
+  assert.equal(seen.size, values.length);
+});
+
+test('a distinct fingerprint for each of 100,000 small records', () => {
+  const R = Record({ x: 0, y: 0, s: '' });
+  const seen = new globalThis.Set<string>();
+  for (let i = 0; i < 100_000; i++) seen.add(fp(R({ x: i % 317, y: Math.floor(i / 317), s: i % 2 ? 'odd' : 'even' })));
+  assert.equal(seen.size, 100_000);
+});
+
+test('plain objects and arrays in a state are refused with a clear message', () => {
+  assert.throws(() => fp(Map({ a: { b: 1 } })), (e: unknown) => e instanceof UnhashableValueError && /plain Object/.test((e as Error).message));
+  assert.throws(() => fp(List([[1]])), /plain array/);
+});
