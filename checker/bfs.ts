@@ -9,10 +9,19 @@ import type { CheckOptions } from './options.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import { SeenSet } from './seenSet.ts';
 import { NO_PARENT, StateLog } from './stateLog.ts';
-import type { SearchEnd, SearchOutcome } from './search.ts';
+import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { Frontier } from './frontier.ts';
 
-export async function breadthFirst<S>(expander: Expander<S>, options: CheckOptions, limits: Limits): Promise<SearchOutcome> {
+/**
+ * With `handOver`, the search records how each state was produced and, at the first level boundary where
+ * `handOver` says so, stops and returns a `ResumePoint` for the parallel coordinator to go on from.
+ */
+export async function breadthFirst<S>(
+  expander: Expander<S>,
+  options: CheckOptions,
+  limits: Limits,
+  handOver?: (distinct: number, seconds: number) => boolean,
+): Promise<SearchOutcome | ResumePoint> {
   const seen = new SeenSet();
   const log = new StateLog();
   const newStates = new Float64Array(expander.actions.length);
@@ -24,6 +33,17 @@ export async function breadthFirst<S>(expander: Expander<S>, options: CheckOptio
   let depth = 0; // index of the level being expanded; reported as TLC does, counting states (levels)
   let current = new Frontier<S>();
   let next = new Frontier<S>();
+  let steps = new Uint32Array(handOver ? 2048 : 0);
+  const levelStarts = [0];
+  const recordStep = (id: number, a: number, b: number) => {
+    if (2 * id + 1 >= steps.length) {
+      const bigger = new Uint32Array(steps.length * 2);
+      bigger.set(steps);
+      steps = bigger;
+    }
+    steps[2 * id] = a;
+    steps[2 * id + 1] = b;
+  };
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
@@ -41,11 +61,12 @@ export async function breadthFirst<S>(expander: Expander<S>, options: CheckOptio
   // Level 0: the initial states.
   let curId = NO_PARENT;
   try {
-    for (const s of expander.initialStates()) {
+    for (const [initIndex, s] of expander.initialStates().entries()) {
       generated++;
       expander.fingerprint(s);
       if (seen.insert(expander.hi, expander.lo, log.size) >= 0) continue;
       const id = log.add(expander.hi, expander.lo, NO_PARENT);
+      if (handOver) recordStep(id, initIndex, 0);
       curId = id;
       const bad = expander.firstViolation(s);
       expander.markWitnesses(s, witnessesReached);
@@ -59,13 +80,14 @@ export async function breadthFirst<S>(expander: Expander<S>, options: CheckOptio
 
   let parentId = 0;
   let violation: SearchEnd | null = null;
-  const visit = (t: S, actionIndex: number): void => {
+  const visit = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
     generated++;
     expander.fingerprint(t);
     const hi = expander.hi;
     const lo = expander.lo;
     if (seen.insert(hi, lo, log.size) >= 0) return;
     const id = log.add(hi, lo, parentId);
+    if (handOver) recordStep(id, actionIndex, ordinal);
     curId = id;
     newStates[actionIndex]!++;
     const bad = expander.firstViolation(t);
@@ -108,6 +130,10 @@ export async function breadthFirst<S>(expander: Expander<S>, options: CheckOptio
     depth++;
     [current, next] = [next, current];
     next.reset();
+    levelStarts.push(log.size - current.length);
+    if (handOver?.(log.size, limits.seconds)) {
+      return { seen, log, steps, levelStarts, generated, depth, newStates, witnessesReached };
+    }
   }
   return outcome({ kind: 'complete' });
 }

@@ -126,3 +126,18 @@ test('coverage counts each action, and the collision estimate follows n(g-n)/2^6
   assert.equal(r.stats.coverage.reduce((n, c) => n + c.newStates, 0) + 1, r.stats.distinct);
   assert.equal(r.stats.collisionProbability, (288 * (1146 - 288)) / 2 ** 64);
 });
+
+test('worker threads taking over mid-search give the sequential counts and trace', async () => {
+  const { fileURLToPath } = await import('node:url');
+  const modulePath = fileURLToPath(new URL('../spec/toy/twoPhase.ts', import.meta.url));
+  for (const bug of ['none', 'tmCommitEarly']) {
+    const params = { rm: 4, bug };
+    const one = await checkModel(twoPhase.build(params), {}, label);
+    const two = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 20 }, label, { modulePath, params });
+    assert.equal(two.stats.workers, 2);
+    assert.equal(two.status, one.status);
+    assert.deepEqual([two.stats.distinct, two.stats.generated, two.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
+    assert.deepEqual(two.stats.coverage, one.stats.coverage);
+    assert.deepEqual(actionsOf(two as never), actionsOf(one as never));
+  }
+});

@@ -42,9 +42,15 @@ export async function checkModel<S>(
   const limits = new Limits(options);
   const workers = options.workers ?? 1;
   let outcome: SearchOutcome;
-  if ((options.strategy ?? 'bfs') === 'dfs') outcome = await depthFirst(expander, options, limits);
-  else if (workers > 1 && source) outcome = await parallelBreadthFirst(expander, source, options, limits, workers);
-  else outcome = await breadthFirst(expander, options, limits);
+  if ((options.strategy ?? 'bfs') === 'dfs') {
+    outcome = await depthFirst(expander, options, limits);
+  } else if (workers > 1 && source) {
+    const threshold = options.parallelFromStates ?? 50_000;
+    const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold);
+    outcome = 'end' in sequential ? sequential : await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+  } else {
+    outcome = (await breadthFirst(expander, options, limits)) as SearchOutcome;
+  }
   return toResult(expander, outcome, limits, label);
 }
 

@@ -15,6 +15,11 @@ export interface CheckOptions {
   readonly symmetry?: boolean;
   /** Worker threads expanding states; results are identical for every count (default 1). */
   readonly workers?: number;
+  /**
+   * With workers, search in one thread until this many distinct states are known, then hand over to the
+   * workers (default 50,000): starting threads costs more than small models take.
+   */
+  readonly parallelFromStates?: number;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /** Polled between batches; returning true ends the run as `incomplete` (`interrupted`). */

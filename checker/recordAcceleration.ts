@@ -42,10 +42,10 @@ export function accelerateRecords(): void {
   };
 
   proto.hashCode = function hashCode(this: object): number {
-    const cached = (this as Record<string, unknown>)[HASH];
+    const cached = (this as { [HASH]?: number })[HASH];
     if (typeof cached === 'number') return cached;
     const h = originalHashCode.call(this);
-    if (!mutable(this)) (this as Record<string, unknown>)[HASH] = h;
+    if (!mutable(this)) (this as { [HASH]?: number })[HASH] = h;
     return h;
   };
 }

@@ -2,6 +2,7 @@
 import type { IncompleteReason } from './result.ts';
 import type { SpecError } from './expander.ts';
 import type { StateLog } from './stateLog.ts';
+import type { SeenSet } from './seenSet.ts';
 
 export type SearchEnd =
   | { readonly kind: 'complete' }
@@ -26,4 +27,22 @@ export interface SearchOutcome {
   /** Checker memory that is not on the V8 heap (seen-set, state log). */
   readonly offHeapBytes: number;
   readonly workers: number;
+}
+
+/**
+ * Where a sequential search hands over to worker threads, at a level boundary: everything the
+ * coordinator needs to go on, and how to rebuild each level from the one before it.
+ */
+export interface ResumePoint {
+  readonly seen: SeenSet;
+  readonly log: StateLog;
+  /** Per state id: the action index and parameter ordinal that produced it (for an initial state: its index in init(), 0). */
+  readonly steps: Uint32Array;
+  /** First id of every level so far; the last one is the level to expand next. */
+  readonly levelStarts: readonly number[];
+  readonly generated: number;
+  /** Index of the level to expand next. */
+  readonly depth: number;
+  readonly newStates: Float64Array;
+  readonly witnessesReached: Uint8Array;
 }

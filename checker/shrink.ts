@@ -29,7 +29,7 @@ export function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarge
 
 /** Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or null. */
 function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk | null {
-  let s = expander.initialStates()[walk.init]!;
+  let s: S = expander.initialStates()[walk.init]!;
   if (hits(expander, s, target)) return { init: walk.init, steps: [] };
   const taken: WalkStep[] = [];
   for (const step of walk.steps) {

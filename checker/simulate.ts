@@ -9,8 +9,8 @@ import { Limits, yieldToEventLoop } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import { SeenSet } from './seenSet.ts';
-import { shrink, type Walk } from './shrink.ts';
-import { buildTrace } from './walkTrace.ts';
+import { shrink } from './shrink.ts';
+import { buildTrace, type Walk } from './walkTrace.ts';
 import type { CheckLabel } from './check.ts';
 import type { Model } from '../spec/spec.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
@@ -57,7 +57,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     for (; runs < options.runs; runs++) {
       const init = rng.below(inits.length);
       walk = { init, steps: [] };
-      let s = inits[init]!;
+      let s: S = inits[init]!;
       note(s);
       let bad = expander.firstViolation(s);
       if (bad >= 0) return violation(bad);

@@ -16,7 +16,7 @@ export function rebuildSteps<S>(expander: Expander<S>, fingerprints: readonly (r
   const init = expander.initialStates().find((s) => matches(expander, s, first));
   if (init === undefined) throw nondeterministic('no initial state has the recorded fingerprint');
   const steps: TraceStep<S>[] = [{ index: 0, action: INIT_ACTION, params: {}, state: init }];
-  let current = init;
+  let current: S = init;
   for (const [i, fp] of rest.entries()) {
     let found: { state: S; action: number; params: ActionParams } | null = null;
     expander.successors(current, (t, action, params) => {

@@ -22,7 +22,7 @@ export const paramsKey = (p: ActionParams): string => canonicalJson(paramsToItf(
 
 /** Re-executes a walk that is known to fit the model, as a trace with narration. */
 export function buildTrace<S>(expander: Expander<S>, walk: Walk, label: CheckLabel): Trace<S> {
-  let state = expander.initialStates()[walk.init]!;
+  let state: S = expander.initialStates()[walk.init]!;
   const steps: TraceStep<S>[] = [{ index: 0, action: INIT_ACTION, params: {}, state }];
   walk.steps.forEach((step, i) => {
     const next = expander.stepBy(state, step.action, paramsKey(step.params), paramsKey);

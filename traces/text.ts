@@ -72,7 +72,7 @@ function diff(path: string, a: ItfValue | undefined, b: ItfValue | undefined, ou
     return;
   }
   if (isRecord(a) && isRecord(b)) {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diff(`${path}.${k}`, a[k] as ItfValue, b[k] as ItfValue, out);
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) diff(`${path}.${k}`, (a as { [f: string]: ItfValue })[k], (b as { [f: string]: ItfValue })[k], out);
     return;
   }
   out.push({ path, ...(a !== undefined ? { before: a } : {}), ...(b !== undefined ? { after: b } : {}) });

@@ -9,9 +9,7 @@ import type { Expander } from '../expander.ts';
 import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
-import type { SearchEnd, SearchOutcome } from '../search.ts';
-import { SeenSet } from '../seenSet.ts';
-import { NO_PARENT, StateLog } from '../stateLog.ts';
+import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
 import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 /** How a worker thread loads the same model: a module path and the parameters to build it with. */
@@ -71,6 +69,7 @@ export async function parallelBreadthFirst<S>(
   options: CheckOptions,
   limits: Limits,
   workerCount: number,
+  resume: ResumePoint,
 ): Promise<SearchOutcome> {
   const workers = Array.from(
     { length: workerCount },
@@ -78,26 +77,24 @@ export async function parallelBreadthFirst<S>(
   );
   try {
     await Promise.all(workers.map((w) => w.receive('ready')));
-    return await search(expander, workers, options, limits);
+    return await search(expander, workers, options, limits, resume);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
 }
 
-async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options: CheckOptions, limits: Limits): Promise<SearchOutcome> {
+async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint): Promise<SearchOutcome> {
   const n = workers.length;
-  const seen = new SeenSet();
-  const log = new StateLog();
-  const actionCount = expander.actions.length;
-  const newStates = new Float64Array(actionCount);
+  const { seen, log, newStates } = resume;
   const witnessesReached = new Uint8Array(expander.witnesses.length);
-  const witnessFirstId = new Float64Array(expander.witnesses.length).fill(-1);
+  // Witnesses reached before the hand-over were reached by states older than any later stop point.
+  const witnessFirstId = Float64Array.from(resume.witnessesReached, (r) => (r ? 0 : -1));
   const deadlock = options.deadlock ?? true;
   const maxDepth = options.maxDepth ?? Infinity;
   const maxStates = options.maxStates ?? Infinity;
-  let generated = 0;
-  let depth = 0;
-  let levelSize = 0;
+  let generated = resume.generated;
+  let depth = resume.depth;
+
 
   const outcome = (end: SearchEnd): SearchOutcome => {
     const lastId = log.size - 1;
@@ -120,31 +117,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       if (id >= 0 && (witnessFirstId[w] === -1 || id < witnessFirstId[w]!)) witnessFirstId[w] = id;
     });
 
-  // Level 0, here: the initial states, deduplicated and checked in order.
-  const initIndexes: number[] = [];
-  try {
-    const inits = expander.initialStates();
-    for (let i = 0; i < inits.length; i++) {
-      const s = inits[i]!;
-      generated++;
-      expander.fingerprint(s);
-      if (seen.insert(expander.hi, expander.lo, log.size) >= 0) continue;
-      const id = log.add(expander.hi, expander.lo, NO_PARENT);
-      initIndexes.push(i);
-      const reached = new Uint8Array(expander.witnesses.length);
-      expander.markWitnesses(s, reached);
-      reached.forEach((r, w) => r && witnessFirstId[w] === -1 && (witnessFirstId[w] = id));
-      const bad = expander.firstViolation(s);
-      if (bad >= 0) return outcome({ kind: 'violation', stateId: id, invariant: bad });
-    }
-  } catch (e) {
-    if (e instanceof SpecError) return outcome({ kind: 'error', stateId: log.size - 1, error: e });
-    throw e;
-  }
-  for (const w of workers) w.send({ type: 'start', initIndexes: Uint32Array.from(initIndexes) });
-  await Promise.all(workers.map((w) => w.receive('started')));
-  levelSize = initIndexes.length;
-  let levelFirstId = 0;
+
+  let { levelFirstId, levelSize } = await rebuildLevels(workers, resume);
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
@@ -203,7 +177,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
 
     // Every worker rebuilds the new level; each checks its share of it.
     const newStatesWords = Uint32Array.from(accepted);
-    for (const w of workers) w.send({ type: 'advance', newStates: newStatesWords, firstId: firstNewId });
+    for (const w of workers) w.send({ type: 'advance', newStates: newStatesWords, firstId: firstNewId, check: true });
     const checks = await Promise.all(workers.map((w) => w.receive('checked')));
     let violation: { id: number; invariant: number } | null = null;
     let checkError: { id: number; message: string } | null = null;
@@ -264,4 +238,27 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       }
     }
   }
+}
+
+/** Has every worker rebuild the levels the sequential search explored, up to the one to expand next. */
+async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
+  const { steps, levelStarts, log } = resume;
+  const levelEnd = (l: number) => levelStarts[l + 1] ?? log.size;
+  const initIndexes = Uint32Array.from({ length: levelEnd(0) }, (_, id) => steps[2 * id]!);
+  for (const w of workers) w.send({ type: 'start', initIndexes });
+  await Promise.all(workers.map((w) => w.receive('started')));
+  for (let l = 1; l < levelStarts.length; l++) {
+    const first = levelStarts[l]!;
+    const triples = new Uint32Array((levelEnd(l) - first) * NEW_STATE_WORDS);
+    for (let id = first; id < levelEnd(l); id++) {
+      const at = (id - first) * NEW_STATE_WORDS;
+      triples[at] = log.parentOf(id) - levelStarts[l - 1]!;
+      triples[at + 1] = steps[2 * id]!;
+      triples[at + 2] = steps[2 * id + 1]!;
+    }
+    for (const w of workers) w.send({ type: 'advance', newStates: triples, firstId: first, check: false });
+    await Promise.all(workers.map((w) => w.receive('checked')));
+  }
+  const levelFirstId = levelStarts[levelStarts.length - 1]!;
+  return { levelFirstId, levelSize: log.size - levelFirstId };
 }

@@ -29,7 +29,7 @@ export type ToWorker =
   /** Expand your share of the current level, probing this seen-set. */
   | { readonly type: 'expand'; readonly seen: SharedArrayBuffer }
   /** The next level is these new states; first id `firstId`. Check your share of them. */
-  | { readonly type: 'advance'; readonly newStates: Uint32Array; readonly firstId: number }
+  | { readonly type: 'advance'; readonly newStates: Uint32Array; readonly firstId: number; readonly check: boolean }
   | { readonly type: 'stop' };
 
 export type FromWorker =

@@ -88,7 +88,7 @@ function finishRecord(parents: Words, header: number, generated: number, candida
   parents.data[header + 3] = pairs;
 }
 
-function advance(newStates: Uint32Array, firstId: number): void {
+function advance(newStates: Uint32Array, firstId: number, check: boolean): void {
   const next: unknown[] = new Array(newStates.length / NEW_STATE_WORDS);
   const witnessMin = new Float64Array(expander.witnesses.length).fill(-1);
   const reached = new Uint8Array(expander.witnesses.length);
@@ -99,7 +99,7 @@ function advance(newStates: Uint32Array, firstId: number): void {
     try {
       const t = expander.nthSuccessor(level[newStates[at]!], newStates[at + 1]!, newStates[at + 2]!);
       next[i] = t;
-      if (i % setup.count !== setup.index) continue;
+      if (!check || i % setup.count !== setup.index) continue;
       if (violation === null) {
         const bad = expander.firstViolation(t);
         if (bad >= 0) violation = { id, invariant: bad };
@@ -130,7 +130,7 @@ port.on('message', (m: ToWorker) => {
         expand(m.seen);
         break;
       case 'advance':
-        advance(m.newStates, m.firstId);
+        advance(m.newStates, m.firstId, m.check);
         break;
       case 'stop':
         port.close();

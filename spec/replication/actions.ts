@@ -7,6 +7,7 @@ import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
+import { bit, idSet, maskOf } from './ids.ts';
 import { acceptsAppend } from './producer.ts';
 import { brokerName, type Config, Entry, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
 
@@ -98,7 +99,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     enabled: (s, { leader, follower }) =>
       s.faults.isrShrinks < cfg.maxIsrShrinks && controllerLeads(s, leader) && s.partition.isr.has(follower),
     next: (s, { follower }) =>
-      settle(alterIsr(s, cfg, s.partition.isr.remove(follower)).setIn(['faults', 'isrShrinks'], s.faults.isrShrinks + 1), cfg),
+      settle(alterIsr(s, cfg, maskOf(s.partition.isr) & ~bit(follower)).setIn(['faults', 'isrShrinks'], s.faults.isrShrinks + 1), cfg),
     describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.remove(follower)),
   };
 
@@ -115,7 +116,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const needed = Math.max(lb.hw, epochStartOffset(lb.log, s.partition.leaderEpoch));
       return fb.log.size >= needed && isPrefixOf(fb.log, lb.log);
     },
-    next: (s, { follower }) => settle(alterIsr(s, cfg, s.partition.isr.add(follower)), cfg),
+    next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
     describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.add(follower)),
   };
 
@@ -205,7 +206,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => s.brokers.get(b)!.running),
     next: (s, { brokers: cut }) => {
       let t = s
-        .set('cut', Set(cut))
+        .set('cut', idSet(cut.reduce((m, b) => m | bit(b), 0)))
         .set('faults', s.faults.merge({ partitions: s.faults.partitions + 1, isolations: s.faults.isolations + cut.size }));
       for (const b of cut) t = t.setIn(['brokers', b, 'view'], s.partition);
       for (const b of cut) t = fenceBroker(t, cfg, b);
@@ -222,7 +223,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     name: 'HealNetwork',
     enabled: (s) => !s.cut.isEmpty(),
     next: (s) => {
-      let t = s.set('cut', Set<number>());
+      let t = s.set('cut', idSet(0));
       for (const b of s.cut.sort()) {
         t = t.setIn(['brokers', b, 'view'], null);
         if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);

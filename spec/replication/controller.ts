@@ -3,12 +3,10 @@
  * election in one change), fencing and registration (`ReplicationControlManager`), and the unclean paths
  * (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
  */
-import { Set } from 'immutable';
 import { uncleanElectionAllowed } from '../../invariants/replication.ts';
+import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { lastEpoch } from './log.ts';
 import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
-
-const NONE = Set<number>();
 
 export interface Change {
   readonly partition: Partition;
@@ -17,73 +15,75 @@ export interface Change {
 }
 
 /**
- * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR. `uncleanShutdown` is a
- * broker the controller has just found restarted uncleanly (`setUncleanShutdownReplicas`).
+ * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR (all sets as id masks).
+ * `uncleanShutdown` is a broker the controller has just found restarted uncleanly
+ * (`setUncleanShutdownReplicas`).
  */
 export function changePartition(
   cfg: Config,
   p: Partition,
-  fenced: Set<number>,
-  targetIsr: Set<number>,
+  fenced: number,
+  targetIsr: number,
   uncleanShutdown = NO_LEADER,
 ): Change {
+  const oldIsr = maskOf(p.isr);
+  const oldElr = maskOf(p.elr);
+  const oldLke = maskOf(p.lastKnownElr);
+  const unclean = uncleanShutdown === NO_LEADER ? 0 : bit(uncleanShutdown);
   let isr = targetIsr;
-  let elr = cfg.elr ? p.elr : NONE;
-  let lke = cfg.elr ? p.lastKnownElr : NONE;
+  let elr = cfg.elr ? oldElr : 0;
+  let lke = cfg.elr ? oldLke : 0;
   if (cfg.elr) {
     // maybePopulateTargetElr: at or above min ISR the ELR and LastKnownELR are cleared; below it, replicas
     // leaving the ISR join the ELR, except one that shut down uncleanly, which joins the LastKnownELR.
-    if (isr.size >= cfg.minIsr) {
-      elr = NONE;
-      lke = NONE;
+    if (countOf(isr) >= cfg.minIsr) {
+      elr = 0;
+      lke = 0;
     } else {
-      const candidates = elr.union(p.isr);
-      elr = candidates.filter((r) => !isr.has(r) && r !== uncleanShutdown);
-      const inElr = elr;
-      lke = candidates.union(lke).filter((r) => !isr.has(r) && !inElr.has(r));
+      const candidates = elr | oldIsr;
+      elr = candidates & ~isr & ~unclean;
+      lke = (candidates | lke) & ~isr & ~elr;
     }
   }
   // electAnyLeader: keep a valid leader, else the first valid replica in assignment order. A replica in the
   // ELR is valid only while the ISR is empty (isValidNewLeader).
-  const fromIsr = isr;
-  const fromElr = elr;
-  const valid = (r: number) => (fromIsr.has(r) || (fromIsr.isEmpty() && fromElr.has(r))) && !fenced.has(r) && r !== uncleanShutdown;
-  const leader = p.leader !== NO_LEADER && valid(p.leader) ? p.leader : (cfg.replicas.find(valid) ?? NO_LEADER);
-  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !fromIsr.has(leader) && !fromElr.has(leader);
-  if (leader !== p.leader && leader !== NO_LEADER && elr.has(leader)) {
+  const electable = (isr !== 0 ? isr : elr) & ~fenced & ~unclean;
+  const leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : (cfg.replicas.find((r) => inMask(electable, r)) ?? NO_LEADER);
+  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !inMask(isr | elr, leader);
+  if (leader !== p.leader && leader !== NO_LEADER && inMask(elr, leader)) {
     // tryElection: a leader from the ELR becomes the whole ISR.
-    isr = Set([leader]);
-    elr = elr.remove(leader);
+    isr = bit(leader);
+    elr &= ~bit(leader);
   }
   // Before KIP-966 the ISR never becomes empty: the last member stays, leaderless ("last replica standing").
-  if (!cfg.elr && isr.isEmpty()) isr = p.isr;
+  if (!cfg.elr && isr === 0) isr = oldIsr;
   const lastKnownLeader = leader !== NO_LEADER ? NO_LEADER : p.leader !== NO_LEADER ? p.leader : p.lastKnownLeader;
-  const next = Partition({
+  if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && lastKnownLeader === p.lastKnownLeader) {
+    return { partition: p, electedOutside };
+  }
+  // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
+  const partition = Partition({
     leader,
-    leaderEpoch: p.leaderEpoch,
-    partitionEpoch: p.partitionEpoch,
-    isr,
-    elr,
-    lastKnownElr: lke,
+    leaderEpoch: leader !== p.leader ? p.leaderEpoch + 1 : p.leaderEpoch,
+    partitionEpoch: p.partitionEpoch + 1,
+    isr: idSet(isr),
+    elr: idSet(elr),
+    lastKnownElr: idSet(lke),
     lastKnownLeader,
   });
-  if (next.equals(p)) return { partition: p, electedOutside };
-  // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
-  return {
-    partition: next.merge({ leaderEpoch: leader !== p.leader ? p.leaderEpoch + 1 : p.leaderEpoch, partitionEpoch: p.partitionEpoch + 1 }),
-    electedOutside,
-  };
+  return { partition, electedOutside };
 }
 
-function apply(s: ReplicationState, cfg: Config, targetIsr: Set<number>, uncleanShutdown = NO_LEADER): ReplicationState {
-  const c = changePartition(cfg, s.partition, s.fenced, targetIsr, uncleanShutdown);
+function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
+  const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown);
+  if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
   if (c.electedOutside) t = t.setIn(['ghost', 'cleanElectionOutside'], true);
   return t;
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR. */
-export function alterIsr(s: ReplicationState, cfg: Config, isr: Set<number>): ReplicationState {
+export function alterIsr(s: ReplicationState, cfg: Config, isr: number): ReplicationState {
   return apply(s, cfg, isr);
 }
 
@@ -92,15 +92,16 @@ export function alterIsr(s: ReplicationState, cfg: Config, isr: Set<number>): Re
  * and, if it led, a new leader is elected in the same change.
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  if (s.fenced.has(b)) return s;
-  const t = s.set('fenced', s.fenced.add(b));
-  return apply(t, cfg, t.partition.isr.remove(b));
+  const fenced = maskOf(s.fenced);
+  if (inMask(fenced, b)) return s;
+  const t = s.set('fenced', idSet(fenced | bit(b)));
+  return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
 }
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const t = s.set('fenced', s.fenced.remove(b));
-  return apply(t, cfg, t.partition.isr);
+  const t = s.set('fenced', idSet(maskOf(s.fenced) & ~bit(b)));
+  return apply(t, cfg, maskOf(t.partition.isr));
 }
 
 /**
@@ -111,15 +112,16 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
  */
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
-  if (cfg.elr && !clean && (t.partition.isr.has(b) || t.partition.elr.has(b))) {
-    t = apply(t, cfg, t.partition.isr.remove(b), b);
+  const isr = maskOf(t.partition.isr);
+  if (cfg.elr && !clean && inMask(isr | maskOf(t.partition.elr), b)) {
+    t = apply(t, cfg, isr & ~bit(b), b);
   }
   return unfenceBroker(t, cfg, b);
 }
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
-const unfencedIn = (s: ReplicationState, set: Set<number>) => set.some((r) => !s.fenced.has(r));
+const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~maskOf(s.fenced)) !== 0;
 
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
@@ -181,9 +183,9 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: Set([b]),
-    elr: NONE,
-    lastKnownElr: NONE,
+    isr: idSet(bit(b)),
+    elr: idSet(0),
+    lastKnownElr: idSet(0),
     lastKnownLeader: NO_LEADER,
   });
   return s

@@ -28,7 +28,7 @@ import {
   ReplicationState,
   type Strategy,
 } from './state.ts';
-import { Set } from 'immutable';
+import { idSet } from './ids.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
@@ -37,6 +37,7 @@ export function configOf(given: ParamValues): Config {
   return {
     replicas: Array.from({ length: rf }, (_, i) => i),
     minIsr: Math.min(params.minIsr as number, rf),
+    initIsr: Math.min(params.initIsr as number, rf),
     values: params.values as number,
     acks: params.acks as Acks,
     elr: params.elr as boolean,
@@ -55,10 +56,10 @@ export function configOf(given: ParamValues): Config {
 }
 
 export function initialState(cfg: Config): ReplicationState {
-  const all = Set(cfg.replicas);
+  const isr = idSet((1 << cfg.initIsr) - 1);
   return ReplicationState({
     brokers: List(cfg.replicas.map(() => Broker())),
-    partition: Partition({ leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr: all }),
+    partition: Partition({ leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr }),
   });
 }
 
@@ -67,6 +68,14 @@ const PRE_ELR = { elr: false, strictHwm: false } as const;
 const PARAMS: readonly ParamDef[] = [
     { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
     { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
+    {
+      name: 'initIsr',
+      description: 'ISR size at start: broker 0 leads the first initIsr replicas; the rest start outside the ISR (kafka-tlaplus InitIsrSize)',
+      type: 'int',
+      default: 3,
+      min: 1,
+      max: 5,
+    },
     { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
     { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
     { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
@@ -94,7 +103,7 @@ const PRESETS: readonly Preset[] = [
       name: 'lrs-pre-elr',
       description:
         'Kafka 3.5 (no ELR, HW advances on the ISR alone): the last ISR member shuts down uncleanly, is re-elected and the followers truncate to it: an acknowledged record is lost after ONE data-loss shutdown (KIP-966 motivation, S1)',
-      params: { ...PRE_ELR, maxUncleanShutdowns: 1 },
+      params: { ...PRE_ELR, initIsr: 2, maxUncleanShutdowns: 1 },
       expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
       options: { deadlock: false },
     },

@@ -7,7 +7,8 @@
  * partition keeps the record it last saw: a deposed leader that still believes it leads (the "ghost" of
  * KIP-250) acts on that stale view until the partition heals.
  */
-import { List, Record, Set } from 'immutable';
+import { List, Record, type Set } from 'immutable';
+import { idSet } from './ids.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
@@ -34,9 +35,9 @@ export const Partition = Record<{
   leader: NO_LEADER,
   leaderEpoch: 0,
   partitionEpoch: 0,
-  isr: Set<number>(),
-  elr: Set<number>(),
-  lastKnownElr: Set<number>(),
+  isr: idSet(0),
+  elr: idSet(0),
+  lastKnownElr: idSet(0),
   lastKnownLeader: NO_LEADER,
 });
 export type Partition = ReturnType<typeof Partition>;
@@ -84,7 +85,7 @@ export const Ghost = Record({
   /** How many values producers have sent (values are 1..produced). */
   produced: 0,
   /** Values acknowledged to an acks=all or acks=quorum producer. */
-  acked: Set<number>(),
+  acked: idSet(0) as Set<number>,
   /** The longest committed prefix any leader has exposed to consumers (its log below its high watermark). */
   committed: List<Entry>(),
   uncleanElection: false,
@@ -106,9 +107,9 @@ export const ReplicationState = Record({
   brokers: List<Broker>(),
   partition: Partition(),
   /** Brokers the controller treats as unavailable (KIP-631 fenced). */
-  fenced: Set<number>(),
+  fenced: idSet(0),
   /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
-  cut: Set<number>(),
+  cut: idSet(0),
   faults: Faults(),
   ghost: Ghost(),
 });
@@ -124,6 +125,8 @@ export interface Config {
   /** Broker ids in assignment order; the first is the preferred leader. */
   readonly replicas: readonly number[];
   readonly minIsr: number;
+  /** The ISR at start is the first `initIsr` replicas. */
+  readonly initIsr: number;
   readonly values: number;
   readonly acks: Acks;
   /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */

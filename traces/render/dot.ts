@@ -13,13 +13,15 @@ import { verdictSentence } from './steps.ts';
 export interface DotOptions {
   /**
    * `full`: every variable, as TLC prints a state. `changes`: only the fields that differ from the state it
-   * was reached from (readable for Kafka-sized states). `auto` (default): `full` while every state is small.
+   * was reached from (readable for Kafka-sized states and for many states). `auto` (default): `full` for
+   * a graph of a few small states, `changes` otherwise.
    */
   readonly labels?: 'full' | 'changes' | 'auto';
 }
 
 const MAX_LINE = 90;
 const AUTO_FULL_CHARS = 600;
+const AUTO_FULL_STATES = 16;
 const INITIAL_FIELDS_SHOWN = 12;
 
 export function toDot(g: StateGraph, options: DotOptions = {}): string {
@@ -33,7 +35,7 @@ export function toDot(g: StateGraph, options: DotOptions = {}): string {
   out.push('  node [shape=box, style="rounded", fontname="Courier", fontsize=10, margin="0.12,0.06"];');
   out.push('  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];');
   out.push('  subgraph cluster_graph {');
-  out.push('    color="white";');
+  out.push('    color="white"; label="";');
   g.forEachNode((key, a) => out.push(`    ${q(key)} [${attrs(nodeAttributes(g, key, a, mode))}];`));
   g.forEachEdge((key, e, source, target) => {
     const style = styleOf(info.actions, e.action);
@@ -64,6 +66,7 @@ function kindNote(g: StateGraph): string {
 }
 
 function autoMode(g: StateGraph): 'full' | 'changes' {
+  if (g.order > AUTO_FULL_STATES) return 'changes';
   let largest = 0;
   g.forEachNode((_, a) => {
     largest = Math.max(largest, fullLines(a).reduce((n, l) => n + l.length, 0));

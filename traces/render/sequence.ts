@@ -19,7 +19,7 @@ export interface SequenceOptions {
 const FONT = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace`;
 const CHAR_W = 6.7; // average advance of the 11px monospace font
 const ROW_H = 40;
-const HEAD_Y = 34;
+const HEAD_Y = 44;
 const HEAD_H = 28;
 const TOP = HEAD_Y + HEAD_H + 14;
 const MAX_GUTTER_CHARS = 44;
@@ -50,7 +50,7 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   const longestLabel = Math.max(8, ...steps.map((s) => Math.min(MAX_GUTTER_CHARS, s.label.length)));
   const gutterW = Math.round(labelX + longestLabel * CHAR_W + 16);
   const longestMsg = Math.max(6, ...flights.map((f) => f.message.label.length), ...actors.map((a) => a.length));
-  const laneW = Math.round(Math.min(220, Math.max(118, longestMsg * CHAR_W + 36)));
+  const laneW = Math.round(Math.min(220, Math.max(130, longestMsg * CHAR_W + 36)));
   const lanes = Math.max(1, actors.length);
   const width = gutterW + lanes * laneW + 16;
   const rowsBottom = TOP + steps.length * ROW_H;
@@ -69,6 +69,12 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   out.push(`<defs>${arrowMarkers(flights, actions)}</defs>`);
   out.push(`<rect class="kmc-bg" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text class="kmc-title" x="10" y="18">${esc(titleOf(itf))}</text>`);
+  if (flights.length > 0) {
+    const key = flights.some((f) => f.receivedAt === undefined)
+      ? 'arrow: sent → received (slanted when delivered later) · dashed to ○: never received'
+      : 'arrow: sent → received (slanted when delivered later)';
+    out.push(`<text class="kmc-key" x="10" y="33">${esc(key)}</text>`);
+  }
 
   // Rows first, so lifelines, arrows and marks are drawn over their backgrounds.
   steps.forEach((s, pos) => {
@@ -110,7 +116,15 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
     });
   });
 
-  for (const f of flights) out.push(messageArrow(f, steps, actions, xOf, yOf));
+  const placed: Box[] = [];
+  steps.forEach((s, pos) => {
+    if (s.actor === undefined) return;
+    s.marks.forEach((mark, k) => {
+      const my = yOf(pos) + 4 + (k - (s.marks.length - 1) / 2) * 13;
+      placed.push({ x: xOf.get(s.actor!)! + 9, y: my - 10, w: (mark.length + 2) * CHAR_W, h: 13 });
+    });
+  });
+  for (const f of flights) out.push(messageArrow(f, steps, actions, xOf, yOf, placed));
 
   if (verdict) {
     const y = rowsBottom + 18;
@@ -131,6 +145,7 @@ function messageArrow(
   actions: readonly string[],
   xOf: ReadonlyMap<string, number>,
   yOf: (pos: number) => number,
+  placed: Box[],
 ): string {
   const colour = styleOf(actions, f.action).colour;
   const x1 = xOf.get(f.message.from)!;
@@ -143,7 +158,7 @@ function messageArrow(
   const sent = f.sentAt !== undefined ? steps[f.sentAt]!.index : undefined;
   const recv = f.receivedAt !== undefined ? steps[f.receivedAt]!.index : undefined;
   const data = `${sent !== undefined ? ` data-sent="${sent}"` : ''}${recv !== undefined ? ` data-received="${recv}"` : ''}`;
-  const label = inFlight ? `${f.message.label} (not delivered)` : f.message.label;
+  const label = inFlight ? `${f.message.label} (in flight)` : f.message.label;
   const title = `${f.message.from} → ${f.message.to}: ${f.message.label}${sent !== undefined ? `, sent at step ${sent}` : ''}${recv !== undefined ? `, received at step ${recv}` : ', never received'}`;
   const dash = inFlight ? ' stroke-dasharray="5 4"' : '';
   let path: string;
@@ -158,8 +173,21 @@ function messageArrow(
   } else {
     const dir = Math.sign(x2 - x1);
     path = `M ${x1 + dir * 5} ${y1} L ${x2 - dir * 6} ${y2}`;
-    lx = (x1 + x2) / 2;
-    ly = (y1 + y2) / 2 - 5;
+    // Broadcasts share a start and crossing arrows share middles: slide each label along its arrow
+    // to the first place where it does not cover a label already drawn.
+    const w = label.length * CHAR_W;
+    const at = ([t, dy]: readonly [number, number]): Box => ({ x: x1 + (x2 - x1) * t - w / 2, y: y1 + (y2 - y1) * t + dy, w, h: 13 });
+    let box = at(LABEL_POSITIONS[0]!);
+    let best = Infinity;
+    for (const c of LABEL_POSITIONS) {
+      const b = at(c);
+      const cost = placed.reduce((n, p) => n + overlapArea(p, b), 0);
+      if (cost < best) [box, best] = [b, cost];
+      if (cost === 0) break;
+    }
+    placed.push(box);
+    lx = box.x + w / 2;
+    ly = box.y + 10;
   }
   return [
     `<g class="kmc-msg${inFlight ? ' kmc-in-flight' : ''}"${data} data-from="${esc(f.message.from)}" data-to="${esc(f.message.to)}">`,
@@ -168,6 +196,25 @@ function messageArrow(
     `<text class="kmc-msg-label" x="${lx}" y="${ly}" fill="${colour}" text-anchor="${x1 === x2 ? 'start' : 'middle'}">${esc(label)}</text>`,
     '</g>',
   ].join('');
+}
+
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** Where along its arrow (fraction) and how far above (−) or below (+) it a label may go, best first. */
+const LABEL_POSITIONS: readonly (readonly [number, number])[] = [0.5, 0.65, 0.35, 0.78, 0.22].flatMap((t) => [
+  [t, -15],
+  [t, 3],
+] as const);
+
+function overlapArea(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
 }
 
 function arrowMarkers(flights: readonly MessageFlight[], actions: readonly string[]): string {
@@ -187,6 +234,7 @@ function arrowMarkers(flights: readonly MessageFlight[], actions: readonly strin
 
 const STYLE = [
   '.kmc-seq .kmc-title{font-weight:bold;font-size:12px;fill:#222}',
+  '.kmc-seq .kmc-key{fill:#777;font-size:10px}',
   '.kmc-seq .kmc-row{fill:#ffffff}',
   '.kmc-seq .kmc-row.kmc-odd{fill:#f7f8fa}',
   '.kmc-seq .kmc-step.kmc-current .kmc-row{fill:#fff3bf}',
