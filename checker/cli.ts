@@ -12,8 +12,10 @@ import { listCommand } from './commands/list.ts';
 import { checkCommand } from './commands/check.ts';
 import { simulateCommand } from './commands/simulate.ts';
 import { replayCommand } from './commands/replay.ts';
+import { renderCommand } from './commands/render.ts';
+import { ciCommand } from './commands/ci.ts';
 
-const COMMANDS: readonly KmcCommand[] = [listCommand, checkCommand, simulateCommand, replayCommand];
+const COMMANDS: readonly KmcCommand[] = [listCommand, checkCommand, simulateCommand, replayCommand, renderCommand, ciCommand];
 
 export async function main(args: readonly string[]): Promise<ExitCode> {
   let exitCode: ExitCode = ExitCode.Holds;

@@ -10,6 +10,7 @@ import { addTransition, newStateGraph, type StateGraph } from '../traces/render/
 import { formatParams, stepsOf, titleOf } from '../traces/render/steps.ts';
 import { paramsToItf } from '../traces/itf.ts';
 import { Expander } from './expander.ts';
+import { accelerateRecords } from './recordAcceleration.ts';
 import { UserError } from './userError.ts';
 
 /** Graphviz lays out a few hundred states legibly; beyond that a picture stops helping. */
@@ -24,6 +25,7 @@ export interface GraphLimits {
  * at each step the successor by the recorded action whose variables equal the recorded ones.
  */
 export function replayItf<S>(model: Model<S>, itf: ItfTrace, expander = new Expander(model, false)): S[] {
+  accelerateRecords();
   const steps = stepsOf(itf);
   const wanted = steps.map((s) => canonicalJson(s.vars));
   const mismatch = (what: string) =>
@@ -139,6 +141,7 @@ function traceSuccessorsOf(g: StateGraph, key: string): Set<string> {
  * violating states are expanded too: this is a picture of the model, not a search for a bug.
  */
 export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?: string }, limits: GraphLimits = {}): StateGraph {
+  accelerateRecords();
   const maxStates = limits.maxStates ?? DEFAULT_MAX_GRAPH_STATES;
   const expander = new Expander(model, false);
   const g = newStateGraph({ kind: 'reachable', title: label.title ?? label.spec, actions: expander.actions.map((a) => a.name) });
@@ -173,6 +176,36 @@ export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?
     queue = next;
   }
   return g;
+}
+
+/**
+ * Marks a trace on a graph built from the same model (the reachable graph): its states get their step
+ * numbers and its transitions are drawn bold. The trace's verdict becomes the graph's.
+ */
+export function overlayTrace<S>(g: StateGraph, model: Model<S>, itf: ItfTrace): void {
+  const expander = new Expander(model, false);
+  const states = replayItf(model, itf, expander);
+  const steps = stepsOf(itf);
+  const keyOf = fingerprintKey(expander);
+  const keys = states.map(keyOf);
+  keys.forEach((key, i) => {
+    const step = steps[i]!;
+    if (!g.hasNode(key)) throw new Error(`overlayTrace: step ${step.index} is not in the graph; the graph was built from another model`);
+    g.setNodeAttribute(key, 'onTrace', true);
+    g.getNodeAttribute(key, 'steps').push(step.index);
+    if (i === 0) return;
+    const edge = g.findOutEdge(keys[i - 1]!, key, (_, e) => !e.onTrace && e.action === step.action && e.params === step.paramsText);
+    if (edge !== undefined) {
+      g.setEdgeAttribute(edge, 'onTrace', true);
+      g.setEdgeAttribute(edge, 'step', step.index);
+    }
+  });
+  const verdict = itf['#meta']?.verdict;
+  if (verdict) {
+    g.mergeAttributes({ verdict });
+    const last = keys[keys.length - 1]!;
+    if (g.getNodeAttribute(last, 'violates') === undefined) g.setNodeAttribute(last, 'violates', verdict.property);
+  }
 }
 
 function fingerprintKey<S>(expander: Expander<S>): (s: S) => string {

@@ -8,6 +8,7 @@
  */
 import type { Set } from 'immutable';
 import { always, sometimes, type Property } from './property.ts';
+import { inMask, maskOf } from '../spec/replication/ids.ts';
 import { commonPrefix, holdsValue } from '../spec/replication/log.ts';
 import { type Config, dataLossFailures, type Partition, type ReplicationState } from '../spec/replication/state.ts';
 
@@ -20,7 +21,8 @@ export function withinTolerance(s: S, cfg: Config): boolean {
 
 /** Every acknowledged value is still in some broker's log. */
 export function ackedRecordsHeld(s: S): boolean {
-  return s.ghost.acked.every((v) => s.brokers.some((b) => holdsValue(b.log, v)));
+  const logs = s.brokers.toArray().map((b) => b.log);
+  return s.ghost.acked.every((v) => logs.some((log) => holdsValue(log, v)));
 }
 
 /** Whether `b` holds the whole committed prefix. */
@@ -54,12 +56,12 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     always<S>(
       'NoAckedRecordLost',
       'an acknowledged record (acks=all or quorum) is never lost while fewer than min.insync.replicas data-loss failures have happened and no unclean election took place',
-      (s) => s.ghost.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+      (s) => s.ghost.acked.size === 0 || s.ghost.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
     ),
     always<S>(
       'NoAckedRecordLostEvenUnclean',
       'an acknowledged record is never lost while fewer than min.insync.replicas data-loss failures have happened, even after an unclean election or recovery',
-      (s) => !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+      (s) => s.ghost.acked.size === 0 || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
     ),
     always<S>(
       'TruncationKeepsCommitted',
@@ -92,10 +94,11 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       always<S>(
         'ElrMembersHoldCommitted',
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
-        (s) =>
-          s.ghost.uncleanElection ||
-          !withinTolerance(s, cfg) ||
-          s.partition.isr.union(s.partition.elr).every((b) => s.fenced.has(b) || holdsCommitted(s, b)),
+        (s) => {
+          if (s.ghost.committed.isEmpty() || s.ghost.uncleanElection || !withinTolerance(s, cfg)) return true;
+          const candidates = (maskOf(s.partition.isr) | maskOf(s.partition.elr)) & ~maskOf(s.fenced);
+          return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b));
+        },
       ),
     );
   }

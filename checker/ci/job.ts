@@ -48,6 +48,8 @@ export async function executeJob(job: Job, shouldStop?: () => boolean): Promise<
     return { ok: true, report: toReport(result, p.label), descriptions };
   } catch (e) {
     if (e instanceof UserError || e instanceof ConfigError) return { ok: false, message: e.message };
-    throw e;
+    // A crash inside the checker fails this check, not the whole suite.
+    const cause = e instanceof Error && e.cause instanceof Error ? ` (${e.cause.message})` : '';
+    return { ok: false, message: `kmc failed while checking: ${e instanceof Error ? e.message : String(e)}${cause}` };
   }
 }

@@ -16,13 +16,13 @@ export const checkCommand: KmcCommand = {
   builder: (y) =>
     specOptions(y)
       .option('strategy', { choices: ['bfs', 'dfs'] as const, default: 'bfs', describe: 'Breadth-first (shortest counterexamples) or depth-first' })
-      .option('max-states', { type: 'number', describe: 'Stop after this many distinct states (result: incomplete)' })
-      .option('max-depth', { type: 'number', describe: 'Do not explore past this depth (result: incomplete if states lie beyond)' })
-      .option('time-limit', { type: 'number', describe: 'Stop after this many seconds (result: incomplete)' })
+      .option('max-states', { type: 'string', describe: 'Stop after this many distinct states (result: incomplete)' })
+      .option('max-depth', { type: 'string', describe: 'Do not explore past this depth (result: incomplete if states lie beyond)' })
+      .option('time-limit', { type: 'string', describe: 'Stop after this many seconds (result: incomplete)' })
       .option('memory-budget', { type: 'string', describe: 'Stop before the checker uses this much memory, e.g. 8G (result: incomplete)' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'number', default: availableParallelism(), describe: 'Worker threads (results are identical for every count)' })
+      .option('workers', { type: 'string', default: String(availableParallelism()), describe: 'Worker threads (results are identical for every count)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));

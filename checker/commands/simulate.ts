@@ -19,9 +19,9 @@ export const simulateCommand: KmcCommand = {
   builder: (y) =>
     specOptions(y)
       .option('seed', { type: 'string', describe: 'Seed (a whole number, decimal or 0x hex); random when omitted' })
-      .option('runs', { type: 'number', default: 1000, describe: 'Number of walks' })
-      .option('max-depth', { type: 'number', default: 100, describe: 'Most steps per walk' })
-      .option('time-limit', { type: 'number', describe: 'Stop after this many seconds' })
+      .option('runs', { type: 'string', default: '1000', describe: 'Number of walks' })
+      .option('max-depth', { type: 'string', default: '100', describe: 'Most steps per walk' })
+      .option('time-limit', { type: 'string', describe: 'Stop after this many seconds' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' }),
   run: async (argv) => {
     const prepared = await prepareCheck({

@@ -122,12 +122,28 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
    */
   function boot(r: Replica, s: string): Replica {
-    const common = { hwm: 0, fetched: false, inflight: NONE, endOffsets: r.endOffsets.clear(), illegal: null };
-    if (r.leader === s) return r.merge({ ...common, role: 'Resigned', votes: NONE });
-    if (r.role === 'Follower') return r.merge({ ...common, votes: NONE });
-    if (r.votedFor === s) return r.merge({ ...common, role: 'Candidate', leader: null, votes: Set([s]) });
-    if (r.votedFor !== null) return r.merge({ ...common, role: 'Voted', leader: null, votes: NONE });
-    return r.merge({ ...common, role: 'Unattached', leader: null, votes: NONE });
+    const [role, leader, votes] =
+      r.leader === s ? ['Resigned' as const, s, NONE]
+      : r.role === 'Follower' ? ['Follower' as const, r.leader, NONE]
+      : r.votedFor === s ? ['Candidate' as const, null, Set([s])]
+      : r.votedFor !== null ? ['Voted' as const, null, NONE]
+      : ['Unattached' as const, null, NONE];
+    return r.withMutations((b) =>
+      b.set('role', role).set('leader', leader).set('votes', votes).set('hwm', 0).set('fetched', false).set('inflight', NONE).set('endOffsets', b.endOffsets.clear()),
+    );
+  }
+
+  /**
+   * `fetchPurgatory`: the leader holds a fetch at its log end until it has news. Here a fetch is held
+   * while answering it would change neither side: the leader already knows the offset, and the
+   * follower has fetched in this epoch and knows the high watermark it would be sent. Answering such
+   * a fetch only swaps a request for a response on the network, so holding it loses no behaviour.
+   */
+  function parked(st: KraftState, r: Replica, m: Msg): boolean {
+    if (r.role !== 'Leader' || m.epoch !== r.epoch || m.lastOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.lastOffset) return false;
+    if (endOffsetForEpoch(r.log, m.lastEpoch).epoch !== m.lastEpoch) return false;
+    const f = rep(st, m.from);
+    return f.inflight.has(m.to) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
   }
 
   // ---- narration ------------------------------------------------------------------------------
@@ -179,7 +195,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         ids.filter((t) => rep(st, t).role === 'Dead').length + 1 <= ids.length - quorum,
       next: (st, { s }: OnVoter) => {
         st = dropMessages(st, (m) => m.to === s || m.from === s);
-        return st.merge({ replicas: st.replicas.set(s, Replica({ role: 'Dead' })), crashes: st.crashes + 1 });
+        return st.set('replicas', st.replicas.set(s, Replica({ role: 'Dead' }))).set('crashes', st.crashes + 1);
       },
       describe: onVoterDescribe(['crash']),
     },
@@ -286,26 +302,13 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       describe: onVoterDescribe(['write']),
     },
     {
-      // A follower fetches from its leader at its log end, one request at a time.
-      name: 'SendFetchRequest',
-      params: eachVoter,
-      enabled: (st, { s }: OnVoter) => {
-        const r = rep(st, s);
-        return r.role === 'Follower' && !r.inflight.has(r.leader!) && deliverable(st, s, r.leader!);
-      },
-      next: (st, { s }: OnVoter) => {
-        const r = rep(st, s);
-        return sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
-      },
-      describe: onVoterDescribe([]),
-    },
-    {
       // `handleFetchRequest`: epoch and role checks (`validateLeaderOnlyRequest`), then the position
       // check (`validateOffsetAndEpoch`): a diverging fetch is told where the leader's log for that
-      // epoch ends; a valid one gets the next entry and may advance the high watermark.
+      // epoch ends; a valid one gets the next entry and may advance the high watermark. A fetch whose
+      // round trip would change nothing waits in the fetch purgatory (long poll).
       name: 'HandleFetchRequest',
       params: eachMsg('FetchRequest'),
-      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
+      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && !parked(st, rep(st, s), m),
       next: (st, { s, m }: OnMsg) => {
         st = consume(st, m);
         let r = rep(st, s);
@@ -346,10 +349,10 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           if (m.divergingEpoch !== null) {
             const local = endOffsetForEpoch(r.log, m.divergingEpoch);
             const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
-            r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.merge({ log: truncate(r.log, to), fetched: true });
+            r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.set('log', truncate(r.log, to)).set('fetched', true);
           } else {
             const log = m.entry !== null ? r.log.push(m.entry) : r.log;
-            r = r.merge({ log, hwm: Math.min(m.hwm, log.size), fetched: true });
+            r = r.withMutations((b) => b.set('log', log).set('hwm', Math.min(m.hwm, log.size)).set('fetched', true));
           }
         }
         return putReplica(st, s, r);
@@ -397,7 +400,21 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
     });
   }
-  return actions;
+  // Every step ends with the followers' poll: one with no fetch in flight sends the next one.
+  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => pollFollowers(a.next(st, p)) }));
+}
+
+/**
+ * `KafkaRaftClient.pollFollower`: a follower always has a fetch in flight to its leader, at its log end,
+ * when the link is up. A fetch sitting in the network is the same as one not yet sent, so sending it
+ * at once loses no behaviour and saves a step per fetch.
+ */
+export function pollFollowers(st: KraftState): KraftState {
+  for (const [s, r] of st.replicas) {
+    if (r.role !== 'Follower' || r.inflight.has(r.leader!) || !deliverable(st, s, r.leader!)) continue;
+    st = sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
+  }
+  return st;
 }
 
 function pairs(ids: readonly string[]): { a: string; b: string }[] {

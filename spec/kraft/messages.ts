@@ -95,19 +95,21 @@ export function msgKey(m: Msg): string {
   return k;
 }
 
-/** The network's messages of one type, in a fixed order. */
-export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  const out: Msg[] = [];
-  for (const m of s.net) if (m.type === type) out.push(m);
-  if (out.length > 1) out.sort((a, b) => (msgKey(a) < msgKey(b) ? -1 : msgKey(a) > msgKey(b) ? 1 : 0));
+const sortedCache = new WeakMap<Set<Msg>, Msg[]>();
+
+/** Every message, in a fixed order (computed once per network value). */
+export function allMessages(s: KraftState): Msg[] {
+  let out = sortedCache.get(s.net);
+  if (out === undefined) {
+    out = [...s.net].sort((a, b) => (msgKey(a) < msgKey(b) ? -1 : msgKey(a) > msgKey(b) ? 1 : 0));
+    sortedCache.set(s.net, out);
+  }
   return out;
 }
 
-/** Every message, in a fixed order. */
-export function allMessages(s: KraftState): Msg[] {
-  const out = [...s.net];
-  out.sort((a, b) => (msgKey(a) < msgKey(b) ? -1 : msgKey(a) > msgKey(b) ? 1 : 0));
-  return out;
+/** The network's messages of one type, in a fixed order. */
+export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
+  return allMessages(s).filter((m) => m.type === type);
 }
 
 export function linked(s: KraftState, a: string, b: string): boolean {
@@ -155,7 +157,7 @@ export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
   for (const m of net) {
     if (m.to === id && isResponse(m) && !r.inflight.has(m.from)) net = net.remove(m);
   }
-  return s.merge({ replicas: s.replicas.set(id, r), net });
+  return s.set('replicas', s.replicas.set(id, r)).set('net', net);
 }
 
 /**
@@ -175,5 +177,5 @@ export function dropMessages(s: KraftState, lost: (m: Msg) => boolean): KraftSta
       if (r.inflight.has(peer)) replicas = replicas.set(requester, r.set('inflight', r.inflight.remove(peer)));
     }
   }
-  return s.merge({ net, replicas });
+  return s.set('net', net).set('replicas', replicas);
 }

@@ -15,11 +15,14 @@ const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
 
 export function illegal(r: Replica, call: string, reason: string): Replica {
-  return r.merge({ role: 'IllegalState', illegal: `${call}: ${reason}` });
+  return r.set('role', 'IllegalState').set('illegal', `${call}: ${reason}`);
 }
 
 function enter(r: Replica, role: Role, epoch: number, leader: string | null, votedFor: string | null, votes = NO_VOTES): Replica {
-  return r.merge({ role, epoch, leader, votedFor, votes, fetched: false, inflight: NO_VOTES, endOffsets: NO_OFFSETS });
+  return r.withMutations((b) =>
+    b.set('role', role).set('epoch', epoch).set('leader', leader).set('votedFor', votedFor).set('votes', votes)
+      .set('fetched', false).set('inflight', NO_VOTES).set('endOffsets', NO_OFFSETS),
+  );
 }
 
 /** `QuorumState.transitionToUnattached`: only to a higher epoch; the vote is forgotten. */

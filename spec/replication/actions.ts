@@ -7,9 +7,12 @@ import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
-import { bit, idSet, maskOf } from './ids.ts';
+import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
+import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
-import { brokerName, type Config, Entry, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
+import { brokerName, type Config, Entry, NO_LEADER, type Partition, type ReplicationState, stopped, updateBroker, viewOf } from './state.ts';
+
+const EMPTY_LOG = List<Entry>();
 
 type S = ReplicationState;
 type One = { broker: number };
@@ -49,21 +52,33 @@ function crashed(s: S, cfg: Config, b: number): S {
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
   const brokers = cfg.replicas;
-  const each = () => brokers.map((broker) => ({ broker }));
-  const pairs = () => brokers.flatMap((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ leader, follower })));
-  const subsets = brokers.length <= 1 ? [] : subsetsOf(brokers);
-  const controllerLeads = (s: S, l: number) => s.partition.leader === l && s.brokers.get(l)!.running && !s.cut.has(l);
+  // Parameter domains are built once; a domain is empty while its budget is spent, so guards run only
+  // where they can pass.
+  const ONE: readonly One[] = brokers.map((broker) => ({ broker }));
+  const PAIRS: readonly (readonly Pair[])[] = brokers.map((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ leader, follower })));
+  const CUTS: readonly Cut[] = subsetsOf(brokers).map((cut) => ({ brokers: cut }));
+  const NOTHING: readonly never[] = [];
+  // CRASHES[b][n]: every flushed prefix of an n-record log.
+  const CRASHES: readonly (readonly (readonly Crash[])[])[] = brokers.map((broker) =>
+    range(cfg.values + 1).map((n) => range(n + 1).map((keep) => ({ broker, keep }))),
+  );
+  const each = () => ONE;
+  // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
+  const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
+  const ledPairs = (s: S) => (s.partition.leader === NO_LEADER ? NOTHING : PAIRS[s.partition.leader]!);
 
   const produce: Action<S, One> = {
     name: 'ProduceRecord',
-    params: each,
+    params: (s) => (s.ghost.produced < cfg.values ? ONE : NOTHING),
     // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost included.
-    enabled: (s, { broker }) =>
-      s.ghost.produced < cfg.values && actsAsLeader(s, broker) && acceptsAppend(cfg, viewOf(s, broker).isr.size),
+    enabled: (s, { broker }) => {
+      const v = snapshotOf(s);
+      return v.running[broker]! && v.viewLeader[broker] === broker && s.ghost.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
+    },
     next: (s, { broker }) => {
       const value = s.ghost.produced + 1;
       const entry = Entry({ epoch: viewOf(s, broker).leaderEpoch, value });
-      const t = updateBroker(s, broker, (b) => b.set('log', b.log.push(entry))).setIn(['ghost', 'produced'], value);
+      const t = updateBroker(s, broker, (b) => b.set('log', b.log.push(entry))).set('ghost', s.ghost.set('produced', value));
       return settle(t, cfg);
     },
     describe: (s, { broker }, t) => ({
@@ -94,42 +109,44 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const shrinkIsr: Action<S, Pair> = {
     name: 'ShrinkIsr',
-    params: pairs,
+    params: (s) => (s.faults.isrShrinks < cfg.maxIsrShrinks ? ledPairs(s) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
-    enabled: (s, { leader, follower }) =>
-      s.faults.isrShrinks < cfg.maxIsrShrinks && controllerLeads(s, leader) && s.partition.isr.has(follower),
+    enabled: (s, { leader, follower }) => {
+      const v = snapshotOf(s);
+      return controllerLeads(v, leader) && inMask(v.isr, follower) && s.faults.isrShrinks < cfg.maxIsrShrinks;
+    },
     next: (s, { follower }) =>
-      settle(alterIsr(s, cfg, maskOf(s.partition.isr) & ~bit(follower)).setIn(['faults', 'isrShrinks'], s.faults.isrShrinks + 1), cfg),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.remove(follower)),
+      settle(alterIsr(s, cfg, maskOf(s.partition.isr) & ~bit(follower)).set('faults', s.faults.set('isrShrinks', s.faults.isrShrinks + 1)), cfg),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) & ~bit(follower))),
   };
 
   const expandIsr: Action<S, Pair> = {
     name: 'ExpandIsr',
-    params: pairs,
+    params: ledPairs,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
     enabled: (s, { leader, follower }) => {
-      if (!controllerLeads(s, leader) || s.partition.isr.has(follower)) return false;
-      const fb = s.brokers.get(follower)!;
-      if (!fb.running || s.fenced.has(follower) || s.cut.has(follower)) return false;
-      const lb = s.brokers.get(leader)!;
-      const needed = Math.max(lb.hw, epochStartOffset(lb.log, s.partition.leaderEpoch));
-      return fb.log.size >= needed && isPrefixOf(fb.log, lb.log);
+      const v = snapshotOf(s);
+      if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
+      if (!v.running[follower] || inMask(v.fenced | v.cut, follower)) return false;
+      const mine = v.logs[follower]!;
+      const theirs = v.logs[leader]!;
+      return mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) && isPrefixOf(mine, theirs);
     },
     next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, s.partition.isr.add(follower)),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) | bit(follower))),
   };
 
   const cleanShutdown: Action<S, One> = {
     name: 'CleanShutdown',
-    params: each,
+    params: (s) => (s.faults.cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
     // Controlled shutdown needs the controller: it moves leadership and the ISR away first.
-    enabled: (s, { broker }) => s.faults.cleanShutdowns < cfg.maxCleanShutdowns && s.brokers.get(broker)!.running && !s.cut.has(broker),
+    enabled: (s, { broker }) => {
+      const v = snapshotOf(s);
+      return v.running[broker]! && !inMask(v.cut, broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
+    },
     next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => b.merge({ running: false, hw: 0, view: null, cleanShutdownFile: true })).setIn(
-        ['faults', 'cleanShutdowns'],
-        s.faults.cleanShutdowns + 1,
-      );
+      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1));
       return settle(fenceBroker(t, cfg, broker), cfg);
     },
     describe: (s, { broker }, t) => ({
@@ -142,14 +159,17 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const uncleanShutdown: Action<S, Crash> = {
     name: 'UncleanShutdown',
     // `keep` is the flushed prefix: the page cache loses the rest (KIP-966 motivation).
-    params: (s) => brokers.flatMap((broker) => range(s.brokers.get(broker)!.log.size + 1).map((keep) => ({ broker, keep }))),
-    enabled: (s, { broker }) => s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns && s.brokers.get(broker)!.running,
+    params: (s) =>
+      s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns
+        ? brokers.flatMap((broker) => (snapshotOf(s).running[broker] ? CRASHES[broker]![snapshotOf(s).logs[broker]!.size]! : NOTHING))
+        : NOTHING,
+    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns,
     next: (s, { broker, keep }) => {
       const old = s.brokers.get(broker)!;
       const lost = keep < old.log.size;
       const t = s
-        .setIn(['brokers', broker], old.merge({ running: false, log: old.log.slice(0, keep), hw: 0, view: null, cleanShutdownFile: false }))
-        .set('faults', s.faults.merge({ uncleanShutdowns: s.faults.uncleanShutdowns + 1, dataLossShutdowns: s.faults.dataLossShutdowns + (lost ? 1 : 0) }));
+        .set('brokers', s.brokers.set(broker, stopped(old, old.log.slice(0, keep), false)))
+        .set('faults', s.faults.withMutations((f) => f.set('uncleanShutdowns', f.uncleanShutdowns + 1).set('dataLossShutdowns', f.dataLossShutdowns + (lost ? 1 : 0))));
       return settle(crashed(t, cfg, broker), cfg);
     },
     describe: (s, { broker, keep }, t) => {
@@ -164,14 +184,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const replaceDisk: Action<S, One> = {
     name: 'ReplaceDisk',
-    params: each,
+    params: (s) => (s.faults.emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
-    enabled: (s, { broker }) => s.faults.emptyDisks < cfg.maxEmptyDisks && s.brokers.get(broker)!.running,
+    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && s.faults.emptyDisks < cfg.maxEmptyDisks,
     next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => b.merge({ running: false, log: List<Entry>(), hw: 0, view: null, cleanShutdownFile: false })).setIn(
-        ['faults', 'emptyDisks'],
-        s.faults.emptyDisks + 1,
-      );
+      const t = updateBroker(s, broker, (b) => stopped(b, EMPTY_LOG, false)).set('faults', s.faults.set('emptyDisks', s.faults.emptyDisks + 1));
       return settle(crashed(t, cfg, broker), cfg);
     },
     describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t), marks: ['hardware failure', 'empty disk', 'fenced'] }),
@@ -180,10 +197,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const startBroker: Action<S, One> = {
     name: 'StartBroker',
     params: each,
-    enabled: (s, { broker }) => !s.brokers.get(broker)!.running,
+    enabled: (s, { broker }) => !snapshotOf(s).running[broker],
     next: (s, { broker }) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
-      const t = updateBroker(s, broker, (b) => b.merge({ running: true, cleanShutdownFile: false }));
+      const t = updateBroker(s, broker, (b) => b.set('running', true).set('cleanShutdownFile', false));
       return settle(registerBroker(t, cfg, broker, clean), cfg);
     },
     describe: (s, { broker }, t) => {
@@ -200,15 +217,15 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const partitionNetwork: Action<S, Cut> = {
     name: 'PartitionNetwork',
-    params: () => subsets.map((brokers) => ({ brokers })),
+    params: (s) => (s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions ? CUTS : NOTHING),
     // The cut-off brokers keep their last metadata and stop heartbeating; the controller fences each.
     enabled: (s, { brokers: cut }) =>
-      s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => s.brokers.get(b)!.running),
+      s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => snapshotOf(s).running[b]!),
     next: (s, { brokers: cut }) => {
       let t = s
         .set('cut', idSet(cut.reduce((m, b) => m | bit(b), 0)))
-        .set('faults', s.faults.merge({ partitions: s.faults.partitions + 1, isolations: s.faults.isolations + cut.size }));
-      for (const b of cut) t = t.setIn(['brokers', b, 'view'], s.partition);
+        .set('faults', s.faults.withMutations((f) => f.set('partitions', f.partitions + 1).set('isolations', f.isolations + (cfg.countIsolations ? cut.size : 0))));
+      for (const b of cut) t = updateBroker(t, b, (x) => x.set('view', s.partition));
       for (const b of cut) t = fenceBroker(t, cfg, b);
       return settle(t, cfg);
     },
@@ -225,7 +242,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     next: (s) => {
       let t = s.set('cut', idSet(0));
       for (const b of s.cut.sort()) {
-        t = t.setIn(['brokers', b, 'view'], null);
+        t = updateBroker(t, b, (x) => x.set('view', null));
         if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);
       }
       return settle(t, cfg);
@@ -239,7 +256,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const unclean = (name: UncleanPath): Action<S, One> => ({
     name,
-    params: each,
+    params: (s) => (s.partition.leader === NO_LEADER ? ONE : NOTHING),
     enabled: (s, { broker }) => uncleanCandidates(s, cfg, name).includes(broker),
     next: (s, { broker }) => settle(electUnclean(s, cfg, broker), cfg),
     describe: (s, { broker }, t) => ({
@@ -254,7 +271,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   });
 
+  // The order breaks ties between equally short counterexamples: with the network partition first, the
+  // shortest history in which a cut-off leader acknowledges is the one where it acks as a ghost.
   return [
+    partitionNetwork,
+    healNetwork,
     produce,
     fetchRecords,
     shrinkIsr,
@@ -263,8 +284,6 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     uncleanShutdown,
     replaceDisk,
     startBroker,
-    partitionNetwork,
-    healNetwork,
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];

@@ -3,9 +3,11 @@
  * believes it leads advances its high watermark and answers pending produce requests from its own view
  * of the ISR, stale or not.
  */
-import { acknowledges, strongAcks } from './producer.ts';
+import { countOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, hasEntryAt } from './log.ts';
-import { type Config, connected, NO_LEADER, type ReplicationState, viewOf } from './state.ts';
+import { snapshotOf } from './snapshot.ts';
+import { acknowledges, strongAcks } from './producer.ts';
+import { type Broker, type Config, connected, type Ghost, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
 
 /** Whether `b` is running and believes it leads. */
 export function actsAsLeader(s: ReplicationState, b: number): boolean {
@@ -23,23 +25,21 @@ export function actsAsLeader(s: ReplicationState, b: number): boolean {
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
  */
-function settleLeader(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const me = s.brokers.get(b)!;
-  const view = viewOf(s, b);
+function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, view: Partition, ghost: Ghost): [number, Ghost] {
   const log = me.log;
-  const isr = view.isr;
+  const isr = maskOf(view.isr);
+  const isrSize = countOf(isr);
   const agreement: number[] = [];
   let low = log.size;
   for (const m of cfg.replicas) {
-    if (!isr.has(m)) continue;
+    if (!inMask(isr, m)) continue;
     const k = m === b ? log.size : commonPrefix(log, s.brokers.get(m)!.log);
     agreement.push(k);
     if (k < low) low = k;
   }
   let hw = me.hw;
-  if ((!cfg.strictHwm || isr.size >= cfg.minIsr) && low > hw) hw = low;
+  if ((!cfg.strictHwm || isrSize >= cfg.minIsr) && low > hw) hw = low;
 
-  let ghost = s.ghost;
   // Consumers read below the high watermark: that prefix is committed. It must extend, or lie inside, the
   // longest committed prefix ever exposed.
   if (hw > 0) {
@@ -51,15 +51,15 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number): ReplicationS
     for (let o = 0; o < log.size; o++) {
       const e = log.get(o)!;
       if (e.epoch !== view.leaderEpoch || ghost.acked.has(e.value)) continue;
-      const isrHolders = agreement.filter((k) => k > o).length;
-      if (!acknowledges(cfg, o, hw, isr.size, isrHolders)) continue;
+      let isrHolders = 0;
+      for (const k of agreement) if (k > o) isrHolders++;
+      if (!acknowledges(cfg, o, hw, isrSize, isrHolders)) continue;
       const copies = s.brokers.count((x) => hasEntryAt(x.log, o, e));
-      ghost = ghost.merge({ acked: ghost.acked.add(e.value), ackBelowMinIsr: ghost.ackBelowMinIsr || copies < cfg.minIsr });
+      ghost = ghost.set('acked', ghost.acked.add(e.value));
+      if (copies < cfg.minIsr) ghost = ghost.set('ackBelowMinIsr', true);
     }
   }
-  let t = s;
-  if (hw !== me.hw) t = t.setIn(['brokers', b, 'hw'], hw);
-  return ghost === s.ghost ? t : t.set('ghost', ghost);
+  return [hw, ghost];
 }
 
 /**
@@ -67,12 +67,17 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number): ReplicationS
  * broker that believes it leads settles.
  */
 export function settle(s: ReplicationState, cfg: Config): ReplicationState {
-  let t = s;
+  let brokers = s.brokers;
+  let ghost = s.ghost;
   for (const b of cfg.replicas) {
-    if (actsAsLeader(t, b)) t = settleLeader(t, cfg, b);
-    else if (t.brokers.get(b)!.hw !== 0) t = t.setIn(['brokers', b, 'hw'], 0);
+    const me = brokers.get(b)!;
+    const view = me.view ?? s.partition;
+    let hw = 0;
+    if (me.running && view.leader === b) [hw, ghost] = settleLeader(s, cfg, b, me, view, ghost);
+    if (hw !== me.hw) brokers = brokers.set(b, me.set('hw', hw));
   }
-  return t;
+  if (brokers === s.brokers && ghost === s.ghost) return s;
+  return s.withMutations((t) => t.set('brokers', brokers).set('ghost', ghost));
 }
 
 /**
@@ -81,17 +86,15 @@ export function settle(s: ReplicationState, cfg: Config): ReplicationState {
  * otherwise). A fetch that would change nothing is not a step.
  */
 export function fetchSource(s: ReplicationState, f: number): number {
-  const fb = s.brokers.get(f)!;
-  if (!fb.running) return NO_LEADER;
-  const v = viewOf(s, f);
-  const l = v.leader;
-  if (l === NO_LEADER || l === f || !connected(s, f, l)) return NO_LEADER;
-  const lb = s.brokers.get(l)!;
-  if (!lb.running) return NO_LEADER;
-  const lv = viewOf(s, l);
-  if (lv.leader !== l || lv.leaderEpoch !== v.leaderEpoch) return NO_LEADER;
-  const p = commonPrefix(fb.log, lb.log);
-  return p === fb.log.size && p === lb.log.size ? NO_LEADER : l;
+  const v = snapshotOf(s);
+  if (!v.running[f]) return NO_LEADER;
+  const l = v.viewLeader[f]!;
+  if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
+  if (!v.running[l] || v.viewLeader[l] !== l || v.viewEpoch[l] !== v.viewEpoch[f]) return NO_LEADER;
+  const mine = v.logs[f]!;
+  const theirs = v.logs[l]!;
+  const p = commonPrefix(mine, theirs);
+  return p === mine.size && p === theirs.size ? NO_LEADER : l;
 }
 
 /**
@@ -112,7 +115,8 @@ export function fetch(s: ReplicationState, f: number, l: number): ReplicationSta
       if (!elsewhere) ghost = ghost.set('committedTruncated', true);
     }
   }
-  const log = p < theirs.size ? mine.slice(0, p).push(theirs.get(p)!) : mine.slice(0, p);
-  const t = s.setIn(['brokers', f, 'log'], log);
+  // A follower that is a prefix of the leader shares the leader's List, so logs stay shared between brokers.
+  const log = p < theirs.size ? (p + 1 === theirs.size ? theirs : theirs.slice(0, p + 1)) : mine.slice(0, p);
+  const t = updateBroker(s, f, (b) => b.set('log', log));
   return ghost === s.ghost ? t : t.set('ghost', ghost);
 }

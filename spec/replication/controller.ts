@@ -78,7 +78,7 @@ function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutd
   const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown);
   if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
-  if (c.electedOutside) t = t.setIn(['ghost', 'cleanElectionOutside'], true);
+  if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
   return t;
 }
 
@@ -113,7 +113,7 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
   const isr = maskOf(t.partition.isr);
-  if (cfg.elr && !clean && inMask(isr | maskOf(t.partition.elr), b)) {
+  if (cfg.elr && cfg.uncleanShutdownDetection && !clean && inMask(isr | maskOf(t.partition.elr), b)) {
     t = apply(t, cfg, isr & ~bit(b), b);
   }
   return unfenceBroker(t, cfg, b);
@@ -190,5 +190,5 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
   });
   return s
     .set('partition', next)
-    .set('ghost', s.ghost.merge({ uncleanElection: true, uncleanOutsideStrategy: s.ghost.uncleanOutsideStrategy || !allowed }));
+    .set('ghost', s.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', s.ghost.uncleanOutsideStrategy || !allowed));
 }

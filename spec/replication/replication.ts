@@ -41,6 +41,7 @@ export function configOf(given: ParamValues): Config {
     values: params.values as number,
     acks: params.acks as Acks,
     elr: params.elr as boolean,
+    uncleanShutdownDetection: params.uncleanShutdownDetection as boolean,
     strictHwm: params.strictHwm as boolean,
     strategy: params.strategy as Strategy,
     recoveryManager: params.recoveryManager as boolean,
@@ -63,6 +64,19 @@ export function initialState(cfg: Config): ReplicationState {
   });
 }
 
+/**
+ * TLC VIEW: nothing reads a partition epoch. A connected leader's AlterPartition always carries the
+ * current one (its metadata is current), and a cut-off leader cannot send one, so the compare-and-set
+ * never fails; states that differ only in partition epochs have the same futures.
+ */
+function withoutPartitionEpochs(s: ReplicationState): ReplicationState {
+  let t = s.partition.partitionEpoch === 0 ? s : s.set('partition', s.partition.set('partitionEpoch', 0));
+  if (!s.cut.isEmpty()) {
+    t = t.set('brokers', t.brokers.map((b) => (b.view === null ? b : b.set('view', b.view.set('partitionEpoch', 0)))));
+  }
+  return t;
+}
+
 const PRE_ELR = { elr: false, strictHwm: false } as const;
 
 const PARAMS: readonly ParamDef[] = [
@@ -79,6 +93,12 @@ const PARAMS: readonly ParamDef[] = [
     { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
     { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
     { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
+    {
+      name: 'uncleanShutdownDetection',
+      description: 'KIP-966: a broker restarting without a clean-shutdown file matching its broker epoch leaves the ISR and ELR (with elr)',
+      type: 'bool',
+      default: true,
+    },
     { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
     { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
     { name: 'recoveryManager', description: 'unclean.recovery.manager.enabled: recover by reading replica logs', type: 'bool', default: false },
@@ -183,6 +203,7 @@ export default defineSpec<ReplicationState>({
       init: () => [initialState(cfg)],
       actions: replicationActions(cfg),
       properties: replicationProperties(cfg),
+      view: withoutPartitionEpochs,
     };
   },
 });

@@ -7,7 +7,7 @@
  * partition keeps the record it last saw: a deposed leader that still believes it leads (the "ghost" of
  * KIP-250) acts on that stale view until the partition heals.
  */
-import { List, Record, type Set } from 'immutable';
+import { List, Record, Set } from 'immutable';
 import { idSet } from './ids.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
@@ -71,7 +71,7 @@ export const Faults = Record({
   cleanShutdowns: 0,
   emptyDisks: 0,
   partitions: 0,
-  /** Brokers cut off from the controller, over all network partitions. */
+  /** Brokers cut off from the controller, over all network partitions (tracked only when they count as failures). */
   isolations: 0,
   isrShrinks: 0,
 });
@@ -85,7 +85,7 @@ export const Ghost = Record({
   /** How many values producers have sent (values are 1..produced). */
   produced: 0,
   /** Values acknowledged to an acks=all or acks=quorum producer. */
-  acked: idSet(0) as Set<number>,
+  acked: Set<number>(),
   /** The longest committed prefix any leader has exposed to consumers (its log below its high watermark). */
   committed: List<Entry>(),
   uncleanElection: false,
@@ -131,6 +131,8 @@ export interface Config {
   readonly acks: Acks;
   /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */
   readonly elr: boolean;
+  /** KIP-966: a broker that restarts without a matching clean-shutdown file leaves the ISR and ELR (with `elr`). */
+  readonly uncleanShutdownDetection: boolean;
   /** KIP-966: the high watermark advances only while the ISR has at least min.insync.replicas members. */
   readonly strictHwm: boolean;
   readonly strategy: Strategy;
@@ -168,4 +170,9 @@ export function dataLossFailures(s: ReplicationState, cfg: Config): number {
 /** `s` with broker `b` replaced by `f(b)`. */
 export function updateBroker(s: ReplicationState, b: number, f: (x: Broker) => Broker): ReplicationState {
   return s.set('brokers', s.brokers.set(b, f(s.brokers.get(b)!)));
+}
+
+/** The broker after it stops: its disk keeps `log`; what it held in memory (high watermark, metadata) is gone. */
+export function stopped(b: Broker, log: Log, cleanShutdownFile: boolean): Broker {
+  return b.withMutations((x) => x.set('running', false).set('log', log).set('hw', 0).set('view', null).set('cleanShutdownFile', cleanShutdownFile));
 }

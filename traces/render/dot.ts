@@ -67,11 +67,13 @@ function kindNote(g: StateGraph): string {
 
 function autoMode(g: StateGraph): 'full' | 'changes' {
   if (g.order > AUTO_FULL_STATES) return 'changes';
-  let largest = 0;
+  // Full labels only when nothing would be cut: a truncated Kafka state hides exactly what matters.
+  let fits = true;
   g.forEachNode((_, a) => {
-    largest = Math.max(largest, fullLines(a).reduce((n, l) => n + l.length, 0));
+    const lines = Object.entries(a.vars).map(([k, v]) => `/\\ ${k} = ${formatValue(v)}`);
+    if (lines.some((l) => l.length > MAX_LINE) || lines.reduce((n, l) => n + l.length, 0) > AUTO_FULL_CHARS) fits = false;
   });
-  return largest <= AUTO_FULL_CHARS ? 'full' : 'changes';
+  return fits ? 'full' : 'changes';
 }
 
 function fullLines(a: StateNode): string[] {
@@ -86,6 +88,7 @@ export function nodeLines(g: StateGraph, a: StateNode, mode: 'full' | 'changes')
   } else if (a.parent !== undefined && g.hasNode(a.parent)) {
     for (const r of diffFields(g.getNodeAttribute(a.parent, 'vars'), a.vars)) {
       if (r.change === 'removed') lines.push(truncate(`${r.path} removed`, MAX_LINE));
+      else if (r.delta !== undefined) for (const d of r.delta.split(/, (?=[+−] )/)) lines.push(truncate(`${r.path} ${d}`, MAX_LINE));
       else if (r.change !== undefined) lines.push(truncate(`${r.path} = ${r.value ?? ''}`, MAX_LINE));
     }
   } else {

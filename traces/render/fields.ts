@@ -1,7 +1,9 @@
 /**
  * A state as a flat list of fields, so a step can say exactly which field changed: records and maps are
- * opened up (`brokers[b1].leaderEpoch`, `rmState[r2]`), while sets, sequences and options stay whole
- * (a changed ISR is one changed field, not a reshuffle of positions).
+ * opened up (`brokers[b1].leaderEpoch`, `rmState[r2]`), and so are sequences of entities (records of four
+ * or more fields, such as a broker list: `brokers[0].hw`). Sets, options and sequences of small values
+ * (a log of (epoch, value) entries) stay whole: a changed ISR or an appended entry is one changed field,
+ * not a reshuffle of positions.
  */
 import { canonicalJson, type ItfValue } from '../itf.ts';
 import { formatKey, formatValue, isRecordValue } from './value.ts';
@@ -31,8 +33,15 @@ function flattenInto(path: string, v: ItfValue, out: Field[]): void {
       return;
     }
   }
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => isRecordValue(x) && Object.keys(x).length >= ENTITY_FIELDS)) {
+    v.forEach((x, i) => flattenInto(`${path}[${i}]`, x, out));
+    return;
+  }
   out.push({ path, value: v });
 }
+
+/** Records with at least this many fields are entities (a broker, a replica) worth opening in a sequence. */
+const ENTITY_FIELDS = 4;
 
 export type FieldChange = 'added' | 'removed' | 'changed';
 
@@ -43,6 +52,8 @@ export interface FieldRow {
   /** TLA+ text of the value in the previous state, when it differs. */
   readonly was?: string;
   readonly change?: FieldChange;
+  /** For a changed set: the elements added (`+ x`) and removed (`− y`), which say more than the whole set. */
+  readonly delta?: string;
 }
 
 /**
@@ -60,7 +71,10 @@ export function diffFields(before: StateVars | undefined, after: StateVars): Fie
     const old = prevByPath.get(f.path);
     const value = formatValue(f.value);
     if (old === undefined) rows.push({ path: f.path, value, change: 'added' });
-    else if (canonicalJson(old) !== canonicalJson(f.value)) rows.push({ path: f.path, value, was: formatValue(old), change: 'changed' });
+    else if (canonicalJson(old) !== canonicalJson(f.value)) {
+      const delta = setDelta(old, f.value);
+      rows.push({ path: f.path, value, was: formatValue(old), change: 'changed', ...(delta ? { delta } : {}) });
+    }
     else rows.push({ path: f.path, value });
   }
   // Re-insert removed fields after their predecessor in the previous state.
@@ -82,4 +96,19 @@ export function changedPaths(before: StateVars | undefined, after: StateVars): s
   return diffFields(before, after)
     .filter((r) => r.change !== undefined)
     .map((r) => r.path);
+}
+
+/** `+ a, + b, − c` between two ITF sets, or undefined when either value is not a set. */
+export function setDelta(before: ItfValue, after: ItfValue): string | undefined {
+  const items = (v: ItfValue) => (typeof v === 'object' && v !== null && !Array.isArray(v) && '#set' in v ? (v['#set'] as ItfValue[]) : undefined);
+  const a = items(before);
+  const b = items(after);
+  if (a === undefined || b === undefined) return undefined;
+  const inA = new Set(a.map(canonicalJson));
+  const inB = new Set(b.map(canonicalJson));
+  const parts = [
+    ...b.filter((x) => !inA.has(canonicalJson(x))).map((x) => `+ ${formatValue(x)}`),
+    ...a.filter((x) => !inB.has(canonicalJson(x))).map((x) => `− ${formatValue(x)}`),
+  ];
+  return parts.join(', ');
 }

@@ -7,7 +7,7 @@
  */
 import { messageFlights, type MessageFlight } from './messages.ts';
 import { VIOLATION_COLOUR, VIOLATION_FILL, styleOf } from './palette.ts';
-import { actionsOf, actorsOf, stepsOf, titleOf, verdictSentence, type Step } from './steps.ts';
+import { actionsOf, actorsOf, headlineOf, stepsOf, titleOf, verdictSentence, type Step } from './steps.ts';
 import type { ItfTrace } from '../itf.ts';
 import { truncate } from './value.ts';
 
@@ -19,10 +19,12 @@ export interface SequenceOptions {
 const FONT = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace`;
 const CHAR_W = 6.7; // average advance of the 11px monospace font
 const ROW_H = 40;
+/** Extra height per message or mark beyond the second, so busy steps get room for their arrows. */
+const ROW_EXTRA = 13;
 const HEAD_Y = 44;
 const HEAD_H = 28;
 const TOP = HEAD_Y + HEAD_H + 14;
-const MAX_GUTTER_CHARS = 44;
+const MAX_GUTTER_CHARS = 38;
 
 interface MarkStyle {
   readonly glyph: string;
@@ -32,9 +34,9 @@ interface MarkStyle {
 /** How a lifeline mark looks: faults in red, recoveries in green, timers in amber. */
 export function markStyle(mark: string): MarkStyle {
   const m = mark.toLowerCase();
-  if (/crash|fail|kill|fence|shutdown|stop|lost|drop|partition/.test(m)) return { glyph: '✖', colour: '#c0392b' };
+  if (/crash|fail|kill|fence|shutdown|stop|lost|drop|partition|illegal|error|exception/.test(m)) return { glyph: '✖', colour: '#c0392b' };
   if (/restart|recover|start|rejoin|unfence|heal/.test(m)) return { glyph: '↻', colour: '#1e8449' };
-  if (/timeout|timer|expire|elect/.test(m)) return { glyph: '⏱', colour: '#b9770e' };
+  if (/timeout|timer|expire|elect/.test(m)) return { glyph: '◷', colour: '#b9770e' };
   if (/abort/.test(m)) return { glyph: '⊘', colour: '#c0392b' };
   return { glyph: '◆', colour: '#555555' };
 }
@@ -50,15 +52,18 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   const longestLabel = Math.max(8, ...steps.map((s) => Math.min(MAX_GUTTER_CHARS, s.label.length)));
   const gutterW = Math.round(labelX + longestLabel * CHAR_W + 16);
   const longestMsg = Math.max(6, ...flights.map((f) => f.message.label.length), ...actors.map((a) => a.length));
-  const laneW = Math.round(Math.min(220, Math.max(130, longestMsg * CHAR_W + 36)));
+  const laneW = Math.round(Math.min(190, Math.max(130, longestMsg * CHAR_W + 36)));
   const lanes = Math.max(1, actors.length);
   const width = gutterW + lanes * laneW + 16;
-  const rowsBottom = TOP + steps.length * ROW_H;
+  const rowTop: number[] = [];
+  const rowH = steps.map((s) => ROW_H + ROW_EXTRA * Math.max(0, s.sends.length + s.receives.length + s.marks.length - 2));
+  rowH.reduce((y, h, i) => ((rowTop[i] = y), y + h), TOP);
+  const rowsBottom = TOP + rowH.reduce((a, b) => a + b, 0);
   const footerH = verdict ? 56 : 0;
   const height = rowsBottom + 18 + footerH + 8;
 
   const xOf = new Map(actors.map((a, i) => [a, gutterW + laneW * i + laneW / 2]));
-  const yOf = (pos: number) => TOP + pos * ROW_H + ROW_H / 2;
+  const yOf = (pos: number) => rowTop[pos]! + rowH[pos]! / 2;
 
   const out: string[] = [];
   out.push(
@@ -68,7 +73,7 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   out.push(`<style>${STYLE}</style>`);
   out.push(`<defs>${arrowMarkers(flights, actions)}</defs>`);
   out.push(`<rect class="kmc-bg" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text class="kmc-title" x="10" y="18">${esc(titleOf(itf))}</text>`);
+  out.push(`<text class="kmc-title" x="10" y="18">${esc(truncate(titleOf(itf).length * CHAR_W < width - 20 ? titleOf(itf) : headlineOf(itf), Math.floor((width - 20) / CHAR_W)))}</text>`);
   if (flights.length > 0) {
     const key = flights.some((f) => f.receivedAt === undefined)
       ? 'arrow: sent → received (slanted when delivered later) · dashed to ○: never received'
@@ -78,13 +83,14 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
 
   // Rows first, so lifelines, arrows and marks are drawn over their backgrounds.
   steps.forEach((s, pos) => {
-    const y = TOP + pos * ROW_H;
+    const y = rowTop[pos]!;
+    const h = rowH[pos]!;
     out.push(`<g class="kmc-step" data-step="${s.index}">`);
-    out.push(`<rect class="kmc-row${pos % 2 ? ' kmc-odd' : ''}" x="0" y="${y}" width="${width}" height="${ROW_H}"/>`);
+    out.push(`<rect class="kmc-row${pos % 2 ? ' kmc-odd' : ''}" x="0" y="${y}" width="${width}" height="${h}"/>`);
     out.push(`<title>${esc(`${s.index}. ${s.label}`)}</title>`);
-    out.push(`<text class="kmc-n" x="10" y="${y + ROW_H / 2 + 4}">${s.index}</text>`);
+    out.push(`<text class="kmc-n" x="10" y="${y + h / 2 + 4}">${s.index}</text>`);
     out.push(
-      `<text class="kmc-action" x="${labelX}" y="${y + ROW_H / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
+      `<text class="kmc-action" x="${labelX}" y="${y + h / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
     );
     out.push('</g>');
   });
@@ -105,13 +111,16 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
     const x = xOf.get(s.actor)!;
     const y = yOf(pos);
     const colour = styleOf(actions, s.action).colour;
-    out.push(`<g class="kmc-activation" data-step="${s.index}"><rect x="${x - 5}" y="${y - ROW_H / 2 + 6}" width="10" height="${ROW_H - 12}" rx="2" fill="${colour}" fill-opacity="0.85"/><title>${esc(`${s.actor}: ${s.label}`)}</title></g>`);
+    out.push(`<g class="kmc-activation" data-step="${s.index}"><rect x="${x - 5}" y="${y - rowH[pos]! / 2 + 6}" width="10" height="${rowH[pos]! - 12}" rx="2" fill="${colour}" fill-opacity="0.85"/><title>${esc(`${s.actor}: ${s.label}`)}</title></g>`);
     s.marks.forEach((mark, k) => {
       const st = markStyle(mark);
       const mx = x + 9;
       const my = y + 4 + (k - (s.marks.length - 1) / 2) * 13;
+      // A mark stays within its lane; the full text is the tooltip.
+      const room = laneW - 22 + (actors.indexOf(s.actor!) === actors.length - 1 ? 120 : 0);
+      const shown = truncate(`${st.glyph} ${mark}`, Math.max(8, Math.floor(room / CHAR_W)));
       out.push(
-        `<g class="kmc-mark" data-step="${s.index}" data-mark="${esc(mark)}"><text x="${mx}" y="${my}" fill="${st.colour}" font-weight="bold">${esc(`${st.glyph} ${mark}`)}</text></g>`,
+        `<g class="kmc-mark" data-step="${s.index}" data-mark="${esc(mark)}"><title>${esc(`${s.actor}: ${mark}`)}</title><text x="${mx}" y="${my}" fill="${st.colour}" font-weight="bold">${esc(shown)}</text></g>`,
       );
     });
   });
@@ -121,10 +130,20 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
     if (s.actor === undefined) return;
     s.marks.forEach((mark, k) => {
       const my = yOf(pos) + 4 + (k - (s.marks.length - 1) / 2) * 13;
-      placed.push({ x: xOf.get(s.actor!)! + 9, y: my - 10, w: (mark.length + 2) * CHAR_W, h: 13 });
+      placed.push({ x: xOf.get(s.actor!)! + 9, y: my - 10, w: Math.min((mark.length + 2) * CHAR_W, laneW - 22), h: 13 });
     });
   });
-  for (const f of flights) out.push(messageArrow(f, steps, actions, xOf, yOf, placed));
+  // Each step's receives, then its sends, get their own heights in its row, so arrows never share an end.
+  const ends = new Map<MessageFlight, { y1: number; y2: number }>();
+  steps.forEach((_, pos) => {
+    const events = [...flights.filter((f) => f.receivedAt === pos).map((f) => [f, 'in'] as const), ...flights.filter((f) => f.sentAt === pos).map((f) => [f, 'out'] as const)];
+    events.forEach(([f, dir], k) => {
+      const y = rowTop[pos]! + (rowH[pos]! * (k + 1)) / (events.length + 1);
+      const e = ends.get(f) ?? { y1: y, y2: y };
+      ends.set(f, dir === 'in' ? { y1: f.sentAt === undefined ? y : e.y1, y2: y } : { y1: y, y2: f.receivedAt === undefined ? y + 11 : e.y2 });
+    });
+  });
+  for (const f of flights) out.push(messageArrow(f, steps, actions, xOf, ends.get(f)!, placed));
 
   if (verdict) {
     const y = rowsBottom + 18;
@@ -144,16 +163,13 @@ function messageArrow(
   steps: readonly Step[],
   actions: readonly string[],
   xOf: ReadonlyMap<string, number>,
-  yOf: (pos: number) => number,
+  { y1, y2 }: { y1: number; y2: number },
   placed: Box[],
 ): string {
   const colour = styleOf(actions, f.action).colour;
   const x1 = xOf.get(f.message.from)!;
   const x2 = xOf.get(f.message.to)!;
-  const from = f.sentAt ?? f.receivedAt!;
-  const y1 = yOf(from) + (f.sentAt === undefined ? 0 : 4);
   const inFlight = f.receivedAt === undefined;
-  const y2 = inFlight ? y1 + ROW_H * 0.45 : yOf(f.receivedAt!) - (f.receivedAt === from ? 0 : 4);
   const markerId = `kmc-arrow-${colour.slice(1)}${inFlight ? '-open' : ''}`;
   const sent = f.sentAt !== undefined ? steps[f.sentAt]!.index : undefined;
   const recv = f.receivedAt !== undefined ? steps[f.receivedAt]!.index : undefined;

@@ -16,7 +16,7 @@ export interface StateNode {
   readonly label: string;
   readonly vars: StateVars;
   readonly initial: boolean;
-  readonly onTrace: boolean;
+  onTrace: boolean;
   /** Trace positions of this state (more than one when a trace revisits it). */
   readonly steps: number[];
   /** Distance from an initial state (or from the trace, for neighbours) along the way it was found. */
@@ -35,9 +35,9 @@ export interface TransitionEdge {
   readonly params: string;
   /** `RMPrepare(rm=r1)` */
   readonly label: string;
-  readonly onTrace: boolean;
+  onTrace: boolean;
   /** The trace step this transition is, when it is one. */
-  readonly step?: number;
+  step?: number;
 }
 
 export interface GraphInfo {
@@ -45,7 +45,7 @@ export interface GraphInfo {
   readonly title: string;
   /** Every action name in colour order (the model's action order when the model was run). */
   readonly actions: readonly string[];
-  readonly verdict?: TraceVerdict;
+  verdict?: TraceVerdict;
   /** For `neighbourhood`: how many hops from the trace were explored. */
   readonly hops?: number;
 }

@@ -80,15 +80,25 @@ export function verdictOf(itf: ItfTrace): TraceVerdict | undefined {
   return itf['#meta']?.verdict;
 }
 
-/** "twophase · preset rm3-commit-early · rm=3, bug=tmCommitEarly" */
-export function titleOf(itf: ItfTrace): string {
+/** "kraft · preset kraft-16281": what was checked, short enough for a picture's title. */
+export function headlineOf(itf: ItfTrace): string {
   const meta = itf['#meta'];
   if (meta === undefined) return 'ITF trace';
-  const parts = [meta.spec ?? 'trace'];
-  if (meta.preset) parts.push(`preset ${meta.preset}`);
-  const params = Object.entries(meta.params ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
-  if (params) parts.push(params);
-  return parts.join(' · ');
+  return meta.preset ? `${meta.spec ?? 'trace'} · preset ${meta.preset}` : (meta.spec ?? 'trace');
+}
+
+/** "rm=3, bug=tmCommitEarly" */
+export function paramsTextOf(itf: ItfTrace): string {
+  return Object.entries(itf['#meta']?.params ?? {})
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
+}
+
+/** The headline, with the parameters when they are short or no preset names them. */
+export function titleOf(itf: ItfTrace): string {
+  const params = paramsTextOf(itf);
+  if (params === '' || (itf['#meta']?.preset && params.length > 80)) return headlineOf(itf);
+  return `${headlineOf(itf)} · ${params}`;
 }
 
 /** One sentence naming what went wrong, for banners and diagram footers. */
@@ -103,4 +113,16 @@ export function verdictSentence(verdict: TraceVerdict, lastStep: number): string
     default:
       return `${verdict.property} at step ${lastStep}: ${verdict.description}`;
   }
+}
+
+/**
+ * The trace with kmc's metadata filled in where a plain Apalache/Quint file lacks it (step indexes,
+ * action names, parameters, `vars`), for code that reads kmc's own traces.
+ */
+export function withKmcMetadata(itf: ItfTrace): ItfTrace {
+  const steps = stepsOf(itf);
+  const states = itf.states.map((state, i) => ({ ...state, '#meta': { ...(state['#meta'] ?? {}), index: steps[i]!.index, action: steps[i]!.action, params: steps[i]!.params } }));
+  const vars = itf.vars ?? Object.keys(steps[0]?.vars ?? {});
+  const meta = itf['#meta'] ?? { format: 'ITF' as const, 'format-description': '', source: 'kmc' as const, spec: 'trace', params: {} };
+  return { ...itf, '#meta': { ...meta, params: meta.params ?? {} }, vars, states } as ItfTrace;
 }

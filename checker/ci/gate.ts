@@ -1,0 +1,64 @@
+/**
+ * The gate's decision: one exit code for a run, and the record every report is written from.
+ *
+ * Exit codes, most serious first: 1 when a verdict differs from the suite's expectation, 3 when a spec
+ * threw, 4 when a check ran out of budget, then 1 for state-space drift beyond the tolerance (0 with
+ * `--allow-drift`, and drift never fails the run that records a new baseline). 0 when all matched.
+ * A malformed suite or baseline exits 2 before anything runs.
+ */
+import { ExitCode } from '../exitCodes.ts';
+import type { DriftReport } from './baseline.ts';
+import type { MutationReport } from './mutationTest.ts';
+import { VERDICT_KINDS, type CheckOutcome } from './outcome.ts';
+import type { SuiteRun } from './runSuite.ts';
+
+export interface CiResult {
+  readonly run: SuiteRun;
+  readonly drift: DriftReport;
+  /** Drift is reported but does not fail the run (`--allow-drift`, or the baseline was just rewritten). */
+  readonly driftAllowed: boolean;
+  /** The baseline file was rewritten by this run. */
+  readonly baselineUpdated: boolean;
+  readonly mutation?: MutationReport;
+  /** Counterexample files written per check name (`--out`). */
+  readonly files: Readonly<Record<string, readonly string[]>>;
+  readonly exitCode: ExitCode;
+}
+
+export function gateExitCode(outcomes: readonly CheckOutcome[], drift: DriftReport, driftAllowed: boolean): ExitCode {
+  if (outcomes.some((o) => VERDICT_KINDS.includes(o.kind))) return ExitCode.Violation;
+  if (outcomes.some((o) => o.kind === 'error')) return ExitCode.SpecError;
+  if (outcomes.some((o) => o.kind === 'budget')) return ExitCode.Incomplete;
+  if (!driftAllowed && drift.drifts.length > 0) return ExitCode.Violation;
+  return ExitCode.Holds;
+}
+
+/** Whether a check fails the gate on its own (its drift counted when drift is not allowed). */
+export function checkFails(o: CheckOutcome, r: Pick<CiResult, 'drift' | 'driftAllowed'>): boolean {
+  if (o.kind !== 'pass' && o.kind !== 'skipped') return true;
+  return !r.driftAllowed && r.drift.drifts.some((d) => d.check === o.check.name);
+}
+
+/** "2 verdicts differ, 1 ran out of budget" — the headline of every report. */
+export function headline(r: CiResult): string {
+  const o = r.run.outcomes;
+  const count = (k: CheckOutcome['kind'][]) => o.filter((x) => k.includes(x.kind)).length;
+  const verdicts = count(['broken', 'fixed', 'changed']);
+  const errors = count(['error']);
+  const budget = count(['budget']);
+  const skipped = count(['skipped']);
+  const drifted = new Set(r.drift.drifts.map((d) => d.check)).size;
+  const parts: string[] = [];
+  if (verdicts) parts.push(`${verdicts} verdict${verdicts === 1 ? ' differs' : 's differ'} from the expectation`);
+  if (errors) parts.push(`${errors} spec error${errors === 1 ? '' : 's'}`);
+  if (budget) parts.push(`${budget} ran out of budget`);
+  if (drifted) parts.push(`${drifted} drifted from the baseline${r.driftAllowed ? ' (allowed)' : ''}`);
+  const ran = o.length - skipped;
+  const passed = count(['pass']);
+  const lead = parts.length === 0 ? `all ${ran} checks passed` : `${passed} of ${ran} checks passed; ${parts.join(', ')}`;
+  return `${lead}${skipped ? ` (${skipped} skipped)` : ''}`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,178 @@
+/**
+ * Opens the HTML counterexample report in headless Chromium and checks what a reader sees: the steps and
+ * their actions, the violated invariant, the fields each step changed highlighted, keyboard stepping, the
+ * current step marked in the sequence chart and the state graph, and that the page asks the network for
+ * nothing. Runs on the two-phase bug and on every saved regression trace (KRaft, replication).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { canonicalJson, type ItfTrace } from '../../traces/itf.ts';
+import { changedPaths } from '../../traces/render/fields.ts';
+import { renderHtml } from '../../traces/render/html.ts';
+import { stepsOf } from '../../traces/render/steps.ts';
+import { writeAllFormats } from '../../traces/render/writeAll.ts';
+import { launchChromium, type Browser } from './chromium.ts';
+import { regressionTraces, twoPhaseCounterexample } from './traces.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'kmc-browser-'));
+let browser: Browser;
+
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  readonly page: Page;
+  /** Every request the page made other than loading its own file. */
+  readonly requests: string[];
+  readonly errors: string[];
+}
+
+async function open(itf: ItfTrace, name: string, hash = ''): Promise<Opened> {
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, await renderHtml(itf));
+  const page = await browser.context.newPage();
+  const url = pathToFileURL(file).href;
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().split('#')[0] !== url) requests.push(r.url());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  await page.goto(url + hash);
+  return { page, requests, errors };
+}
+
+const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+const position = async (page: Page) => Number(await page.locator('#pos-index').textContent());
+const highlighted = (page: Page) => texts(page, '#fields tbody tr.changed th, #fields tbody tr.added th, #fields tbody tr.removed th');
+const currentInSequence = (page: Page) => page.locator('#sequence .kmc-step.kmc-current').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-step')));
+const currentInGraph = (page: Page) =>
+  page.locator('#graph g.node.kmc-current').evaluateAll((gs) => gs.map((g) => [...g.classList].filter((c) => c.startsWith('step-')).join(' ')));
+
+test('two-phase commit report: steps, verdict, changed fields, keyboard, both pictures follow', async () => {
+  const itf = await twoPhaseCounterexample();
+  const { page, requests, errors } = await open(itf, 'twophase');
+  try {
+    assert.deepEqual(await texts(page, '#steps li.step .action'), ['Init', 'RMPrepare', 'TMRcvPrepared', 'TMCommit', 'RMChooseToAbort', 'RMRcvCommitMsg']);
+    assert.equal((await page.locator('#position').textContent())?.replace(/\s+/g, ' '), 'Step 0 of 5');
+    assert.equal(await page.locator('#verdict').getAttribute('data-property'), 'TCConsistent');
+    assert.equal(
+      (await page.locator('#verdict').textContent())?.trim(),
+      '✗ Invariant TCConsistent is violated at step 5: no resource manager has committed while another has aborted',
+    );
+    assert.equal(await page.locator('#prev').isDisabled(), true);
+    assert.deepEqual(await highlighted(page), [], 'nothing is highlighted at the initial state');
+
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await position(page), 3);
+    assert.equal(await page.locator('#current-action').textContent(), 'TMCommit');
+    assert.equal(await page.locator('#step-heading').textContent(), 'Step 3 · TMCommit');
+    assert.deepEqual(await highlighted(page), ['tmState', 'msgs']);
+    assert.deepEqual(await texts(page, '#fields tr[data-field="tmState"] td'), ['"committed"', '"init"']);
+    assert.equal(await page.locator('#fields tr[data-field="msgs"] .delta').textContent(), '+ [type |-> "Commit", rm |-> None]');
+    assert.equal(await page.locator('#fields tr[data-field="rmState[r1]"]').evaluate((tr) => tr.matches('.changed, .added, .removed')), false, 'unchanged fields are not highlighted');
+    assert.equal(await page.locator('#fields tr[data-field="tmState"]').evaluate((tr) => getComputedStyle(tr).backgroundColor), 'rgb(255, 241, 194)', 'changed fields are shaded');
+    assert.match((await page.locator('#events').textContent()) ?? '', /actor TM.*sends Commit → r1, Commit → r2, Commit → r3/);
+    assert.deepEqual(await currentInSequence(page), ['3']);
+    assert.deepEqual(await currentInGraph(page), ['step-3']);
+    assert.deepEqual(await page.locator('#steps li.current').evaluateAll((l) => l.map((x) => x.getAttribute('data-step'))), ['3']);
+
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await position(page), 2);
+    assert.deepEqual(await highlighted(page), ['tmPrepared']);
+    await page.keyboard.press('End');
+    assert.equal(await position(page), 5);
+    assert.deepEqual(await highlighted(page), ['rmState[r1]']);
+    assert.equal(await page.locator('#next').isDisabled(), true);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await position(page), 5, 'stepping past the end stays at the end');
+    await page.keyboard.press('Home');
+    assert.equal(await position(page), 0);
+
+    await page.locator('#steps li.step[data-step="4"]').click();
+    assert.equal(await position(page), 4);
+    assert.deepEqual(await highlighted(page), ['rmState[r2]']);
+    await page.locator('#only-changed').check();
+    assert.deepEqual(await texts(page, '#fields tbody tr:visible th'), ['rmState[r2]']);
+    await page.locator('#sequence .kmc-step[data-step="1"] .kmc-row').click();
+    assert.equal(await position(page), 1);
+    assert.equal(new URL(page.url()).hash, '#step-1');
+
+    assert.deepEqual(requests, [], 'the report loads nothing from the network');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('a link to a step opens the report at that step', async () => {
+  const { page } = await open(await twoPhaseCounterexample(), 'twophase-link', '#step-4');
+  try {
+    assert.equal(await position(page), 4);
+    assert.deepEqual(await highlighted(page), ['rmState[r2]']);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the pictures written by writeAllFormats open as well-formed SVG', async () => {
+  const written = await writeAllFormats(await twoPhaseCounterexample(), join(dir, 'all'));
+  for (const file of written.filter((p) => p.endsWith('.svg'))) {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      const root = await page.evaluate(() => [document.documentElement.tagName, document.getElementsByTagName('parsererror').length]);
+      assert.deepEqual(root, ['svg', 0], file);
+    } finally {
+      await page.close();
+    }
+  }
+});
+
+for (const { name, itf } of regressionTraces()) {
+  test(`regression ${name}: every step, its action and exactly its changed fields`, async () => {
+    const steps = stepsOf(itf);
+    const verdict = itf['#meta']?.verdict;
+    const { page, requests, errors } = await open(itf, name.replace(/\.itf\.json$/, ''));
+    try {
+      assert.deepEqual(await texts(page, '#steps li.step .action'), steps.map((s) => s.action));
+      if (verdict) {
+        assert.equal(await page.locator('#verdict').getAttribute('data-property'), verdict.property);
+        assert.match((await page.locator('#verdict').textContent()) ?? '', new RegExp(`${verdict.property}.*${escapeRegExp(verdict.description)}`));
+      }
+      for (let i = 0; i < steps.length; i++) {
+        if (i > 0) await page.keyboard.press('ArrowRight');
+        const s = steps[i]!;
+        assert.equal(await position(page), s.index, `${name} step ${i}`);
+        assert.equal(await page.locator('#current-action').textContent(), s.label, `${name} step ${i}`);
+        const expected = changedPaths(i === 0 ? undefined : steps[i - 1]!.vars, s.vars);
+        assert.deepEqual(await highlighted(page), expected, `${name} step ${s.index} (${s.action})`);
+        if (i > 0 && canonicalJson(steps[i - 1]!.vars) !== canonicalJson(s.vars)) assert.ok(expected.length > 0, `${name} step ${s.index} changes something`);
+        assert.deepEqual(await currentInSequence(page), [String(s.index)]);
+        assert.ok((await currentInGraph(page)).some((c) => c.split(' ').includes(`step-${s.index}`)), `${name} step ${s.index} in the graph`);
+      }
+      await page.keyboard.press('Home');
+      assert.equal(await position(page), steps[0]!.index);
+      assert.deepEqual(requests, []);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

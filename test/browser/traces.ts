@@ -1,0 +1,28 @@
+/**
+ * The counterexamples the browser tests open: the two-phase commit bug (always), and every saved
+ * regression trace in traces/regressions/*.itf.json (the KRaft and replication counterexamples).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import twoPhase from '../../spec/toy/twoPhase.ts';
+import { checkModel } from '../../checker/check.ts';
+import { toItf, type ItfTrace } from '../../traces/itf.ts';
+
+/** KMC_REGRESSION_TRACES points the tests at another folder of traces. */
+const REGRESSIONS = process.env.KMC_REGRESSION_TRACES ?? fileURLToPath(new URL('../../traces/regressions/', import.meta.url));
+
+export async function twoPhaseCounterexample(): Promise<ItfTrace> {
+  const params = { rm: 3, bug: 'tmCommitEarly' };
+  const r = await checkModel(twoPhase.build(params), {}, { spec: 'twophase', preset: 'rm3-commit-early', params });
+  if (r.status !== 'violation' || !r.trace) throw new Error(`expected the planted two-phase bug to be found, got ${r.status}`);
+  return toItf(r.trace);
+}
+
+export function regressionTraces(): { name: string; itf: ItfTrace }[] {
+  if (!existsSync(REGRESSIONS)) return [];
+  return readdirSync(REGRESSIONS)
+    .filter((f) => f.endsWith('.itf.json'))
+    .sort()
+    .map((f) => ({ name: f, itf: JSON.parse(readFileSync(join(REGRESSIONS, f), 'utf8')) as ItfTrace }));
+}
