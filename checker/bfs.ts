@@ -88,10 +88,11 @@ export async function breadthFirst<S>(
     if (seen.insert(hi, lo, log.size) >= 0) return;
     const id = log.add(hi, lo, parentId);
     if (handOver) recordStep(id, actionIndex, ordinal);
-    curId = id;
     newStates[actionIndex]!++;
+    curId = id; // a property that throws is reported at the new state
     const bad = expander.firstViolation(t);
     expander.markWitnesses(t, witnessesReached);
+    curId = parentId; // an action that throws is reported at the state being expanded
     if (bad >= 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: bad };
     next.push(t, id);
   };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import twoPhase from '../spec/toy/twoPhase.ts';
 import dieHard from '../spec/toy/dieHard.ts';
 import { checkModel } from './check.ts';
-import { countTo, throwsAt, vacuous } from '../test/fixtures/tinySpecs.ts';
+import { countTo, laterActionThrowsAt, throwsAt, vacuous } from '../test/fixtures/tinySpecs.ts';
 import type { CheckOptions } from './options.ts';
 
 const label = { spec: 'test', params: {} };
@@ -87,6 +87,13 @@ test('a spec that throws gives an error result with the trace that led there', a
   assert.equal(r.status, 'error');
   assert.match(r.status === 'error' ? r.message : '', /Inc: effect threw: cannot step past 3/);
   assert.equal(r.trace?.steps.length, 4);
+});
+
+test('an action throwing after another produced a successor is reported at the state being expanded', async () => {
+  const r = await checkModel(laterActionThrowsAt(2), {}, label);
+  assert.equal(r.status, 'error');
+  assert.match(r.status === 'error' ? r.message : '', /Explode: effect threw: explodes at 2/);
+  assert.deepEqual(actionsOf(r), ['Init', 'Inc', 'Inc']);
 });
 
 test('limits end the search as incomplete with the stats so far', async () => {

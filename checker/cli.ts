@@ -8,14 +8,23 @@ import chalk from 'chalk';
 import type { KmcCommand } from './command.ts';
 import { ExitCode } from './exitCodes.ts';
 import { UserError } from './userError.ts';
-import { listCommand } from './commands/list.ts';
-import { checkCommand } from './commands/check.ts';
-import { simulateCommand } from './commands/simulate.ts';
-import { replayCommand } from './commands/replay.ts';
-import { renderCommand } from './commands/render.ts';
-import { ciCommand } from './commands/ci.ts';
 
-const COMMANDS: readonly KmcCommand[] = [listCommand, checkCommand, simulateCommand, replayCommand, renderCommand, ciCommand];
+// Loaded on demand: `kmc check` need not pay for the graph renderers, `kmc render` not for the checker.
+const COMMANDS: Readonly<Record<string, () => Promise<KmcCommand>>> = {
+  list: async () => (await import('./commands/list.ts')).listCommand,
+  check: async () => (await import('./commands/check.ts')).checkCommand,
+  simulate: async () => (await import('./commands/simulate.ts')).simulateCommand,
+  replay: async () => (await import('./commands/replay.ts')).replayCommand,
+  render: async () => (await import('./commands/render.ts')).renderCommand,
+  ci: async () => (await import('./commands/ci.ts')).ciCommand,
+};
+
+/** The command named on the command line, or every command (for --help and unknown commands). */
+async function commandsFor(args: readonly string[]): Promise<KmcCommand[]> {
+  const named = args.find((a) => !a.startsWith('-'));
+  const load = named !== undefined && COMMANDS[named] ? [COMMANDS[named]] : Object.values(COMMANDS);
+  return Promise.all(load.map((l) => l()));
+}
 
 export async function main(args: readonly string[]): Promise<ExitCode> {
   let exitCode: ExitCode = ExitCode.Holds;
@@ -31,7 +40,7 @@ export async function main(args: readonly string[]): Promise<ExitCode> {
     .fail((message, error) => {
       throw error instanceof UserError ? error : new UserError(`${message ?? error?.message ?? 'invalid command line'} (kmc --help lists the commands and options)`);
     });
-  for (const cmd of COMMANDS) {
+  for (const cmd of await commandsFor(args)) {
     parser = parser.command(cmd.command, cmd.describe, cmd.builder, async (argv) => {
       exitCode = await cmd.run(argv as Record<string, unknown>);
     });

@@ -19,9 +19,14 @@ export function rebuildSteps<S>(expander: Expander<S>, fingerprints: readonly (r
   let current: S = init;
   for (const [i, fp] of rest.entries()) {
     let found: { state: S; action: number; params: ActionParams } | null = null;
-    expander.successors(current, (t, action, params) => {
-      if (found === null && matches(expander, t, fp)) found = { state: t, action, params };
-    });
+    try {
+      expander.successors(current, (t, action, params) => {
+        if (found === null && matches(expander, t, fp)) found = { state: t, action, params };
+      });
+    } catch (e) {
+      // A later action of the same state may throw (that is what ended the search); the step was found first.
+      if (found === null) throw e;
+    }
     if (found === null) throw nondeterministic(`no successor of step ${i} has the recorded fingerprint`);
     const { state, action, params } = found as { state: S; action: number; params: ActionParams };
     const act = expander.actions[action]!;

@@ -21,7 +21,7 @@ export function withinTolerance(s: S, cfg: Config): boolean {
 
 /** Every acknowledged value is still in some broker's log. */
 export function ackedRecordsHeld(s: S): boolean {
-  const logs = s.brokers.toArray().map((b) => b.log);
+  const logs = s.brokers.valueSeq().map((b) => b.log).toArray();
   return s.ghost.acked.every((v) => logs.some((log) => holdsValue(log, v)));
 }
 

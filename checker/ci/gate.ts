@@ -52,7 +52,7 @@ export function headline(r: CiResult): string {
   if (verdicts) parts.push(`${verdicts} verdict${verdicts === 1 ? ' differs' : 's differ'} from the expectation`);
   if (errors) parts.push(`${errors} spec error${errors === 1 ? '' : 's'}`);
   if (budget) parts.push(`${budget} ran out of budget`);
-  if (drifted) parts.push(`${drifted} drifted from the baseline${r.driftAllowed ? ' (allowed)' : ''}`);
+  if (drifted) parts.push(`${drifted} drifted from the baseline${r.baselineUpdated ? ' (now recorded)' : r.driftAllowed ? ' (allowed)' : ''}`);
   const ran = o.length - skipped;
   const passed = count(['pass']);
   const lead = parts.length === 0 ? `all ${ran} checks passed` : `${passed} of ${ran} checks passed; ${parts.join(', ')}`;

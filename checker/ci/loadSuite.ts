@@ -208,7 +208,9 @@ class Validator {
     const bounded = this.flag(c.bounded, [...path, 'bounded'], 'bounded') ?? false;
     const options = { ...defaults.options, ...this.options(c.options, [...path, 'options']) };
     const checkTolerance = this.number(c.tolerance, [...path, 'tolerance'], { min: 0, what: 'tolerance (a fraction, 0.1 = 10%)' }) ?? tolerance;
-    const skip = c.skip === true ? (this.report([...path, 'skip'], 'skip takes the reason as text, e.g. skip: "too large for CI"'), undefined) : this.text(c.skip, [...path, 'skip'], 'skip (the reason)');
+    let skip: string | undefined;
+    if (c.skip === true) this.report([...path, 'skip'], 'skip takes the reason as text, e.g. skip: "too large for CI"');
+    else skip = this.text(c.skip, [...path, 'skip'], 'skip (the reason)');
     const name = this.text(c.name, [...path, 'name'], 'name');
     if (bounded && budget.maxStates === undefined && budget.maxDepth === undefined) {
       this.report([...path, 'bounded'], 'a bounded check needs budget.maxStates or budget.maxDepth: a time bound alone would make the verdict depend on the machine');

@@ -59,7 +59,8 @@ export function toMarkdown(r: CiResult): string {
   const withTrace = r.run.outcomes.filter((o) => o.report?.trace && (checkFails(o, r) || o.kind === 'error'));
   for (const o of withTrace) {
     const steps = (o.report!.traceLength ?? 1) - 1;
-    out.push('', `<details><summary>Counterexample for ${escapeHtml(o.check.name)} (${plural(steps, 'step')})</summary>`, '', '```text');
+    const what = o.kind === 'error' ? 'Trace to the spec error in' : 'Counterexample for';
+    out.push('', `<details><summary>${what} ${escapeHtml(o.check.name)} (${plural(steps, 'step')})</summary>`, '', '```text');
     out.push(renderText(o.report!.trace!).replace(/\x1b\[[0-9;]*m/g, '').replace(/```/g, "'''"));
     out.push('```', '', '</details>');
   }

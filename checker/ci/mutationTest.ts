@@ -96,12 +96,11 @@ export async function mutationTest(
   const first = subjects.flatMap((s) => s.mutations.map((m) => ({ s, m })));
   const firstJobs = first.map(({ s, m }) => mutantJob(s, m, budget));
   let done = 0;
-  const total = () => firstJobs.length;
   const { results: firstResults } = await runJobs(firstJobs, {
     lanes: opts.lanes,
     canStart: () => !outOfTime(),
     shouldStop: outOfTime,
-    onResult: () => opts.onProgress?.(++done, total()),
+    onResult: () => opts.onProgress?.(++done, firstJobs.length),
   });
   const mutants: MutantResult[] = first.map(({ s, m }, i) => ({ check: s.check.name, mutation: m, label: describeMutation(m), fate: fateOf(firstResults[i], s.check) }));
 

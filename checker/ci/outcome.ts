@@ -41,8 +41,10 @@ export function classify(check: SuiteCheck, report: CheckReport, descriptions: R
   const steps = report.traceLength !== null ? report.traceLength - 1 : null;
   const after = steps !== null ? ` after ${steps} step${steps === 1 ? '' : 's'}` : '';
   switch (report.status) {
-    case 'error':
-      return { ...base, kind: 'error', got: 'error', message: `the spec threw${after}: ${report.message ?? ''}` };
+    case 'error': {
+      const where = steps === null ? '' : steps === 0 ? ' in an initial state' : ` in the state reached after ${steps} step${steps === 1 ? '' : 's'}`;
+      return { ...base, kind: 'error', got: 'error', message: `the spec threw${where}: ${report.message ?? ''}` };
+    }
     case 'incomplete': {
       const boundReached = report.reason === 'maxStates' || report.reason === 'maxDepth';
       if (check.bounded && boundReached && check.expect.verdict === 'holds') {

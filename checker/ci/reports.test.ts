@@ -139,7 +139,7 @@ test('JUnit: one test case per check, the counterexample in the failure, well-fo
       ['twophase/rm3', 'kmc.twophase', ['system-out']],
       ['commit-early <expects> "holds" & fails', 'kmc.twophase', ['failure:broken', 'system-out']],
       ['counter[max=20]', 'kmc.counter', ['error:budget', 'system-out']],
-      ['counter[bug=decFromZero]', 'kmc.counter', ['error:error']],
+      ['counter[bug=decFromZero]', 'kmc.counter', ['error:error', 'system-out']],
       ['twophase/rm5', 'kmc.twophase', ['skipped']],
     ],
   );
@@ -155,25 +155,33 @@ test('JUnit: one test case per check, the counterexample in the failure, well-fo
   assert.equal(cases[0]!.children[0]!.text, 'expected holds; got holds; 288 distinct states, 1146 generated, depth 11');
 });
 
-test('JUnit: drift that fails the gate is a failure of type drift; allowed drift is not', async () => {
+test('JUnit and Markdown: drift that fails the gate is a failure of type drift; allowed drift is only reported', async () => {
   const dir = tempDir();
   const suite = (spec: string) => writeSuite(`version: 1\nchecks:\n  - name: counter\n    spec: ${spec}\n    preset: c3\n    expect: holds\n`, dir);
   await runCi({ suitePath: suite(COUNTER), lanes: 1, updateBaseline: true });
   const suitePath = suite(COUNTER_NO_TOGGLE);
-  const failing = parseXml(toJUnit(await runCi({ suitePath, lanes: 1 })));
+  const drifted = await runCi({ suitePath, lanes: 1 });
+  const md = toMarkdown(drifted);
+  assert.match(md, /^## ❌ kmc ci: 1 of 1 checks passed; 1 drifted from the baseline$/m);
+  assert.match(md, /^\| ❌ \| counter \| holds \| holds \(drift\) \| 16 \| 7 \| [\d.]+ s \|$/m);
+  assert.match(md, /\| Check \| Metric \| Baseline \| Now \| Change \| Tolerance \|\n\|---\|---\|--:\|--:\|--:\|--:\|\n\| counter \| distinct states \| 32 \| 16 \| −50\.0% \| ±10% \|\n\| counter \| depth \| 8 \| 7 \| −12\.5% \| ±10% \|/);
+  const failing = parseXml(toJUnit(drifted));
   assertJUnitShape(failing);
   const f = failing.children[0]!.children[0]!.children[0]!;
   assert.equal(f.name, 'failure');
   assert.equal(f.attrs.type, 'drift');
   assert.equal(f.attrs.message, 'counter: state space drifted from the baseline: distinct states 32 → 16 (−50.0%); depth 8 → 7 (−12.5%)');
-  const allowed = parseXml(toJUnit(await runCi({ suitePath, lanes: 1, allowDrift: true })));
+  const allowedRun = await runCi({ suitePath, lanes: 1, allowDrift: true });
+  const allowed = parseXml(toJUnit(allowedRun));
   assert.equal(allowed.attrs.failures, '0');
+  assert.match(toMarkdown(allowedRun), /^\| ⚠️ \| counter \| holds \| holds \(drift\) \|/m);
+  assert.match(toMarkdown(allowedRun), /### State-space drift from the baseline \(reported, not failing\)/);
 });
 
 test('Markdown summary: headline, table, reasons, drift and the counterexample folded away', async () => {
   const r = await runCi({ suitePath: writeSuite(MIXED), lanes: 1 });
   const md = withoutTimes(toMarkdown(r)).replace(/`[^`]*kmc\.(suite|baseline)/g, '`DIR/kmc.$1');
-  const [head, details] = md.split('<details>');
+  const [head, details, errorDetails] = md.split('<details>');
   assert.equal(
     head,
     `## ❌ kmc ci: 1 of 4 checks passed; 1 verdict differs from the expectation, 1 spec error, 1 ran out of budget (1 skipped)
@@ -185,7 +193,7 @@ Suite \`DIR/kmc.suite.yaml\`, T s on 1 lane.
 | ✅ | twophase/rm3 | holds | holds | 288 | 11 | T s |
 | ❌ | commit-early &lt;expects&gt; "holds" &amp; fails | holds | violates TCConsistent **BROKEN** | 168 | 5 | T s |
 | ❌ | counter[max=20] | holds | incomplete (maxStates) **BUDGET** | 100 | 9 | T s |
-| ❌ | counter[bug=decFromZero] | holds | error **ERROR** |  |  |  |
+| ❌ | counter[bug=decFromZero] | holds | error **ERROR** | 1 | 1 | T s |
 | ⏭️ | twophase/rm5 | holds | skipped **skipped** |  |  |  |
 
 ### Verdicts that differ from the suite
@@ -194,7 +202,7 @@ Suite \`DIR/kmc.suite.yaml\`, T s on 1 lane.
 
 ### Spec errors
 
-- **counter[bug=decFromZero]**: could not run: kmc failed while checking: Dec: effect threw: Dec on an empty counter
+- **counter[bug=decFromZero]**: the spec threw in an initial state: Dec: effect threw: Dec on an empty counter
 
 ### Out of budget
 
@@ -204,7 +212,11 @@ _No baseline file (\`DIR/kmc.baseline.json\`): drift is not checked. Create it w
 
 `,
   );
-  assert.match(details!, /^<summary>Counterexample for commit-early &lt;expects&gt; "holds" &amp; fails \(5 steps\)<\/summary>\n\n```text\n[\s\S]*RMRcvCommitMsg[\s\S]*\n```\n\n<\/details>\n$/);
+  assert.match(details!, /^<summary>Counterexample for commit-early &lt;expects&gt; "holds" &amp; fails \(5 steps\)<\/summary>\n\n```text\n[\s\S]*RMRcvCommitMsg[\s\S]*\n```\n\n<\/details>\n\n$/);
+  assert.equal(
+    errorDetails,
+    '<summary>Trace to the spec error in counter[bug=decFromZero] (0 steps)</summary>\n\n```text\nStep 0  Init\n  x = 0\n  y = 0\n  flag = false\nError: Dec: effect threw: Dec on an empty counter\n```\n\n</details>\n',
+  );
 });
 
 test('GitHub annotations: one error per failing check on its suite line, properties escaped', async () => {
@@ -213,7 +225,7 @@ test('GitHub annotations: one error per failing check on its suite line, propert
   assert.deepEqual(lines, [
     '::error file=S,line=6,title=kmc ci%3A commit-early <expects> "holds" & fails%3A expected holds%2C got violates TCConsistent::breaks TCConsistent: no resource manager has committed while another has aborted fails after 5 steps',
     '::error file=S,line=10,title=kmc ci%3A counter[max=20]%3A expected holds%2C got incomplete (maxStates)::ran out of its state budget (100 states) before the search finished; raise the budget, or mark the check bounded if exploring part of the state space is enough',
-    '::error file=S,line=14,title=kmc ci%3A counter[bug=decFromZero]%3A expected holds%2C got error::could not run: kmc failed while checking: Dec: effect threw: Dec on an empty counter',
+    '::error file=S,line=14,title=kmc ci%3A counter[bug=decFromZero]%3A expected holds%2C got error::the spec threw in an initial state: Dec: effect threw: Dec on an empty counter',
   ]);
   assert.equal(command('warning', { title: 'a,b:c' }, '50%\nnext'), '::warning title=a%2Cb%3Ac::50%25%0Anext');
 });

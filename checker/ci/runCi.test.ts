@@ -172,7 +172,8 @@ test('a spec that throws exits 3', async () => {
   });
   assert.equal(r.exitCode, ExitCode.SpecError);
   assert.equal(r.run.outcomes[0]!.kind, 'error');
-  assert.match(r.run.outcomes[0]!.message, /Dec on an empty counter/);
+  assert.equal(r.run.outcomes[0]!.message, 'the spec threw in an initial state: Dec: effect threw: Dec on an empty counter');
+  assert.deepEqual(r.run.outcomes[0]!.report?.trace?.states.map((s) => s['#meta'].action), ['Init']);
 });
 
 test('exit codes: a differing verdict outranks a spec error, which outranks budget, which outranks drift', () => {

@@ -4,6 +4,7 @@
  * self-test, and decide the exit code. The command only adds printing and report files around it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderText } from '../../traces/text.ts';
 import { UserError, choices } from '../userError.ts';
@@ -58,7 +59,7 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
   const driftAllowed = (req.allowDrift ?? false) || baselineUpdated;
   const mutation = req.mutate
     ? await mutationTest(run.outcomes, req.mutate, {
-        lanes: run.lanes,
+        lanes: req.lanes ?? availableParallelism(),
         ...(req.shouldStop ? { shouldStop: req.shouldStop } : {}),
         ...(req.onMutationProgress ? { onProgress: req.onMutationProgress } : {}),
       })

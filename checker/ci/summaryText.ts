@@ -43,7 +43,7 @@ export function summaryText(r: CiResult): string {
   section('Out of budget:', r.run.outcomes.filter((o) => o.kind === 'budget').map((o) => `${where(o)}: ${o.message}`));
   const baseline = shownPath(r.run.suite.baselinePath);
   section(
-    `State-space drift from ${baseline}${r.driftAllowed ? ' (reported, not failing)' : ''}:`,
+    `State-space drift from ${baseline}${r.baselineUpdated ? ' (the new baseline records it)' : r.driftAllowed ? ' (reported, not failing)' : ''}:`,
     r.drift.drifts.map((d) => `${d.check}: ${driftText(d)}, beyond the ${toleranceText(d.tolerance)} tolerance`),
   );
   if (r.drift.drifts.length > 0 && !r.baselineUpdated) {

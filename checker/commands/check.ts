@@ -6,7 +6,6 @@ import { exitCodeOf, toReport } from '../report.ts';
 import { formatCoverage, formatReport } from '../resultText.ts';
 import { progressDisplay } from '../progressDisplay.ts';
 import { runCheck } from '../runCheck.ts';
-import { writeCounterexample } from '../counterexampleFiles.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 
@@ -46,7 +45,7 @@ export const checkCommand: KmcCommand = {
     });
     display.done();
     const report = toReport(run.result, run.label);
-    const written = argv.out !== undefined && report.trace ? await writeCounterexample(report.trace, String(argv.out)) : [];
+    const written = argv.out !== undefined && report.trace ? await (await import('../../traces/render/writeAll.ts')).writeAllFormats(report.trace, String(argv.out)) : [];
     if (argv.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {

@@ -28,7 +28,7 @@ export const renderCommand: KmcCommand = {
       .positional('trace', { type: 'string', describe: 'An .itf.json trace (kmc check --out, kmc simulate, Apalache or Quint)' })
       .option('format', {
         type: 'string',
-        describe: `What to draw: ${FORMATS.map((f) => `${f} (${FORMAT_DESCRIPTIONS[f]})`).join('; ')}. Default: from the --out file name, else text`,
+        describe: `What to draw. ${FORMATS.map((f) => `${f}: ${FORMAT_DESCRIPTIONS[f]}`).join('; ')}. Default: from the --out file name (.html, .dot, .svg, .sequence.svg, .mmd, .graphml, .gexf, .txt), else text`,
       })
       .option('out', { type: 'string', describe: 'File to write (default: standard output)' })
       .option('neighbourhood', { type: 'number', describe: 'Also draw every other successor of the trace states, this many steps off the trace (re-runs the spec)' })

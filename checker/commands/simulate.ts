@@ -7,7 +7,6 @@ import { simulate, type SimulationResult } from '../simulate.ts';
 import { randomSeed } from '../rng.ts';
 import { toItf } from '../../traces/itf.ts';
 import { renderText } from '../../traces/text.ts';
-import { writeCounterexample } from '../counterexampleFiles.ts';
 import { progressDisplay, fmt } from '../progressDisplay.ts';
 import { UserError } from '../userError.ts';
 import { positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
@@ -48,7 +47,7 @@ export const simulateCommand: KmcCommand = {
     );
     display.done();
     const trace = 'trace' in result && result.trace ? toItf(result.trace) : null;
-    const written = argv.out !== undefined && trace ? await writeCounterexample(trace, String(argv.out)) : [];
+    const written = argv.out !== undefined && trace ? await (await import('../../traces/render/writeAll.ts')).writeAllFormats(trace, String(argv.out)) : [];
     const seedText = `0x${seed.toString(16)}`;
     if (argv.json) {
       process.stdout.write(

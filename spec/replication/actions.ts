@@ -2,7 +2,7 @@
  * The actions of the replication model. Every effect ends with `settle`, so a leader's high watermark and
  * acknowledgements always reflect the step that changed them. Every fault spends a budget.
  */
-import { List, Set } from 'immutable';
+import { List, type Set } from 'immutable';
 import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
@@ -31,23 +31,27 @@ function partitionText(p: Partition): string {
   return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}`;
 }
 
-/** What the controller and the leaders did as a consequence of the step, for diagrams. */
-function consequences(before: S, after: S): Message[] {
+/**
+ * What the controller and the leaders did as a consequence of the step, for diagrams. A partition change
+ * is shown going to the new leader, else the old one, else `about` (the broker the step is about).
+ */
+function consequences(before: S, after: S, about = NO_LEADER): Message[] {
   const out: Message[] = [];
   const p = after.partition;
   if (p.partitionEpoch !== before.partition.partitionEpoch) {
-    const to = p.leader !== NO_LEADER ? p.leader : before.partition.leader;
+    const to = p.leader !== NO_LEADER ? p.leader : before.partition.leader !== NO_LEADER ? before.partition.leader : about;
     if (to !== NO_LEADER) out.push({ from: CONTROLLER, to: brokerName(to), label: `PartitionChange ${partitionText(p)}` });
   }
   for (const v of after.ghost.acked.subtract(before.ghost.acked).sort()) {
-    const from = after.brokers.findIndex((x, b) => actsAsLeader(after, b) && x.log.some((e) => e.value === v));
-    out.push({ from: from < 0 ? CONTROLLER : brokerName(from), to: PRODUCER, label: `ProduceResponse v${v}` });
+    const from = after.brokers.findKey((x, b) => actsAsLeader(after, b) && x.log.some((e) => e.value === v));
+    out.push({ from: from === undefined ? CONTROLLER : brokerName(from), to: PRODUCER, label: `ProduceResponse v${v}` });
   }
   return out;
 }
 
+/** A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected. */
 function crashed(s: S, cfg: Config, b: number): S {
-  return fenceBroker(s.set('cut', s.cut.remove(b)), cfg, b);
+  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))), cfg, b);
 }
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
@@ -70,10 +74,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const produce: Action<S, One> = {
     name: 'ProduceRecord',
     params: (s) => (s.ghost.produced < cfg.values ? ONE : NOTHING),
-    // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost included.
+    // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost
+    // included ("producers would only refresh metadata periodically", KIP-250 thread, Guozhang Wang).
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
-      return v.running[broker]! && v.viewLeader[broker] === broker && s.ghost.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
+      if (!v.running[broker] || v.viewLeader[broker] !== broker) return false;
+      return s.ghost.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
     },
     next: (s, { broker }) => {
       const value = s.ghost.produced + 1;
@@ -100,8 +106,13 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const next = theirs.get(p);
       return {
         actor: brokerName(broker),
-        sends: [{ from: brokerName(broker), to: brokerName(l), label: `Fetch e${viewOf(s, broker).leaderEpoch} offset=${mine.size}` }, ...consequences(s, t)],
-        receives: [{ from: brokerName(l), to: brokerName(broker), label: next ? `record @${p} (e${next.epoch}, v${next.value})` : `diverging epoch, end offset ${p}` }],
+        sends: [
+          { from: brokerName(broker), to: brokerName(l), label: `Fetch e${viewOf(s, broker).leaderEpoch} offset=${mine.size}` },
+          ...consequences(s, t),
+        ],
+        receives: [
+          { from: brokerName(l), to: brokerName(broker), label: next ? `record @${p} (e${next.epoch}, v${next.value})` : `diverging epoch, end offset ${p}` },
+        ],
         marks: p < mine.size ? [`truncate to offset ${p}`] : [],
       };
     },
@@ -140,7 +151,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const cleanShutdown: Action<S, One> = {
     name: 'CleanShutdown',
     params: (s) => (s.faults.cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
-    // Controlled shutdown needs the controller: it moves leadership and the ISR away first.
+    // Controlled shutdown needs the controller (`handleBrokerInControlledShutdown` moves leadership and the
+    // ISR away); the broker then writes its CleanShutdownFile (KIP-966).
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
       return v.running[broker]! && !inMask(v.cut, broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
@@ -158,7 +170,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const uncleanShutdown: Action<S, Crash> = {
     name: 'UncleanShutdown',
-    // `keep` is the flushed prefix: the page cache loses the rest (KIP-966 motivation).
+    // `keep` is the flushed prefix: "unflushed data in the OS page cache is lost" (KIP-966 motivation). No
+    // CleanShutdownFile is written.
     params: (s) =>
       s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns
         ? brokers.flatMap((broker) => (snapshotOf(s).running[broker] ? CRASHES[broker]![snapshotOf(s).logs[broker]!.size]! : NOTHING))
@@ -169,14 +182,17 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const lost = keep < old.log.size;
       const t = s
         .set('brokers', s.brokers.set(broker, stopped(old, old.log.slice(0, keep), false)))
-        .set('faults', s.faults.withMutations((f) => f.set('uncleanShutdowns', f.uncleanShutdowns + 1).set('dataLossShutdowns', f.dataLossShutdowns + (lost ? 1 : 0))));
+        .set(
+          'faults',
+          s.faults.withMutations((f) => f.set('uncleanShutdowns', f.uncleanShutdowns + 1).set('dataLossShutdowns', f.dataLossShutdowns + (lost ? 1 : 0))),
+        );
       return settle(crashed(t, cfg, broker), cfg);
     },
     describe: (s, { broker, keep }, t) => {
       const lost = s.brokers.get(broker)!.log.size - keep;
       return {
         actor: brokerName(broker),
-        sends: consequences(s, t),
+        sends: consequences(s, t, broker),
         marks: ['unclean shutdown', lost > 0 ? `lost ${lost} unflushed record${lost > 1 ? 's' : ''}` : 'nothing lost', 'fenced'],
       };
     },
@@ -191,9 +207,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const t = updateBroker(s, broker, (b) => stopped(b, EMPTY_LOG, false)).set('faults', s.faults.set('emptyDisks', s.faults.emptyDisks + 1));
       return settle(crashed(t, cfg, broker), cfg);
     },
-    describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t), marks: ['hardware failure', 'empty disk', 'fenced'] }),
+    describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
   };
 
+  // KIP-966: the broker sends the epoch from its CleanShutdownFile as PreviousBrokerEpoch; see registerBroker.
   const startBroker: Action<S, One> = {
     name: 'StartBroker',
     params: each,
@@ -206,10 +223,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
       const marks = ['restart', 'unfenced'];
-      if (!clean && cfg.elr) marks.splice(1, 0, 'unclean shutdown detected');
+      if (!clean && cfg.elr && cfg.uncleanShutdownDetection) marks.splice(1, 0, 'unclean shutdown detected');
       return {
         actor: brokerName(broker),
-        sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t)],
+        sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t, broker)],
         marks,
       };
     },
@@ -218,13 +235,18 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const partitionNetwork: Action<S, Cut> = {
     name: 'PartitionNetwork',
     params: (s) => (s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions ? CUTS : NOTHING),
-    // The cut-off brokers keep their last metadata and stop heartbeating; the controller fences each.
+    // KIP-250 thread (Guozhang Wang): "a network partition and both A and B are fenced off". The cut-off
+    // brokers keep their last metadata and reach only each other; their heartbeats stop, so the controller
+    // fences each, one after another.
     enabled: (s, { brokers: cut }) =>
       s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => snapshotOf(s).running[b]!),
     next: (s, { brokers: cut }) => {
       let t = s
         .set('cut', idSet(cut.reduce((m, b) => m | bit(b), 0)))
-        .set('faults', s.faults.withMutations((f) => f.set('partitions', f.partitions + 1).set('isolations', f.isolations + (cfg.countIsolations ? cut.size : 0))));
+        .set(
+          'faults',
+          s.faults.withMutations((f) => f.set('partitions', f.partitions + 1).set('isolations', f.isolations + (cfg.countIsolations ? cut.size : 0))),
+        );
       for (const b of cut) t = updateBroker(t, b, (x) => x.set('view', s.partition));
       for (const b of cut) t = fenceBroker(t, cfg, b);
       return settle(t, cfg);
@@ -232,10 +254,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, { brokers: cut }, t) => ({
       actor: CONTROLLER,
       sends: consequences(s, t),
-      marks: [`network partition cuts off ${cut.map(brokerName).join(', ')}`, 'fenced'],
+      marks: [`network partition cuts off ${cut.map(brokerName).join(', ')}`, `fences ${cut.map(brokerName).join(', ')}`],
     }),
   };
 
+  // Heartbeats resume and the controller unfences the brokers; they learn the current metadata.
   const healNetwork: Action<S> = {
     name: 'HealNetwork',
     enabled: (s) => !s.cut.isEmpty(),
@@ -249,8 +272,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     describe: (s, _p, t) => ({
       actor: CONTROLLER,
-      sends: [...s.cut.sort().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })), ...consequences(s, t)],
-      marks: ['network heals', 'unfenced'],
+      sends: [
+        ...s.cut.sort().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })),
+        ...consequences(s, t),
+      ],
+      marks: ['network heals', `unfences ${s.cut.sort().map(brokerName).join(', ')}`],
     }),
   };
 

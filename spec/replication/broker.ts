@@ -7,7 +7,7 @@ import { countOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, hasEntryAt } from './log.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
-import { type Broker, type Config, connected, type Ghost, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
+import { type Broker, type Config, type Ghost, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
 
 /** Whether `b` is running and believes it leads. */
 export function actsAsLeader(s: ReplicationState, b: number): boolean {

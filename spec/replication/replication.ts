@@ -1,34 +1,27 @@
 /**
  * One Kafka partition replicated on `rf` brokers, with the KRaft controller that elects its leader and
  * keeps its ISR and (KIP-966) ELR. It finds the known data-loss histories: the last replica standing
- * (KIP-966 motivation), the ghost leader under acks=quorum (KIP-250), unclean elections under the
- * Aggressive and Balanced recovery strategies, and the empty-disk truncation of KAFKA-13872; and checks
- * that the KIP-966 design closes the ones it claims to.
+ * (KIP-966 motivation), the ghost leader and the assignment-order election under acks=quorum (KIP-250),
+ * unclean elections under the Aggressive and Balanced recovery strategies, and the empty-disk truncation
+ * of KAFKA-13872; and it checks that the KIP-966 design closes the ones it claims to.
  *
  * Abstractions, each chosen to keep the model small without removing a known history:
  * - Metadata reaches every broker that can reach the controller in the step that changes it; only a
- *   network partition leaves a broker on stale metadata (kafka-tlaplus models every delay).
- * - An AlterPartition request and its response are one step; a stale one (partition epoch behind) is
- *   rejected, which is no step. A cut-off leader cannot send one.
+ *   network partition leaves brokers on stale metadata (kafka-tlaplus models every delay).
+ * - An AlterPartition request and its response are one step, so only a cut-off leader could send a stale
+ *   partition epoch, and it cannot reach the controller: the compare-and-set never fails (see the VIEW).
  * - A fetch is one round trip and moves one record; a leader sees its followers' logs as they are.
- * - Brokers crash and are fenced in one step (heartbeats stop); registration and unfencing are one step.
+ * - A crash and the fencing that follows are one step; so are registration and unfencing.
  * - Elections follow `PartitionChangeBuilder`: the first valid replica in assignment order.
- * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1 with every replica in the ISR.
+ * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1; the first `initIsr` replicas form
+ *   the ISR; every log is empty.
  */
-import { List } from 'immutable';
+import { Map } from 'immutable';
 import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from '../../invariants/replication.ts';
 import { replicationActions } from './actions.ts';
-import {
-  type Acks,
-  type BalancedFallback,
-  Broker,
-  type Config,
-  Partition,
-  ReplicationState,
-  type Strategy,
-} from './state.ts';
 import { idSet } from './ids.ts';
+import { type Acks, type BalancedFallback, Broker, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
@@ -59,7 +52,7 @@ export function configOf(given: ParamValues): Config {
 export function initialState(cfg: Config): ReplicationState {
   const isr = idSet((1 << cfg.initIsr) - 1);
   return ReplicationState({
-    brokers: List(cfg.replicas.map(() => Broker())),
+    brokers: Map(cfg.replicas.map((b) => [b, Broker()])),
     partition: Partition({ leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr }),
   });
 }
@@ -70,125 +63,143 @@ export function initialState(cfg: Config): ReplicationState {
  * never fails; states that differ only in partition epochs have the same futures.
  */
 function withoutPartitionEpochs(s: ReplicationState): ReplicationState {
-  let t = s.partition.partitionEpoch === 0 ? s : s.set('partition', s.partition.set('partitionEpoch', 0));
-  if (!s.cut.isEmpty()) {
-    t = t.set('brokers', t.brokers.map((b) => (b.view === null ? b : b.set('view', b.view.set('partitionEpoch', 0)))));
-  }
+  let t = s.set('partition', epochless(s.partition));
+  if (!s.cut.isEmpty()) t = t.set('brokers', t.brokers.map((b) => (b.view === null ? b : b.set('view', epochless(b.view)))));
   return t;
+}
+
+// One projection per partition record, shared like the records themselves, so each is fingerprinted once.
+const EPOCHLESS = new WeakMap<Partition, Partition>();
+function epochless(p: Partition): Partition {
+  let q = EPOCHLESS.get(p);
+  if (q === undefined) {
+    q = p.set('partitionEpoch', 0);
+    EPOCHLESS.set(p, q);
+  }
+  return q;
 }
 
 const PRE_ELR = { elr: false, strictHwm: false } as const;
 
 const PARAMS: readonly ParamDef[] = [
-    { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
-    { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
-    {
-      name: 'initIsr',
-      description: 'ISR size at start: broker 0 leads the first initIsr replicas; the rest start outside the ISR (kafka-tlaplus InitIsrSize)',
-      type: 'int',
-      default: 3,
-      min: 1,
-      max: 5,
-    },
-    { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
-    { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
-    { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
-    {
-      name: 'uncleanShutdownDetection',
-      description: 'KIP-966: a broker restarting without a clean-shutdown file matching its broker epoch leaves the ISR and ELR (with elr)',
-      type: 'bool',
-      default: true,
-    },
-    { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
-    { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
-    { name: 'recoveryManager', description: 'unclean.recovery.manager.enabled: recover by reading replica logs', type: 'bool', default: false },
-    {
-      name: 'balancedFallback',
-      description: 'Balanced without the manager: wait for the last known leader (Artem Livshits), or take it if available else any replica (Colin McCabe)',
-      type: 'enum',
-      default: 'waitLastKnownLeader',
-      choices: ['waitLastKnownLeader', 'lastKnownLeaderOrAny'],
-    },
-    { name: 'uncleanLeaderElection', description: 'legacy unclean.leader.election.enable (used when elr is off)', type: 'bool', default: false },
-    { name: 'maxUncleanShutdowns', description: 'budget: unclean shutdowns (each keeps any flushed prefix)', type: 'int', default: 1, min: 0, max: 5 },
-    { name: 'maxCleanShutdowns', description: 'budget: controlled shutdowns', type: 'int', default: 0, min: 0, max: 5 },
-    { name: 'maxEmptyDisks', description: 'budget: brokers replaced with an empty disk under the same id (KAFKA-13872)', type: 'int', default: 0, min: 0, max: 5 },
-    { name: 'maxPartitions', description: 'budget: network partitions cutting brokers off from the controller', type: 'int', default: 0, min: 0, max: 3 },
-    { name: 'maxIsrShrinks', description: 'budget: ISR shrinks by the leader (replica.lag.time.max.ms)', type: 'int', default: 2, min: 0, max: 5 },
-    { name: 'countIsolations', description: 'count isolated brokers as failures against min.insync.replicas (KIP-250 reading)', type: 'bool', default: false },
+  { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
+  { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
+  {
+    name: 'initIsr',
+    description: 'ISR size at start: broker 0 leads the first initIsr replicas; the rest start outside the ISR (kafka-tlaplus InitIsrSize)',
+    type: 'int',
+    default: 3,
+    min: 1,
+    max: 5,
+  },
+  { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
+  { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
+  { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
+  {
+    name: 'uncleanShutdownDetection',
+    description: 'KIP-966: a broker restarting without a clean-shutdown file matching its broker epoch leaves the ISR and ELR (with elr)',
+    type: 'bool',
+    default: true,
+  },
+  { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
+  { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
+  { name: 'recoveryManager', description: 'unclean.recovery.manager.enabled: recover by reading replica logs', type: 'bool', default: false },
+  {
+    name: 'balancedFallback',
+    description: 'Balanced without the manager: wait for the last known leader (Artem Livshits), or take it if available else any replica (Colin McCabe)',
+    type: 'enum',
+    default: 'waitLastKnownLeader',
+    choices: ['waitLastKnownLeader', 'lastKnownLeaderOrAny'],
+  },
+  { name: 'uncleanLeaderElection', description: 'legacy unclean.leader.election.enable (used when elr is off)', type: 'bool', default: false },
+  { name: 'maxUncleanShutdowns', description: 'budget: unclean shutdowns (each keeps any flushed prefix)', type: 'int', default: 1, min: 0, max: 5 },
+  { name: 'maxCleanShutdowns', description: 'budget: controlled shutdowns', type: 'int', default: 0, min: 0, max: 5 },
+  { name: 'maxEmptyDisks', description: 'budget: brokers replaced with an empty disk under the same id (KAFKA-13872)', type: 'int', default: 0, min: 0, max: 5 },
+  { name: 'maxPartitions', description: 'budget: network partitions cutting brokers off from the controller', type: 'int', default: 0, min: 0, max: 3 },
+  { name: 'maxIsrShrinks', description: 'budget: ISR shrinks by the leader (replica.lag.time.max.ms)', type: 'int', default: 2, min: 0, max: 5 },
+  { name: 'countIsolations', description: 'count isolated brokers as failures against min.insync.replicas (KIP-250 reading)', type: 'bool', default: false },
 ];
 
 const PRESETS: readonly Preset[] = [
-    {
-      name: 'lrs-pre-elr',
-      description:
-        'Kafka 3.5 (no ELR, HW advances on the ISR alone): the last ISR member shuts down uncleanly, is re-elected and the followers truncate to it: an acknowledged record is lost after ONE data-loss shutdown (KIP-966 motivation, S1)',
-      params: { ...PRE_ELR, initIsr: 2, maxUncleanShutdowns: 1 },
-      expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'elr',
-      description:
-        'KIP-966 on (ELR, strict HW, unclean-shutdown detection, Balanced, no manager): with min.insync.replicas-1 = 1 unclean shutdown and a clean one, no acknowledged or committed record is ever lost',
-      params: { maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
-      expect: { verdict: 'holds' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'acks-quorum-ghost',
-      description:
-        'KIP-250 acks=quorum: a network partition cuts the leader and one follower off; the deposed leader (the ghost) still acks with 2 of its stale ISR, then truncates on healing (S2). Isolations are not data-loss failures (KIP-966 reading); set countIsolations for the KIP-250 one',
-      params: { ...PRE_ELR, acks: 'quorum', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
-      expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'acks-all-ghost',
-      description: 'the same faults with acks=all: the ghost needs every member of its stale ISR, so it never acks and nothing acknowledged is lost (S2 control run)',
-      params: { ...PRE_ELR, acks: 'all', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
-      expect: { verdict: 'holds' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'unclean-aggressive',
-      description:
-        'KIP-966 Aggressive without the manager: with every ISR/ELR member fenced the controller elects a stale replica (UncleanRecovery path ElectUncleanLeader), and acknowledged data is lost with no data-loss failure (S5)',
-      params: { strategy: 'Aggressive', maxUncleanShutdowns: 0, maxCleanShutdowns: 1, maxPartitions: 1, maxIsrShrinks: 1 },
-      expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'balanced-empty',
-      description:
-        'KIP-966 Balanced without the manager, waiting for the last known leader (Artem Livshits; Kafka elects the last known leader): once ISR and ELR are empty it elects a leader that lost data, after one data-loss shutdown and one lossless unclean one (S6)',
-      params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
-      expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'empty-disk-13872',
-      description:
-        'KAFKA-13872 (acks=1, min.insync.replicas=1, no ELR): the last ISR member is replaced with an empty disk under the same id, is re-elected, and the followers truncate committed data on every replica',
-      params: { ...PRE_ELR, minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
-      expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'empty-disk-kip966',
-      description:
-        'KAFKA-13872 with KIP-966: the empty-disk broker registers without a clean-shutdown file, is removed from the ISR/ELR and never elected cleanly; with Balanced it can only come back through a (counted) unclean election, so no clean path truncates committed data',
-      params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
-      expect: { verdict: 'holds' },
-      options: { deadlock: false },
-    },
-    {
-      name: 'replication-bench',
-      description: 'benchmark: KIP-966 on, two values, one unclean and one clean shutdown, one network partition, two ISR shrinks',
-      params: { values: 2, maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxPartitions: 1, maxIsrShrinks: 2 },
-      expect: { verdict: 'holds' },
-      options: { deadlock: false },
-    },
+  {
+    name: 'lrs-pre-elr',
+    description:
+      'Kafka 3.5 (no ELR; the high watermark advances on the ISR alone; the last ISR member stays in the ISR when fenced): the last ISR member shuts down uncleanly, is re-elected, and the follower truncates to it. An acks=all record is lost after ONE data-loss shutdown (KIP-966 motivation, S1)',
+    params: { ...PRE_ELR, initIsr: 2, maxUncleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'elr',
+    description:
+      'KIP-966 on (ELR and LastKnownELR rules as Kafka\'s PartitionChangeBuilder, strict high watermark, unclean-shutdown detection, Balanced, no manager): with min.insync.replicas-1 = 1 unclean shutdown, a clean one and two ISR shrinks, no acknowledged or committed record is ever lost. Failures are counted as KIP-966 does: data-loss shutdowns only (open question 1)',
+    params: { maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-ghost',
+    description:
+      'KIP-250 acks=quorum (Guozhang Wang rule: max(majority of RF, min.insync.replicas) ISR copies; the high watermark stays the ISR minimum, open questions 4-5): a network partition cuts the leader and one follower off; the controller elects the third replica, while the deposed leader (the ghost) still acks with 2 of its stale ISR, then truncates on healing (S2). Isolations are not data-loss failures here (KIP-966 reading); countIsolations=true is the KIP-250 reading',
+    params: { ...PRE_ELR, acks: 'quorum', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-all-ghost',
+    description: 'the same faults with acks=all: the ghost needs every member of its stale ISR, so it never acks and nothing acknowledged is lost (S2 control run)',
+    params: { ...PRE_ELR, acks: 'all', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-ar-order',
+    description:
+      'KIP-250 acks=quorum, counting isolations as failures (KIP-250 reading): ONE isolated leader (fewer than min.insync.replicas failures) still loses an acknowledged record, because the controller elects the first ISR replica in assignment order, which lacks it, not the longest log (S3, Jeff Widman)',
+    params: { ...PRE_ELR, acks: 'quorum', countIsolations: true, maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'unclean-aggressive',
+    description:
+      'KIP-966 Aggressive without the manager ("the last known leader if available, or a random leader": any unfenced replica): a network partition fences every ISR/ELR member, the controller elects the stale replica (ElectUncleanLeader), and an acknowledged record is lost with no data-loss failure, after an unclean election (S5)',
+    params: { strategy: 'Aggressive', maxUncleanShutdowns: 0, maxPartitions: 1, maxIsrShrinks: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'balanced-empty',
+    description:
+      'KIP-966 Balanced without the manager, reading it as "wait for the last known leader" (Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; the last known leader is elected uncleanly (ElectUncleanLeader) although it lost the record, and the other replica truncates it (S6)',
+    params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'empty-disk-13872',
+    description:
+      'KAFKA-13872 (acks=1, min.insync.replicas=1, no ELR): the followers leave the ISR, the leader is replaced with an empty disk under the same id, is re-elected as the last ISR member, and the follower truncates the committed record: it is gone from every replica',
+    params: { ...PRE_ELR, minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
+    expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'empty-disk-kip966',
+    description:
+      'KAFKA-13872 with KIP-966: the empty-disk broker registers without a clean-shutdown file matching its broker epoch, leaves the ISR/ELR and is never elected cleanly, so no clean election truncates committed data. Under Balanced (the default) it can come back only as the last known leader through an unclean election, which the checker records; with strategy None the partition stays offline',
+    params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'replication-bench',
+    description:
+      'benchmark: KIP-966 on with two records, one unclean shutdown, one network partition and two ISR shrinks; acks=all keeps every acknowledged record',
+    params: { values: 2, maxUncleanShutdowns: 1, maxPartitions: 1, maxIsrShrinks: 2 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
 ];
 
 export default defineSpec<ReplicationState>({

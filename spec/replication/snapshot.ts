@@ -34,7 +34,8 @@ export function snapshotOf(s: ReplicationState): Snapshot {
   const viewEpoch: number[] = [];
   const viewIsr: number[] = [];
   const p = s.partition;
-  for (const b of s.brokers) {
+  for (let i = 0; i < s.brokers.size; i++) {
+    const b = s.brokers.get(i)!;
     running.push(b.running);
     logs.push(b.log);
     hw.push(b.hw);

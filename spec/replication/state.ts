@@ -7,7 +7,7 @@
  * partition keeps the record it last saw: a deposed leader that still believes it leads (the "ghost" of
  * KIP-250) acts on that stale view until the partition heals.
  */
-import { List, Record, Set } from 'immutable';
+import { List, Map, Record, Set } from 'immutable';
 import { idSet } from './ids.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
@@ -78,8 +78,9 @@ export const Faults = Record({
 export type Faults = ReturnType<typeof Faults>;
 
 /**
- * Observer variables, read only by properties. The booleans are sticky: false in every good state, so
- * they split no states until the property they feed is broken.
+ * Observer variables (kafka-tlaplus `inv_*`): no guard reads them except `produced`, which bounds the
+ * producers. The booleans are sticky and false in every good state, so they split no states until the
+ * property they feed is broken.
  */
 export const Ghost = Record({
   /** How many values producers have sent (values are 1..produced). */
@@ -103,8 +104,8 @@ export const Ghost = Record({
 export type Ghost = ReturnType<typeof Ghost>;
 
 export const ReplicationState = Record({
-  /** Indexed by broker id; the partition's replicas are all the brokers, in assignment order. */
-  brokers: List<Broker>(),
+  /** By broker id; the partition's replicas are all the brokers, in assignment order. */
+  brokers: Map<number, Broker>(),
   partition: Partition(),
   /** Brokers the controller treats as unavailable (KIP-631 fenced). */
   fenced: idSet(0),
@@ -154,11 +155,6 @@ export const brokerName = (b: number): string => `broker${b}`;
 /** The partition record broker `b` acts on. */
 export function viewOf(s: ReplicationState, b: number): Partition {
   return s.brokers.get(b)!.view ?? s.partition;
-}
-
-/** Whether two brokers can exchange requests: both on the same side of the network partition. */
-export function connected(s: ReplicationState, a: number, b: number): boolean {
-  return s.cut.has(a) === s.cut.has(b);
 }
 
 /** Failures that can destroy data, counted against min.insync.replicas (the KIP-966 tolerance). */

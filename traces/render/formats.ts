@@ -16,13 +16,13 @@ export type Format = (typeof FORMATS)[number];
 /** What each format is, for `--help` and error messages. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<Format, string>> = {
   text: 'the steps and what changed, as kmc check prints them',
-  dot: 'Graphviz DOT of the state graph (TLC -dump dot style)',
+  dot: "Graphviz DOT of the state graph, in TLC's -dump dot style",
   svg: 'the state graph drawn as SVG',
   sequence: 'the message-sequence chart as SVG',
   mermaid: 'the message-sequence chart as Mermaid text, for docs and PRs',
   html: 'one self-contained page: sequence chart, state graph, step-through table',
-  graphml: 'the state graph as GraphML (yEd, Cytoscape, NetworkX)',
-  gexf: 'the state graph as GEXF (Gephi)',
+  graphml: 'the state graph as GraphML, for yEd, Cytoscape or NetworkX',
+  gexf: 'the state graph as GEXF, for Gephi',
 };
 
 /** File name endings, most specific first (`.sequence.svg` before `.svg`). */

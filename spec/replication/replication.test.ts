@@ -1,0 +1,345 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { List, Map, Set } from 'immutable';
+import type { ActionParams, ParamValues } from '../spec.ts';
+import { checkModel } from '../../checker/check.ts';
+import spec, { configOf, initialState } from './replication.ts';
+import { fetch, fetchSource, settle } from './broker.ts';
+import { changePartition, registerBroker, uncleanCandidates } from './controller.ts';
+import { bit, idSet, maskOf } from './ids.ts';
+import { acceptsAppend, quorumSize } from './producer.ts';
+import { Broker, type Config, Entry, type Log, NO_LEADER, Partition, ReplicationState } from './state.ts';
+
+// ---- helpers -------------------------------------------------------------------------------------
+
+const log = (...entries: [epoch: number, value: number][]): Log => List(entries.map(([epoch, value]) => Entry({ epoch, value })));
+
+function stepText(action: string, params: ActionParams): string {
+  const args = Object.entries(params).map(([k, v]) => `${k}=${List.isList(v) ? `[${(v as List<number>).join(',')}]` : String(v)}`);
+  return args.length === 0 ? action : `${action}(${args.join(', ')})`;
+}
+
+async function check(name: string, overrides: ParamValues = {}) {
+  const preset = spec.presets.find((p) => p.name === name)!;
+  const params = { ...preset.params, ...overrides } as ParamValues;
+  const result = await checkModel(spec.build(params), { deadlock: preset.options?.deadlock ?? true }, { spec: 'replication', preset: name, params });
+  const trace = 'trace' in result && result.trace ? result.trace.steps.slice(1).map((s) => stepText(s.action, s.params)) : [];
+  return { result, trace };
+}
+
+interface Pin {
+  readonly status: 'holds' | 'violation';
+  readonly property?: string;
+  readonly distinct: number;
+  readonly depth: number;
+  readonly trace?: readonly string[];
+}
+
+async function assertPin(name: string, overrides: ParamValues, pin: Pin): Promise<void> {
+  const { result, trace } = await check(name, overrides);
+  assert.equal(result.status, pin.status, `${name}: ${JSON.stringify(result.status === 'error' ? result.message : result)}`);
+  if (pin.property !== undefined) assert.equal('property' in result ? result.property : undefined, pin.property);
+  assert.equal(result.stats.distinct, pin.distinct, `${name}: distinct states`);
+  assert.equal(result.stats.depth, pin.depth, `${name}: depth`);
+  assert.deepEqual(trace, pin.trace ?? []);
+}
+
+// ---- presets -------------------------------------------------------------------------------------
+
+const PINS: Readonly<Record<string, Pin>> = {
+  'lrs-pre-elr': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 308,
+    depth: 6,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=1)',
+      'UncleanShutdown(broker=0, keep=0)',
+      'StartBroker(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  elr: { status: 'holds', distinct: 8478, depth: 14 },
+  'acks-quorum-ghost': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 152,
+    depth: 6,
+    trace: [
+      'PartitionNetwork(brokers=[0,1])',
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'HealNetwork',
+      'FetchRecords(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  'acks-all-ghost': { status: 'holds', distinct: 173, depth: 8 },
+  'acks-quorum-ar-order': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 200,
+    depth: 6,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=2)',
+      'PartitionNetwork(brokers=[0])',
+      'HealNetwork',
+      'FetchRecords(broker=0)',
+      'FetchRecords(broker=2)',
+    ],
+  },
+  'unclean-aggressive': {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 663,
+    depth: 8,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'PartitionNetwork(brokers=[0,1])',
+      'ElectUncleanLeader(broker=2)',
+      'HealNetwork',
+      'FetchRecords(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  'balanced-empty': {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 3257,
+    depth: 9,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'UncleanShutdown(broker=0, keep=1)',
+      'UncleanShutdown(broker=1, keep=0)',
+      'StartBroker(broker=0)',
+      'StartBroker(broker=1)',
+      'ElectUncleanLeader(broker=1)',
+      'FetchRecords(broker=0)',
+    ],
+  },
+  'empty-disk-13872': {
+    status: 'violation',
+    property: 'TruncationKeepsCommitted',
+    distinct: 274,
+    depth: 7,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'ReplaceDisk(broker=0)',
+      'StartBroker(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  'empty-disk-kip966': { status: 'holds', distinct: 393, depth: 12 },
+};
+
+test('every preset but the benchmark is pinned, and its pin agrees with its expectation', () => {
+  const names = spec.presets.map((p) => p.name).filter((n) => n !== 'replication-bench');
+  assert.deepEqual(names, Object.keys(PINS));
+  for (const p of spec.presets) {
+    const pin = PINS[p.name];
+    if (!pin) continue;
+    assert.equal(pin.status, p.expect.verdict === 'holds' ? 'holds' : 'violation', p.name);
+    if (p.expect.verdict === 'violates') assert.equal(pin.property, p.expect.property, p.name);
+  }
+});
+
+for (const [name, pin] of Object.entries(PINS)) {
+  test(`preset ${name}`, () => assertPin(name, {}, pin));
+}
+
+test('preset replication-bench (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW }, () =>
+  assertPin('replication-bench', {}, { status: 'holds', distinct: 117_428, depth: 18 }),
+);
+
+// ---- what closes each history --------------------------------------------------------------------
+
+test('KIP-966 closes the last replica standing: the lrs-pre-elr faults with the ELR and strict HW hold', () =>
+  assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 964, depth: 12 }));
+
+test('without unclean-shutdown detection, a replica that lost data rejoins the ELR', () =>
+  assertPin('elr', { uncleanShutdownDetection: false }, {
+    status: 'violation',
+    property: 'ElrMembersHoldCommitted',
+    distinct: 745,
+    depth: 5,
+    trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
+  }));
+
+test('without the strict high watermark, the ELR member that is elected lacks committed data', () =>
+  assertPin('elr', { strictHwm: false }, {
+    status: 'violation',
+    property: 'TruncationKeepsCommitted',
+    distinct: 1683,
+    depth: 6,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'UncleanShutdown(broker=0, keep=0)',
+      'FetchRecords(broker=1)',
+    ],
+  }));
+
+test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no detection the empty broker is elected', () =>
+  assertPin('empty-disk-13872', { elr: true, strictHwm: true, uncleanShutdownDetection: false }, {
+    status: 'violation',
+    property: 'TruncationKeepsCommitted',
+    distinct: 274,
+    depth: 7,
+    trace: PINS['empty-disk-13872']!.trace,
+  }));
+
+test('KAFKA-13872 with KIP-966 and strategy None also holds (the partition waits offline)', () =>
+  assertPin('empty-disk-kip966', { strategy: 'None' }, { status: 'holds', distinct: 364, depth: 12 }));
+
+test('Balanced with the Unclean Recovery Manager picks the longest log and keeps the balanced-empty record', () =>
+  assertPin('balanced-empty', { recoveryManager: true }, { status: 'holds', distinct: 4165, depth: 14 }));
+
+test('Aggressive with the Unclean Recovery Manager still loses: only the stale replica is available', () =>
+  assertPin('unclean-aggressive', { recoveryManager: true }, {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 663,
+    depth: 8,
+    trace: PINS['unclean-aggressive']!.trace!.map((s) => s.replace('ElectUncleanLeader', 'UncleanRecovery')),
+  }));
+
+test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold under Balanced', () =>
+  assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 610, depth: 10 }));
+
+// ---- controller rules on hand-built partitions ---------------------------------------------------
+
+const cfg = (params: ParamValues = {}): Config => configOf(params);
+const part = (leader: number, isr: number[], elr: number[] = [], lke: number[] = []) =>
+  Partition({ leader, leaderEpoch: 1, partitionEpoch: 1, isr: Set(isr), elr: Set(elr), lastKnownElr: Set(lke) });
+const mask = (...ids: number[]) => ids.reduce((m, b) => m | bit(b), 0);
+
+test('before KIP-966 the last ISR member stays in the ISR when fenced, leaderless (last replica standing)', () => {
+  const c = changePartition(cfg({ elr: false }), part(0, [0]), mask(0), 0);
+  assert.equal(c.partition.leader, NO_LEADER);
+  assert.deepEqual(c.partition.isr.toArray(), [0]);
+  assert.equal(c.partition.leaderEpoch, 2);
+  assert.equal(c.partition.lastKnownLeader, 0);
+});
+
+test('KIP-966: leaving the ISR below min.insync.replicas joins the ELR; reaching it clears ELR and LastKnownELR', () => {
+  const shrunk = changePartition(cfg(), part(0, [0, 1]), 0, mask(0)).partition;
+  assert.deepEqual(shrunk.isr.toArray(), [0]);
+  assert.deepEqual(shrunk.elr.toArray(), [1]);
+  assert.equal(shrunk.leaderEpoch, 1, 'an ISR change keeps the leader epoch');
+  assert.equal(shrunk.partitionEpoch, 2);
+  const expanded = changePartition(cfg(), part(0, [0], [1], [2]), 0, mask(0, 2)).partition;
+  assert.deepEqual([expanded.elr.size, expanded.lastKnownElr.size], [0, 0]);
+  assert.deepEqual(changePartition(cfg(), part(0, [0, 1, 2]), 0, mask(0, 1)).partition.elr.toArray(), []);
+});
+
+test('KIP-966: the last ISR member fenced empties the ISR; an unfenced ELR member is elected and becomes the ISR', () => {
+  const fenced = changePartition(cfg(), part(0, [0], [1]), mask(0, 1), 0).partition;
+  assert.equal(fenced.leader, NO_LEADER);
+  assert.deepEqual([fenced.isr.size, fenced.elr.sort().toArray()], [0, [0, 1]]);
+  const elected = changePartition(cfg(), fenced, mask(0), 0).partition;
+  assert.equal(elected.leader, 1);
+  assert.deepEqual([elected.isr.toArray(), elected.elr.toArray()], [[1], [0]]);
+});
+
+test('KIP-966: a broker found to have shut down uncleanly moves from the ELR to the LastKnownELR', () => {
+  const c = changePartition(cfg(), part(NO_LEADER, [], [0, 1]), mask(0, 1), 0, 1).partition;
+  assert.deepEqual([c.elr.toArray(), c.lastKnownElr.toArray()], [[0], [1]]);
+});
+
+function state(logs: Log[], p: Partition, fenced: number[] = []): ReplicationState {
+  return ReplicationState({
+    brokers: Map(logs.map((l, b) => [b, Broker({ log: l })])),
+    partition: p,
+    fenced: idSet(mask(...fenced)),
+  });
+}
+
+test('registration after an unclean shutdown: KIP-966 removes the broker from the ELR; Kafka 3.5 re-elects it', () => {
+  const s = state([log(), log([1, 1]), log()], part(NO_LEADER, [], [0, 1]), [0, 1]);
+  const withElr = registerBroker(s, cfg(), 0, false);
+  assert.deepEqual([withElr.partition.leader, withElr.partition.elr.toArray(), withElr.partition.lastKnownElr.toArray()], [NO_LEADER, [1], [0]]);
+  assert.equal(maskOf(withElr.fenced), mask(1));
+  const clean = registerBroker(s, cfg(), 0, true);
+  assert.equal(clean.partition.leader, 0, 'a clean restart keeps ELR eligibility');
+  const old = registerBroker(state([log(), log([1, 1]), log()], part(NO_LEADER, [0]), [0]), cfg({ elr: false }), 0, false);
+  assert.equal(old.partition.leader, 0);
+});
+
+test('unclean paths by strategy (KIP-966 thread): None never, Balanced waits for the last known leader, Aggressive takes anyone', () => {
+  const p = part(NO_LEADER, [], [1]).set('lastKnownLeader', 1);
+  const s = state([log(), log([1, 1]), log()], p, [1]);
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'None' }), 'ElectUncleanLeader'), []);
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the ELR is not empty');
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [0, 2]);
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'UncleanRecovery'), [], 'the manager is off');
+  const empty = state([log([1, 1]), log([1, 1], [2, 2]), log()], part(NO_LEADER, [], [], [0, 1]).set('lastKnownLeader', 1), [1]);
+  assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'waits for broker 1');
+  assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced', balancedFallback: 'lastKnownLeaderOrAny' }), 'ElectUncleanLeader'), [0, 2]);
+  assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [], 'waits for LastKnownELR');
+  const back = empty.set('fenced', idSet(0));
+  assert.deepEqual(uncleanCandidates(back, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [1], 'longest log');
+  assert.deepEqual(uncleanCandidates(back, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [1]);
+});
+
+// ---- broker rules on hand-built states -----------------------------------------------------------
+
+test('a follower truncates a divergent suffix (KIP-279) and appends one record per fetch', () => {
+  const s = state([log([1, 1], [3, 3]), log([1, 1], [2, 2]), log()], part(0, [0, 1, 2]).set('leaderEpoch', 3));
+  assert.equal(fetchSource(s, 1), 0);
+  assert.deepEqual(fetch(s, 1, 0).brokers.get(1)!.log.toJS(), [{ epoch: 1, value: 1 }, { epoch: 3, value: 3 }]);
+  assert.deepEqual(fetch(s, 2, 0).brokers.get(2)!.log.toJS(), [{ epoch: 1, value: 1 }]);
+  const caughtUp = state([log([1, 1]), log([1, 1]), log([1, 1])], part(0, [0, 1, 2]));
+  assert.equal(fetchSource(caughtUp, 1), NO_LEADER, 'a fetch that changes nothing is not a step');
+});
+
+test('a truncation that erases the last copy of a committed record is recorded, unless an unclean election came first', () => {
+  const s = state([log(), log([1, 1]), log()], part(0, [0]).set('leaderEpoch', 3)).setIn(['ghost', 'committed'], log([1, 1]));
+  assert.equal(fetch(s, 1, 0).ghost.committedTruncated, true);
+  assert.equal(fetch(s.setIn(['ghost', 'uncleanElection'], true), 1, 0).ghost.committedTruncated, false);
+  const twoCopies = state([log(), log([1, 1]), log([1, 1])], part(0, [0]).set('leaderEpoch', 3)).setIn(['ghost', 'committed'], log([1, 1]));
+  assert.equal(fetch(twoCopies, 1, 0).ghost.committedTruncated, false);
+});
+
+test('a ghost leader with a stale ISR of three acks with two copies under quorum, never under all', () => {
+  const stale = part(0, [0, 1, 2]);
+  const s = state([log([1, 1]), log([1, 1]), log()], part(2, [2]).set('leaderEpoch', 3))
+    .update('brokers', (bs) => bs.map((b, i) => (i < 2 ? b.set('view', stale) : b)))
+    .set('cut', idSet(mask(0, 1)));
+  const quorum = settle(s, cfg({ acks: 'quorum' }));
+  assert.deepEqual(quorum.ghost.acked.toArray(), [1]);
+  assert.equal(quorum.brokers.get(0)!.hw, 0, 'the high watermark stays the ISR minimum (broker 2 lacks the record)');
+  assert.equal(settle(s, cfg({ acks: 'all' })).ghost.acked.size, 0);
+  assert.equal(quorumSize(cfg()), 2);
+  assert.equal(quorumSize(cfg({ rf: 5, minIsr: 2 })), 3);
+});
+
+test('the strict high watermark (KIP-966) does not advance while the ISR is below min.insync.replicas', () => {
+  const s = state([log([1, 1]), log([1, 1]), log()], part(0, [0]));
+  assert.equal(settle(s, cfg({ acks: '1' })).brokers.get(0)!.hw, 0);
+  assert.equal(settle(s, cfg({ acks: '1', strictHwm: false })).brokers.get(0)!.hw, 1);
+  assert.deepEqual(settle(s, cfg({ acks: '1', strictHwm: false })).ghost.committed.toJS(), [{ epoch: 1, value: 1 }]);
+});
+
+test('acks=all is refused below min.insync.replicas (NotEnoughReplicas); acks=1 is not', () => {
+  assert.equal(acceptsAppend(cfg(), 1), false);
+  assert.equal(acceptsAppend(cfg(), 2), true);
+  assert.equal(acceptsAppend(cfg({ acks: '1' }), 1), true);
+});
+
+test('the initial state: broker 0 leads epoch 1 over the first initIsr replicas; logs empty', () => {
+  const s = initialState(cfg({ initIsr: 2 }));
+  assert.deepEqual([s.partition.leader, s.partition.leaderEpoch, s.partition.isr.sort().toArray()], [0, 1, [0, 1]]);
+  assert.ok(s.brokers.every((b) => b.running && b.log.isEmpty()));
+});
