@@ -33,7 +33,7 @@ export function defaultSuite(specs: readonly SpecSource[]): Record<string, unkno
 
 export function defaultSuiteYaml(specs: readonly SpecSource[]): string {
   const header = [
-    '# kmc CI suite: every check must keep its expected verdict (kmc ci; see README.md, 'Gating design changes in CI').',
+    '# kmc CI suite: every check must keep its expected verdict (kmc ci; see the README, Gating design changes in CI).',
     '# expect: holds, or { violates: Property } for a known bug the design must keep exhibiting.',
     '# budget: timeSeconds / maxStates / maxDepth; bounded: true makes reaching maxStates/maxDepth a pass.',
     '',

@@ -17,6 +17,9 @@ import {
   deliverable,
   dropMessages,
   event,
+  expected,
+  reply,
+  tidy,
   messagesOfType,
   putReplica,
   send,
@@ -129,7 +132,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       : r.votedFor !== null ? ['Voted' as const, null, NONE]
       : ['Unattached' as const, null, NONE];
     return r.withMutations((b) =>
-      b.set('role', role).set('leader', leader).set('votes', votes).set('hwm', 0).set('fetched', false).set('inflight', NONE).set('endOffsets', b.endOffsets.clear()),
+      b.set('role', role).set('leader', leader).set('votes', votes).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
     );
   }
 
@@ -143,7 +146,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     if (r.role !== 'Leader' || m.epoch !== r.epoch || m.lastOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.lastOffset) return false;
     if (endOffsetForEpoch(r.log, m.lastEpoch).epoch !== m.lastEpoch) return false;
     const f = rep(st, m.from);
-    return f.inflight.has(m.to) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
+    return is(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
   }
 
   // ---- narration ------------------------------------------------------------------------------
@@ -237,14 +240,14 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         if (m.epoch < r.epoch) {
-          return sendResponse(st, Msg({ type: 'VoteResponse', from: s, to: m.from, epoch: r.epoch, preVote: m.preVote, leaderId: r.leader, error: 'FENCED_LEADER_EPOCH' }));
+          return sendResponse(st, reply(m, { epoch: r.epoch, leaderId: r.leader, error: 'FENCED_LEADER_EPOCH' }));
         }
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
         const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
         const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
         if (!m.preVote && granted && r.role === 'Unattached') r = transitionToVoted(r, s, m.epoch, m.from);
         st = putReplica(st, s, r);
-        return sendResponse(st, Msg({ type: 'VoteResponse', from: s, to: m.from, epoch: r.epoch, preVote: m.preVote, leaderId: r.leader, granted }));
+        return sendResponse(st, reply(m, { epoch: r.epoch, leaderId: r.leader, granted }));
       },
       describe: onMsgDescribe,
     },
@@ -253,7 +256,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader).
       name: 'HandleVoteResponse',
       params: eachMsg('VoteResponse'),
-      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && rep(st, s).inflight.has(m.from),
+      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && expected(rep(st, s), m),
       next: (st, { s, m }: OnMsg) => {
         st = consume(st, m);
         let r = rep(st, s);
@@ -312,13 +315,13 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       next: (st, { s, m }: OnMsg) => {
         st = consume(st, m);
         let r = rep(st, s);
-        const reply = { type: 'FetchResponse' as const, from: s, to: m.from, epoch: r.epoch, leaderId: r.leader };
+        const base = { epoch: r.epoch, leaderId: r.leader };
         const error =
           m.epoch < r.epoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
-        if (error !== null) return sendResponse(st, Msg({ ...reply, error }));
+        if (error !== null) return sendResponse(st, reply(m, { ...base, error }));
         const end = endOffsetForEpoch(r.log, m.lastEpoch);
         if (end.epoch !== m.lastEpoch || end.offset < m.lastOffset) {
-          return sendResponse(st, Msg({ ...reply, hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+          return sendResponse(st, reply(m, { ...base, hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
         r = r.set('endOffsets', r.endOffsets.set(m.from, m.lastOffset));
         const hwm = leaderHwm(r, s);
@@ -328,7 +331,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           if (v !== null) acked = acked.add(v);
         }
         st = putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
-        return sendResponse(st, Msg({ ...reply, hwm, entry: r.log.get(m.lastOffset) ?? null }));
+        return sendResponse(st, reply(m, { ...base, hwm, entry: r.log.get(m.lastOffset) ?? null }));
       },
       describe: onMsgDescribe,
     },
@@ -338,7 +341,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // and take the leader's high watermark, bounded by the local log end.
       name: 'HandleFetchResponse',
       params: eachMsg('FetchResponse'),
-      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && rep(st, s).inflight.has(m.from),
+      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && expected(rep(st, s), m),
       next: (st, { s, m }: OnMsg) => {
         st = consume(st, m);
         let r = rep(st, s);
@@ -400,8 +403,13 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
     });
   }
-  // Every step ends with the followers' poll: one with no fetch in flight sends the next one.
-  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => pollFollowers(a.next(st, p)) }));
+  // Every step ends by tidying the network and with the followers' poll.
+  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p)) }));
+}
+
+/** What follows every step: inert messages leave the network, and followers poll. */
+export function settle(st: KraftState): KraftState {
+  return pollFollowers(tidy(st));
 }
 
 /**
@@ -409,7 +417,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
  * when the link is up. A fetch sitting in the network is the same as one not yet sent, so sending it
  * at once loses no behaviour and saves a step per fetch.
  */
-export function pollFollowers(st: KraftState): KraftState {
+function pollFollowers(st: KraftState): KraftState {
   for (const [s, r] of st.replicas) {
     if (r.role !== 'Follower' || r.inflight.has(r.leader!) || !deliverable(st, s, r.leader!)) continue;
     st = sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));

@@ -10,7 +10,7 @@
 import { List, Map } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { kraftProperties } from '../../invariants/kraft.ts';
-import { kraftActions, pollFollowers } from './actions.ts';
+import { kraftActions, settle } from './actions.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, Replica, type ResignedTimeout } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
@@ -50,7 +50,7 @@ export function initialState(cfg: KraftConfig): KraftState {
 export function buildKraft(params: ParamValues): Model<KraftState> {
   const cfg = configOf(params);
   return {
-    init: () => [pollFollowers(initialState(cfg))],
+    init: () => [settle(initialState(cfg))],
     actions: kraftActions(cfg),
     properties: kraftProperties(cfg.init === 'leader' ? 1 : 0),
     // The established leader is distinguished; its followers stay interchangeable.

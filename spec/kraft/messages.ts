@@ -5,17 +5,20 @@
  *
  * The network is a set (kafka-tlaplus `network.tla`): messages may be delayed and reordered, and loss is
  * a budgeted action. Connections follow `RequestManager`: a requester tracks one in-flight request per
- * peer and forgets them all on every transition, so a response that is no longer expected is ignored
- * (`KafkaRaftClient.handleInboundMessage`: "Ignoring response ... since it is no longer needed"). Such
- * responses are dropped as soon as they are made or become stale, which leaves the same behaviours
- * with fewer states.
+ * peer and forgets them all on every transition, and a response is handled only if it answers the
+ * request in flight (`KafkaRaftClient.handleInboundMessage`: "Ignoring response ... since it is no
+ * longer needed"; a response carries its request, standing for the correlation id).
+ *
+ * After every step the network is normalised (`tidy`): messages that can never change any replica
+ * again are removed at once, so they do not multiply states: responses no longer expected, and stale
+ * requests that the receiver would only reject.
  */
-import { Record, Set } from 'immutable';
+import { Record, type RecordOf, Set, is } from 'immutable';
 import { type Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 export type MsgType = 'VoteRequest' | 'VoteResponse' | 'BeginQuorumEpoch' | 'FetchRequest' | 'FetchResponse';
 
-export const Msg = Record<{
+export interface MsgProps {
   type: MsgType;
   from: string;
   to: string;
@@ -38,7 +41,11 @@ export const Msg = Record<{
   /** Fetch response: `DivergingEpoch` (epoch and end offset) when the fetch position is not on the leader's log. */
   divergingEpoch: number | null;
   divergingEnd: number;
-}>({
+  /** Responses: the request answered (the correlation id). */
+  inReplyTo: RecordOf<MsgProps> | null;
+}
+
+export const Msg = Record<MsgProps>({
   type: 'VoteRequest',
   from: '',
   to: '',
@@ -53,11 +60,23 @@ export const Msg = Record<{
   hwm: 0,
   divergingEpoch: null,
   divergingEnd: 0,
+  inReplyTo: null,
 });
-export type Msg = ReturnType<typeof Msg>;
+export type Msg = RecordOf<MsgProps>;
 
 const isRequest = (m: Msg) => m.type === 'VoteRequest' || m.type === 'FetchRequest';
-const isResponse = (m: Msg) => m.type === 'VoteResponse' || m.type === 'FetchResponse';
+
+/** A response to request `req`, from its receiver. */
+export function reply(req: Msg, props: Partial<MsgProps>): Msg {
+  return Msg({
+    ...props,
+    type: req.type === 'VoteRequest' ? 'VoteResponse' : 'FetchResponse',
+    from: req.to,
+    to: req.from,
+    preVote: req.preVote,
+    inReplyTo: req,
+  });
+}
 
 /** A short label for diagrams and traces, e.g. `PreVote e1` or `PreVoteResp e1 denied leader=r1`. */
 export function label(m: Msg): string {
@@ -65,8 +84,11 @@ export function label(m: Msg): string {
     case 'VoteRequest':
       return `${m.preVote ? 'PreVote' : 'Vote'} e${m.epoch} last=(${m.lastEpoch},${m.lastOffset})`;
     case 'VoteResponse':
-      return `${m.preVote ? 'PreVoteResp' : 'VoteResp'} e${m.epoch} ${m.granted ? 'granted' : 'denied'}` +
-        (m.leaderId !== null ? ` leader=${m.leaderId}` : '') + (m.error !== null ? ` ${m.error}` : '');
+      return (
+        `${m.preVote ? 'PreVoteResp' : 'VoteResp'} e${m.epoch} ${m.granted ? 'granted' : 'denied'}` +
+        (m.leaderId !== null ? ` leader=${m.leaderId}` : '') +
+        (m.error !== null ? ` ${m.error}` : '')
+      );
     case 'BeginQuorumEpoch':
       return `BeginQuorumEpoch e${m.epoch}`;
     case 'FetchRequest':
@@ -89,7 +111,8 @@ const keyCache = new WeakMap<Msg, string>();
 export function msgKey(m: Msg): string {
   let k = keyCache.get(m);
   if (k === undefined) {
-    k = `${m.to}|${m.from}|${m.type}|${label(m)}`;
+    const req = m.inReplyTo;
+    k = `${m.to}|${m.from}|${m.type}|${label(m)}` + (req !== null ? `|${label(req)}` : '');
     keyCache.set(m, k);
   }
   return k;
@@ -118,8 +141,7 @@ export function linked(s: KraftState, a: string, b: string): boolean {
 
 /** Whether a message from `from` to `to` can be delivered now: both up and connected. */
 export function deliverable(s: KraftState, from: string, to: string): boolean {
-  const r = s.replicas.get(to)!;
-  return isLive(r) && isLive(s.replicas.get(from)!) && linked(s, from, to);
+  return isLive(s.replicas.get(to)!) && isLive(s.replicas.get(from)!) && linked(s, from, to);
 }
 
 /** Puts a one-way message (BeginQuorumEpoch) on the network, or loses it on a cut link. */
@@ -134,13 +156,18 @@ export function send(s: KraftState, m: Msg): KraftState {
 export function sendRequest(s: KraftState, m: Msg): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
   const r = s.replicas.get(m.from)!;
-  return s.set('net', s.net.add(m)).setIn(['replicas', m.from], r.set('inflight', r.inflight.add(m.to)));
+  return s.set('net', s.net.add(m)).set('replicas', s.replicas.set(m.from, r.set('inflight', r.inflight.set(m.to, m))));
 }
 
-/** Sends a response, if the requester still expects one from this peer; otherwise it would be ignored. */
+/** Whether the response answers the request its receiver has in flight to the responder. */
+export function expected(r: Replica, m: Msg): boolean {
+  const req = r.inflight.get(m.from);
+  return req !== undefined && is(req, m.inReplyTo);
+}
+
+/** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
 export function sendResponse(s: KraftState, m: Msg): KraftState {
-  if (!deliverable(s, m.from, m.to)) return s;
-  if (!s.replicas.get(m.to)!.inflight.has(m.from)) return s;
+  if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
   return s.set('net', s.net.add(m));
 }
 
@@ -148,16 +175,31 @@ export function consume(s: KraftState, m: Msg): KraftState {
   return s.set('net', s.net.remove(m));
 }
 
-/**
- * Stores replica `id`'s new record. Responses addressed to it that it no longer expects (its
- * connections were reset by a transition) can never be handled, so they are removed.
- */
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
+  return s.set('replicas', s.replicas.set(id, r));
+}
+
+/**
+ * Whether a message can never again change its receiver or be answered usefully:
+ * - a response its requester no longer waits for;
+ * - a request the requester no longer waits for, that the receiver can only reject without changing
+ *   state: an older epoch than the receiver's, or a fetch to a replica that cannot lead its epoch.
+ *   Epochs only grow, and a replica leads only an epoch it was elected in, so this stays true.
+ */
+function inert(s: KraftState, m: Msg): boolean {
+  const to = s.replicas.get(m.to)!;
+  if (m.type === 'VoteResponse' || m.type === 'FetchResponse') return !expected(to, m);
+  if (m.type === 'BeginQuorumEpoch') return m.epoch < to.epoch;
+  const waiting = s.replicas.get(m.from)!.inflight.get(m.to);
+  if (waiting !== undefined && is(waiting, m)) return false;
+  return m.epoch < to.epoch || (m.type === 'FetchRequest' && m.epoch === to.epoch && to.role !== 'Leader');
+}
+
+/** Removes every inert message (see `inert`). */
+export function tidy(s: KraftState): KraftState {
   let net = s.net;
-  for (const m of net) {
-    if (m.to === id && isResponse(m) && !r.inflight.has(m.from)) net = net.remove(m);
-  }
-  return s.set('replicas', s.replicas.set(id, r)).set('net', net);
+  for (const m of s.net) if (inert(s, m)) net = net.remove(m);
+  return net === s.net ? s : s.set('net', net);
 }
 
 /**
@@ -170,12 +212,10 @@ export function dropMessages(s: KraftState, lost: (m: Msg) => boolean): KraftSta
   for (const m of s.net) {
     if (!lost(m)) continue;
     net = net.remove(m);
-    const requester = isRequest(m) ? m.from : isResponse(m) ? m.to : null;
-    const peer = isRequest(m) ? m.to : m.from;
-    if (requester !== null) {
-      const r = replicas.get(requester)!;
-      if (r.inflight.has(peer)) replicas = replicas.set(requester, r.set('inflight', r.inflight.remove(peer)));
-    }
+    if (m.type === 'BeginQuorumEpoch') continue;
+    const req = isRequest(m) ? m : m.inReplyTo!;
+    const r = replicas.get(req.from)!;
+    if (is(r.inflight.get(req.to), req)) replicas = replicas.set(req.from, r.set('inflight', r.inflight.remove(req.to)));
   }
   return s.set('net', net).set('replicas', replicas);
 }

@@ -9,10 +9,12 @@
  * (`resetConnections`) and the leader's follower offsets all start empty.
  */
 import { List, Map, Set } from 'immutable';
+import type { Msg } from './messages.ts';
 import { Entry, type ErrorCode, type FourthCondition, type Replica, type Role } from './state.ts';
 
 const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
+const NO_REQUESTS = Map<string, Msg>();
 
 export function illegal(r: Replica, call: string, reason: string): Replica {
   return r.set('role', 'IllegalState').set('illegal', `${call}: ${reason}`);
@@ -21,7 +23,7 @@ export function illegal(r: Replica, call: string, reason: string): Replica {
 function enter(r: Replica, role: Role, epoch: number, leader: string | null, votedFor: string | null, votes = NO_VOTES): Replica {
   return r.withMutations((b) =>
     b.set('role', role).set('epoch', epoch).set('leader', leader).set('votedFor', votedFor).set('votes', votes)
-      .set('fetched', false).set('inflight', NO_VOTES).set('endOffsets', NO_OFFSETS),
+      .set('fetched', false).set('inflight', NO_REQUESTS).set('endOffsets', NO_OFFSETS),
   );
 }
 

@@ -34,10 +34,10 @@ export const Replica = Record<{
   /** Follower only: a fetch from the leader has succeeded in this epoch (`FollowerState.hasFetchedFromLeader`). */
   fetched: boolean;
   /**
-   * Peers with a request in flight (`RequestManager`, one request per connection). Cleared by every
+   * The request in flight to each peer (`RequestManager`, one per connection). Cleared by every
    * transition (`resetConnections`), so a response to a request from an earlier state is ignored.
    */
-  inflight: Set<string>;
+  inflight: Map<string, Msg>;
   /** Leader only: each voter's fetch offset as last reported (`LeaderState` voter states). */
   endOffsets: Map<string, number>;
   /** Why the replica is in `IllegalState`: the helper call that would have thrown. */
@@ -51,7 +51,7 @@ export const Replica = Record<{
   log: List<Entry>(),
   hwm: 0,
   fetched: false,
-  inflight: Set<string>(),
+  inflight: Map<string, Msg>(),
   endOffsets: Map<string, number>(),
   illegal: null,
 });
