@@ -15,6 +15,8 @@ interface BenchCase {
 
 const CASES: readonly BenchCase[] = [
   { name: 'twophase rm=8', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'] },
+  // The same state space with the state packed into a number: the checker without Immutable.js.
+  { name: 'twophase-packed rm=8', args: ['bench/twoPhasePacked.ts', '--param', 'rm=8'], quickArgs: ['bench/twoPhasePacked.ts', '--param', 'rm=7'] },
   { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
 ];

@@ -96,11 +96,11 @@ test('bad input: one clear paragraph naming the problem and the valid choices, e
 
 test('bad trace files: missing, not JSON, not ITF', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-'));
-  assertUserError(kmc('replay', 'twophase', join(dir, 'none.itf.json')), 2, /Cannot read the trace file .*no such file/);
+  assertUserError(kmc('replay', 'twophase', join(dir, 'none.itf.json')), 2, /Cannot read the trace .*none\.itf\.json: there is no such file/);
   writeFileSync(join(dir, 'bad.json'), '{"vars": [');
-  assertUserError(kmc('replay', 'twophase', join(dir, 'bad.json')), 2, /is not valid JSON/);
+  assertUserError(kmc('replay', 'twophase', join(dir, 'bad.json')), 2, /is not a trace kmc can replay: it is not valid JSON/);
   writeFileSync(join(dir, 'shape.json'), JSON.stringify({ vars: ['x'], states: [{ x: 1 }] }));
-  assertUserError(kmc('replay', 'twophase', join(dir, 'shape.json')), 2, /not an ITF trace kmc can replay: states\[0\] has no "#meta"/);
+  assertUserError(kmc('replay', 'twophase', join(dir, 'shape.json')), 2, /is not a trace kmc can replay: states\[0\] has no "#meta"/);
 });
 
 test('list --json describes every bundled spec with params and presets', () => {

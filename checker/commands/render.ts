@@ -4,7 +4,7 @@
  * (the whole, small, state graph with the trace on it) asks for more; those re-run the spec the trace
  * names, with the parameters it records.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { KmcCommand } from '../command.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -14,7 +14,7 @@ import { DEFAULT_MAX_GRAPH_STATES, neighbourhoodGraph, overlayTrace, reachableGr
 import { UserError, choices } from '../userError.ts';
 import type { ItfTrace } from '../../traces/itf.ts';
 import { FORMAT_DESCRIPTIONS, FORMATS, GRAPH_FORMATS, formatForFile, renderFormat, type Format } from '../../traces/render/formats.ts';
-import { ItfFormatError, parseItf } from '../../traces/render/readItf.ts';
+import { readItf } from '../readItf.ts';
 import type { StateGraph } from '../../traces/render/stateGraph.ts';
 import { titleOf } from '../../traces/render/steps.ts';
 
@@ -76,22 +76,7 @@ function chooseFormat(raw: unknown, out: string | undefined): Format {
 }
 
 export function readTrace(file: string): ItfTrace {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message;
-    throw new UserError(`Cannot read the trace ${file}: ${why}. Give the path of an .itf.json trace, as written by kmc check --out DIR or kmc simulate.`);
-  }
-  try {
-    return parseItf(text);
-  } catch (e) {
-    if (e instanceof ItfFormatError) {
-      throw new UserError(`${file} is not a trace kmc can render: ${e.message}. kmc render reads ITF traces (.itf.json, Apalache ADR-015) as written by kmc check --out, kmc simulate, Apalache or Quint.`);
-    }
-    throw e;
-  }
+  return readItf(file, 'render');
 }
 
 async function buildGraph(itf: ItfTrace, file: string, format: Format, argv: Record<string, unknown>): Promise<StateGraph | undefined> {
