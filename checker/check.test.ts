@@ -148,3 +148,8 @@ test('worker threads taking over mid-search give the sequential counts and trace
     assert.deepEqual(actionsOf(two as never), actionsOf(one as never));
   }
 });
+
+test('by default small machines search in one thread and bigger ones use every core', async () => {
+  const { defaultWorkers } = await import('./defaultWorkers.ts');
+  assert.deepEqual([1, 2, 3, 4, 16].map(defaultWorkers), [1, 1, 1, 4, 16]);
+});

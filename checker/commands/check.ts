@@ -1,5 +1,4 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
-import { availableParallelism } from 'node:os';
 import chalk from 'chalk';
 import type { KmcCommand } from '../command.ts';
 import { exitCodeOf, toReport } from '../report.ts';
@@ -8,6 +7,7 @@ import { progressDisplay } from '../progressDisplay.ts';
 import { runCheck } from '../runCheck.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
+import { defaultWorkers } from '../defaultWorkers.ts';
 
 export const checkCommand: KmcCommand = {
   command: 'check <spec>',
@@ -21,7 +21,7 @@ export const checkCommand: KmcCommand = {
       .option('memory-budget', { type: 'string', describe: 'Stop before the checker uses this much memory, e.g. 8G (result: incomplete)' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'string', default: String(availableParallelism()), describe: 'Worker threads (results are identical for every count)' })
+      .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));

@@ -62,7 +62,14 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   const ids = cfg.voters;
   const quorum = majority(cfg);
   const eachVoter = (): OnVoter[] => ids.map((s) => ({ s }));
-  const eachMsg = (type: Msg['type']) => (st: KraftState): OnMsg[] => messagesOfType(st, type).map((m) => ({ s: m.to, m }));
+  // Parameters are cached per network value: successors share networks.
+  const paramCache = new WeakMap<Msg, OnMsg>();
+  const onMsg = (m: Msg): OnMsg => {
+    let p = paramCache.get(m);
+    if (p === undefined) paramCache.set(m, (p = { s: m.to, m }));
+    return p;
+  };
+  const eachMsg = (type: Msg['type']) => (st: KraftState): OnMsg[] => messagesOfType(st, type).map(onMsg);
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
 
   // ---- sending --------------------------------------------------------------------------------
@@ -404,12 +411,18 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     });
   }
   // Every step ends by tidying the network and with the followers' poll.
-  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p)) }));
+  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
 }
 
-/** What follows every step: inert messages leave the network, and followers poll. */
-export function settle(st: KraftState): KraftState {
-  return pollFollowers(tidy(st));
+/**
+ * What follows every step: inert messages leave the network, and followers poll. Only replicas the
+ * step changed can have made messages inert or need to poll, so only those are looked at.
+ */
+export function settle(st: KraftState, before?: KraftState): KraftState {
+  if (before !== undefined && st.replicas === before.replicas && st.cut === before.cut) return st;
+  const changed: string[] = [];
+  for (const [id, r] of st.replicas) if (before === undefined || before.replicas.get(id) !== r) changed.push(id);
+  return pollFollowers(tidy(st, changed), before === undefined || st.cut !== before.cut ? [...st.replicas.keys()] : changed);
 }
 
 /**
@@ -417,16 +430,11 @@ export function settle(st: KraftState): KraftState {
  * when the link is up. A fetch sitting in the network is the same as one not yet sent, so sending it
  * at once loses no behaviour and saves a step per fetch.
  */
-function pollFollowers(st: KraftState): KraftState {
-  for (const [s, r] of st.replicas) {
+function pollFollowers(st: KraftState, ids: readonly string[]): KraftState {
+  for (const s of ids) {
+    const r = st.replicas.get(s)!;
     if (r.role !== 'Follower' || r.inflight.has(r.leader!) || !deliverable(st, s, r.leader!)) continue;
     st = sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
   }
   return st;
-}
-
-function pairs(ids: readonly string[]): { a: string; b: string }[] {
-  const out: { a: string; b: string }[] = [];
-  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) out.push({ a: ids[i]!, b: ids[j]! });
-  return out;
 }

@@ -68,13 +68,10 @@ const isRequest = (m: Msg) => m.type === 'VoteRequest' || m.type === 'FetchReque
 
 /** A response to request `req`, from its receiver. */
 export function reply(req: Msg, props: Partial<MsgProps>): Msg {
-  return Msg({
-    ...props,
-    type: req.type === 'VoteRequest' ? 'VoteResponse' : 'FetchResponse',
-    from: req.to,
-    to: req.from,
-    preVote: req.preVote,
-    inReplyTo: req,
+  return Msg().withMutations((m) => {
+    m.set('type', req.type === 'VoteRequest' ? 'VoteResponse' : 'FetchResponse').set('from', req.to).set('to', req.from);
+    m.set('preVote', req.preVote).set('inReplyTo', req);
+    for (const k of Object.keys(props) as (keyof MsgProps)[]) m.set(k, props[k]!);
   });
 }
 
@@ -107,7 +104,7 @@ export function event(m: Msg): { from: string; to: string; label: string } {
 
 const keyCache = new WeakMap<Msg, string>();
 
-/** A total order on messages, so actions enumerate the network deterministically. */
+/** A readable total order on messages (ties of `order` only). */
 export function msgKey(m: Msg): string {
   let k = keyCache.get(m);
   if (k === undefined) {
@@ -118,21 +115,43 @@ export function msgKey(m: Msg): string {
   return k;
 }
 
+/** A total order on messages by content, so actions enumerate the network deterministically. */
+function order(a: Msg, b: Msg): number {
+  const ha = a.hashCode();
+  const hb = b.hashCode();
+  if (ha !== hb) return ha - hb;
+  const ka = msgKey(a);
+  const kb = msgKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
 const sortedCache = new WeakMap<Set<Msg>, Msg[]>();
 
 /** Every message, in a fixed order (computed once per network value). */
 export function allMessages(s: KraftState): Msg[] {
   let out = sortedCache.get(s.net);
   if (out === undefined) {
-    out = [...s.net].sort((a, b) => (msgKey(a) < msgKey(b) ? -1 : msgKey(a) > msgKey(b) ? 1 : 0));
+    out = s.net.toArray().sort(order);
     sortedCache.set(s.net, out);
   }
   return out;
 }
 
-/** The network's messages of one type, in a fixed order. */
+const byTypeCache = new WeakMap<Set<Msg>, globalThis.Map<MsgType, Msg[]>>();
+
+/** The network's messages of one type, in a fixed order (computed once per network value). */
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  return allMessages(s).filter((m) => m.type === type);
+  let byType = byTypeCache.get(s.net);
+  if (byType === undefined) {
+    byType = new globalThis.Map();
+    for (const m of allMessages(s)) {
+      const list = byType.get(m.type);
+      if (list === undefined) byType.set(m.type, [m]);
+      else list.push(m);
+    }
+    byTypeCache.set(s.net, byType);
+  }
+  return byType.get(type) ?? [];
 }
 
 export function linked(s: KraftState, a: string, b: string): boolean {
@@ -195,10 +214,11 @@ function inert(s: KraftState, m: Msg): boolean {
   return m.epoch < to.epoch || (m.type === 'FetchRequest' && m.epoch === to.epoch && to.role !== 'Leader');
 }
 
-/** Removes every inert message (see `inert`). */
-export function tidy(s: KraftState): KraftState {
+/** Removes the inert messages (see `inert`) to or from the given replicas. */
+export function tidy(s: KraftState, ids: readonly string[]): KraftState {
+  if (ids.length === 0) return s;
   let net = s.net;
-  for (const m of s.net) if (inert(s, m)) net = net.remove(m);
+  for (const m of s.net) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
   return net === s.net ? s : s.set('net', net);
 }
 
