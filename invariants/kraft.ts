@@ -2,9 +2,9 @@
  * Properties of the KRaft quorum (kafka-tlaplus `kraft/kip_996/kraft_kip_996_properties.tla`, Raft
  * §5.2–5.4). Every one quantifies over all voters alike, so each is symmetric.
  */
-import { is } from 'immutable';
+import { type List, is } from 'immutable';
 import { always, sometimes, type Property } from './property.ts';
-import { type KraftState, type Replica, isLive } from '../spec/kraft/state.ts';
+import { type Entry, type KraftState, type Replica, isLive } from '../spec/kraft/state.ts';
 
 const symmetric = { symmetric: true };
 
@@ -40,25 +40,34 @@ export function electionSafety(s: KraftState): boolean {
   });
 }
 
+const prefixCache = new WeakMap<List<Entry>, WeakMap<List<Entry>, number>>();
+
+/** Length of the longest common prefix of two logs (cached: logs are shared between states). */
+function commonPrefix(a: List<Entry>, b: List<Entry>): number {
+  if (a === b) return a.size;
+  let byB = prefixCache.get(a);
+  const known = byB?.get(b);
+  if (known !== undefined) return known;
+  const n = Math.min(a.size, b.size);
+  let i = 0;
+  while (i < n && is(a.get(i), b.get(i))) i++;
+  if (byB === undefined) prefixCache.set(a, (byB = new WeakMap()));
+  byB.set(b, i);
+  return i;
+}
+
 /** Raft Log Matching (§5.3): logs holding an entry of the same epoch at the same offset agree up to it. */
 export function logMatching(s: KraftState): boolean {
   return eachPair(s, (a, b) => {
-    for (let k = Math.min(a.log.size, b.log.size) - 1; k >= 0; k--) {
-      if (a.log.get(k)!.epoch !== b.log.get(k)!.epoch) continue;
-      for (let i = 0; i <= k; i++) if (!is(a.log.get(i), b.log.get(i))) return false;
-      return true;
-    }
+    const n = Math.min(a.log.size, b.log.size);
+    for (let k = commonPrefix(a.log, b.log); k < n; k++) if (a.log.get(k)!.epoch === b.log.get(k)!.epoch) return false;
     return true;
   });
 }
 
 /** Committed prefixes agree: below both high watermarks, two logs are equal (kafka-tlaplus `LogMatching`). */
 export function noLogDivergence(s: KraftState): boolean {
-  return eachPair(s, (a, b) => {
-    const upTo = Math.min(a.hwm, b.hwm, a.log.size, b.log.size);
-    for (let i = 0; i < upTo; i++) if (!is(a.log.get(i), b.log.get(i))) return false;
-    return true;
-  });
+  return eachPair(s, (a, b) => Math.min(a.hwm, b.hwm) <= commonPrefix(a.log, b.log));
 }
 
 const holds = (r: Replica, v: string) => r.log.some((e) => e.value === v);
@@ -107,11 +116,17 @@ export function validRolesAndStates(s: KraftState): boolean {
   });
 }
 
-/**
- * @param initialLeaderEpoch the epoch of the leader in the initial state (0 when there is none): a
- *   leader elected later proves an election can complete.
- */
-export function kraftProperties(initialLeaderEpoch: number): Property<KraftState>[] {
+/** Which witnesses a model can reach: a feature whose budget is zero has none. */
+export interface KraftWitnesses {
+  /** The epoch of the leader in the initial state (0 when there is none). */
+  readonly initialLeaderEpoch: number;
+  /** Clients write values. */
+  readonly values: boolean;
+  /** Leaders resign (check quorum) or restart. */
+  readonly resignations: boolean;
+}
+
+export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
   return [
     always('NoIllegalState', 'no transition helper is called outside its precondition (the Java code would throw IllegalStateException)', noIllegalState, symmetric),
     always('NoFollowerOfSelf', "a Follower's leader is never the replica itself (KAFKA-16281)", noFollowerOfSelf, symmetric),
@@ -121,14 +136,19 @@ export function kraftProperties(initialLeaderEpoch: number): Property<KraftState
     always('LeaderCompleteness', 'a current leader holds every acknowledged value', leaderCompleteness, symmetric),
     always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', ackedValueNotLost, symmetric),
     always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', validRolesAndStates, symmetric),
-    sometimes('LeaderElected', 'an election completes: a leader of a new epoch exists', (s) => some(s, (_, r) => r.role === 'Leader' && r.epoch > initialLeaderEpoch), symmetric),
-    sometimes('ValueCommitted', 'a client value is acknowledged', (s) => s.acked.size > 0, symmetric),
+    sometimes(
+      'LeaderElected',
+      'an election completes: a leader of a new epoch exists',
+      (s) => some(s, (_, r) => r.role === 'Leader' && r.epoch > w.initialLeaderEpoch),
+      symmetric,
+    ),
     sometimes(
       'PreVoteRejectedWithKnownLeader',
       'a pre-vote is rejected by a replica that names its leader',
       (s) => s.net.some((m) => m.type === 'VoteResponse' && m.preVote && !m.granted && m.error === null && m.leaderId !== null),
       symmetric,
     ),
-    sometimes('LeaderResigned', 'a leader resigns', (s) => some(s, (_, r) => r.role === 'Resigned'), symmetric),
+    ...(w.values ? [sometimes<KraftState>('ValueCommitted', 'a value written by a client is acknowledged', (s) => s.acked.some((v) => v !== 'v0'), symmetric)] : []),
+    ...(w.resignations ? [sometimes<KraftState>('LeaderResigned', 'a leader resigns', (s) => some(s, (_, r) => r.role === 'Resigned'), symmetric)] : []),
   ];
 }

@@ -11,20 +11,26 @@
 import { Set, is } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
 import {
-  Msg,
+  type FetchRequest,
+  type Msg,
+  type MsgType,
   allMessages,
+  beginQuorumEpoch,
   consume,
   deliverable,
   dropMessages,
   event,
   expected,
-  reply,
-  tidy,
+  fetchRequest,
+  fetchResponse,
   messagesOfType,
   putReplica,
   send,
   sendRequest,
   sendResponse,
+  tidy,
+  voteRequest,
+  voteResponse,
 } from './messages.ts';
 import {
   illegal,
@@ -54,7 +60,8 @@ import {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type KraftAction = Action<KraftState, any>;
 type OnVoter = { s: string };
-type OnMsg = { s: string; m: Msg };
+type OnMsg<M extends Msg = Msg> = { s: string; m: M };
+type Of<T extends MsgType> = OnMsg<Extract<Msg, { type: T }>>;
 
 const NONE = Set<string>();
 
@@ -62,14 +69,17 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   const ids = cfg.voters;
   const quorum = majority(cfg);
   const eachVoter = (): OnVoter[] => ids.map((s) => ({ s }));
-  // Parameters are cached per network value: successors share networks.
+  // One parameter object per message: successors share most of their messages.
   const paramCache = new WeakMap<Msg, OnMsg>();
   const onMsg = (m: Msg): OnMsg => {
     let p = paramCache.get(m);
     if (p === undefined) paramCache.set(m, (p = { s: m.to, m }));
     return p;
   };
-  const eachMsg = (type: Msg['type']) => (st: KraftState): OnMsg[] => messagesOfType(st, type).map(onMsg);
+  const eachMsg =
+    <T extends MsgType>(type: T) =>
+    (st: KraftState): Of<T>[] =>
+      messagesOfType(st, type).map(onMsg) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
 
   // ---- sending --------------------------------------------------------------------------------
@@ -85,7 +95,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     if (!isLive(r)) return st;
     for (const t of ids) {
       if (t === s) continue;
-      st = sendRequest(st, Msg({ type: 'VoteRequest', from: s, to: t, epoch: r.epoch, preVote, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
+      st = sendRequest(st, voteRequest(s, t, r.epoch, preVote, lastEpoch(r.log), r.log.size));
     }
     return st;
   }
@@ -95,7 +105,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     st = putReplica(st, s, transitionToLeader(rep(st, s), s, quorum));
     const r = rep(st, s);
     if (!isLive(r)) return st;
-    for (const t of ids) if (t !== s) st = send(st, Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: r.epoch }));
+    for (const t of ids) if (t !== s) st = send(st, beginQuorumEpoch(s, t, r.epoch));
     return st;
   }
 
@@ -149,9 +159,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * follower has fetched in this epoch and knows the high watermark it would be sent. Answering such
    * a fetch only swaps a request for a response on the network, so holding it loses no behaviour.
    */
-  function parked(st: KraftState, r: Replica, m: Msg): boolean {
-    if (r.role !== 'Leader' || m.epoch !== r.epoch || m.lastOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.lastOffset) return false;
-    if (endOffsetForEpoch(r.log, m.lastEpoch).epoch !== m.lastEpoch) return false;
+  function parked(st: KraftState, r: Replica, m: FetchRequest): boolean {
+    if (r.role !== 'Leader' || m.epoch !== r.epoch || m.fetchOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.fetchOffset) return false;
+    if (endOffsetForEpoch(r.log, m.lastFetchedEpoch).epoch !== m.lastFetchedEpoch) return false;
     const f = rep(st, m.from);
     return is(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
   }
@@ -242,19 +252,19 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // the reply always names the leader this replica knows of.
       name: 'HandleVoteRequest',
       params: eachMsg('VoteRequest'),
-      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
-      next: (st, { s, m }: OnMsg) => {
+      enabled: (st, { s }: Of<'VoteRequest'>) => isLive(rep(st, s)),
+      next: (st, { s, m }: Of<'VoteRequest'>) => {
         st = consume(st, m);
         let r = rep(st, s);
         if (m.epoch < r.epoch) {
-          return sendResponse(st, reply(m, { epoch: r.epoch, leaderId: r.leader, error: 'FENCED_LEADER_EPOCH' }));
+          return sendResponse(st, voteResponse(m, r.epoch, r.leader, false, 'FENCED_LEADER_EPOCH'));
         }
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
         const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
         const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
         if (!m.preVote && granted && r.role === 'Unattached') r = transitionToVoted(r, s, m.epoch, m.from);
         st = putReplica(st, s, r);
-        return sendResponse(st, reply(m, { epoch: r.epoch, leaderId: r.leader, granted }));
+        return sendResponse(st, voteResponse(m, r.epoch, r.leader, granted));
       },
       describe: onMsgDescribe,
     },
@@ -263,8 +273,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader).
       name: 'HandleVoteResponse',
       params: eachMsg('VoteResponse'),
-      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && expected(rep(st, s), m),
-      next: (st, { s, m }: OnMsg) => {
+      enabled: (st, { s, m }: Of<'VoteResponse'>) => isLive(rep(st, s)) && expected(rep(st, s), m),
+      next: (st, { s, m }: Of<'VoteResponse'>) => {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
@@ -290,8 +300,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // The FENCED_LEADER_EPOCH reply to a stale leader is not modelled (as in kafka-tlaplus).
       name: 'HandleBeginQuorumEpoch',
       params: eachMsg('BeginQuorumEpoch'),
-      enabled: (st, { s }: OnMsg) => isLive(rep(st, s)),
-      next: (st, { s, m }: OnMsg) => {
+      enabled: (st, { s }: Of<'BeginQuorumEpoch'>) => isLive(rep(st, s)),
+      next: (st, { s, m }: Of<'BeginQuorumEpoch'>) => {
         st = consume(st, m);
         const r = rep(st, s);
         return m.epoch < r.epoch ? st : putReplica(st, s, maybeTransition(r, s, m.from, m.epoch));
@@ -318,19 +328,18 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // round trip would change nothing waits in the fetch purgatory (long poll).
       name: 'HandleFetchRequest',
       params: eachMsg('FetchRequest'),
-      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && !parked(st, rep(st, s), m),
-      next: (st, { s, m }: OnMsg) => {
+      enabled: (st, { s, m }: Of<'FetchRequest'>) => isLive(rep(st, s)) && !parked(st, rep(st, s), m),
+      next: (st, { s, m }: Of<'FetchRequest'>) => {
         st = consume(st, m);
         let r = rep(st, s);
-        const base = { epoch: r.epoch, leaderId: r.leader };
         const error =
           m.epoch < r.epoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
-        if (error !== null) return sendResponse(st, reply(m, { ...base, error }));
-        const end = endOffsetForEpoch(r.log, m.lastEpoch);
-        if (end.epoch !== m.lastEpoch || end.offset < m.lastOffset) {
-          return sendResponse(st, reply(m, { ...base, hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+        if (error !== null) return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { error }));
+        const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
+        if (end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) {
+          return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
-        r = r.set('endOffsets', r.endOffsets.set(m.from, m.lastOffset));
+        r = r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset));
         const hwm = leaderHwm(r, s);
         let acked = st.acked;
         for (let i = r.hwm; i < hwm; i++) {
@@ -338,7 +347,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           if (v !== null) acked = acked.add(v);
         }
         st = putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
-        return sendResponse(st, reply(m, { ...base, hwm, entry: r.log.get(m.lastOffset) ?? null }));
+        return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm, entry: r.log.get(m.fetchOffset) ?? null }));
       },
       describe: onMsgDescribe,
     },
@@ -348,8 +357,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // and take the leader's high watermark, bounded by the local log end.
       name: 'HandleFetchResponse',
       params: eachMsg('FetchResponse'),
-      enabled: (st, { s, m }: OnMsg) => isLive(rep(st, s)) && expected(rep(st, s), m),
-      next: (st, { s, m }: OnMsg) => {
+      enabled: (st, { s, m }: Of<'FetchResponse'>) => isLive(rep(st, s)) && expected(rep(st, s), m),
+      next: (st, { s, m }: Of<'FetchResponse'>) => {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
@@ -404,9 +413,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
       enabled: (st, { s, t }: { s: string; t: string }) => {
         const r = rep(st, s);
-        return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: r.epoch }));
+        return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
       },
-      next: (st, { s, t }: { s: string; t: string }) => send(st, Msg({ type: 'BeginQuorumEpoch', from: s, to: t, epoch: rep(st, s).epoch })),
+      next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
       describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
     });
   }
@@ -434,7 +443,13 @@ function pollFollowers(st: KraftState, ids: readonly string[]): KraftState {
   for (const s of ids) {
     const r = st.replicas.get(s)!;
     if (r.role !== 'Follower' || r.inflight.has(r.leader!) || !deliverable(st, s, r.leader!)) continue;
-    st = sendRequest(st, Msg({ type: 'FetchRequest', from: s, to: r.leader!, epoch: r.epoch, lastEpoch: lastEpoch(r.log), lastOffset: r.log.size }));
+    st = sendRequest(st, fetchRequest(s, r.leader!, r.epoch, r.log.size, lastEpoch(r.log)));
   }
   return st;
+}
+
+function pairs(ids: readonly string[]): { a: string; b: string }[] {
+  const out: { a: string; b: string }[] = [];
+  for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) out.push({ a: ids[i]!, b: ids[j]! });
+  return out;
 }

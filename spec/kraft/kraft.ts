@@ -5,9 +5,9 @@
  * `transitionToFollower(epoch, self)`, which throws. Reference: Vanlightly's kafka-tlaplus
  * `kraft/kip_996` (@421f170 for the JIRA era, 823615e for the final design).
  *
- * The protocol variants are parameters, so the fixes can be compared on equal bounds.
+ * The protocol variants are parameters, so the design alternatives run on one model.
  */
-import { List, Map } from 'immutable';
+import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { kraftProperties } from '../../invariants/kraft.ts';
 import { kraftActions, settle } from './actions.ts';
@@ -36,15 +36,19 @@ export function configOf(params: ParamValues): KraftConfig {
 
 /**
  * The initial state. `leader` is the pre-established quorum of the TLA+ specs: r1 leads epoch 1, its
- * LeaderChange record is committed on every voter, and the others follow it and have fetched.
+ * LeaderChange record and one client value `v0` are committed and acknowledged on every voter, and the
+ * others follow it and have fetched. Durability is then at stake from the first step.
  */
 export function initialState(cfg: KraftConfig): KraftState {
   const [first, ...rest] = cfg.voters;
   if (cfg.init === 'fresh') return KraftState({ replicas: Map(cfg.voters.map((id) => [id, Replica()])) });
-  const log = List([Entry({ epoch: 1, value: null })]);
-  const leader = Replica({ role: 'Leader', epoch: 1, leader: first!, votedFor: first!, log, hwm: 1, endOffsets: Map(rest.map((id) => [id, 1])) });
-  const follower = Replica({ role: 'Follower', epoch: 1, leader: first!, log, hwm: 1, fetched: true });
-  return KraftState({ replicas: Map([[first!, leader], ...rest.map((id) => [id, follower] as [string, Replica])]) });
+  const log = List([Entry({ epoch: 1, value: null }), Entry({ epoch: 1, value: 'v0' })]);
+  const leader = Replica({ role: 'Leader', epoch: 1, leader: first!, votedFor: first!, log, hwm: 2, endOffsets: Map(rest.map((id) => [id, 2])) });
+  const follower = Replica({ role: 'Follower', epoch: 1, leader: first!, log, hwm: 2, fetched: true });
+  return KraftState({
+    replicas: Map([[first!, leader], ...rest.map((id) => [id, follower] as [string, Replica])]),
+    acked: Set(['v0']),
+  });
 }
 
 export function buildKraft(params: ParamValues): Model<KraftState> {
@@ -52,7 +56,11 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
   return {
     init: () => [settle(initialState(cfg))],
     actions: kraftActions(cfg),
-    properties: kraftProperties(cfg.init === 'leader' ? 1 : 0),
+    properties: kraftProperties({
+      initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
+      values: cfg.maxValues > 0,
+      resignations: cfg.maxResigns + cfg.maxRestarts > 0,
+    }),
     // The established leader is distinguished; its followers stay interchangeable.
     symmetry: [cfg.init === 'leader' ? cfg.voters.slice(1) : [...cfg.voters]],
   };
@@ -61,12 +69,16 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
 const budget = (name: string, what: string, def: number) =>
   ({ name, description: `budget: ${what}`, type: 'int', default: def, min: 0, max: 9 }) as const;
 
-/** The bounds the fixed variants are compared at (each checks in seconds). */
+/**
+ * The bounds the fixes are checked at: the JIRA's scenario (one check-quorum resignation, one election
+ * timeout) plus one follower fetch timeout so that elections complete, on the established quorum with
+ * its committed value `v0`. Each preset checks in seconds.
+ */
 const FIX_BOUNDS = {
   init: 'leader',
   maxEpoch: 2,
-  maxValues: 1,
-  maxRestarts: 1,
+  maxValues: 0,
+  maxRestarts: 0,
   maxCrashes: 0,
   maxResigns: 1,
   maxFetchTimeouts: 1,
@@ -123,17 +135,19 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-16281',
       description:
-        'KAFKA-16281 as reported: no fourth condition, a Resigned leader times out into Prospective in its epoch. ' +
-        'r1 resigns, becomes Prospective in epoch 1, r2 denies its pre-vote naming r1 as leader, and r1 tries to follow itself.',
-      params: { ...FIX_BOUNDS },
+        'KAFKA-16281 as reported: maybeHandleCommonResponse without a fourth condition, and a Resigned leader that times out ' +
+        'into Prospective in its own epoch. r1 resigns, becomes Prospective in epoch 1, r2 denies its pre-vote naming r1 as ' +
+        'leader, and r1 tries to become a follower of itself.',
+      params: { ...FIX_BOUNDS, maxRestarts: 1 },
       expect: { verdict: 'violates', property: 'NoIllegalState' },
       options: { deadlock: false },
     },
     {
       name: 'kraft-fixed-leaderid',
       description:
-        "fourth condition leaderId != self (the JIRA's first fix): safe. A Prospective still follows another named leader, " +
-        'the "transition to Follower" alternative the JIRA says carries its own liveness issue.',
+        "fourth condition leaderId != self (the JIRA's first description): safe. Liveness cost: a Prospective still follows " +
+        'any other leader named in a reply, including one that has already resigned, and then waits for its fetch timeout ' +
+        '(the "transition to Follower" alternative the JIRA says carries a liveness issue of its own).',
       params: { ...FIX_BOUNDS, fourthCondition: 'leaderIdNotSelf' },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
@@ -141,8 +155,9 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-fixed-prospective',
       description:
-        'fourth condition state != Prospective (kafka-tlaplus 421f170) with the BeginQuorumEpoch nudge: safe. Trades liveness: ' +
-        'without the nudge a Prospective that lags the leader is denied every pre-vote and never learns the leader from a reply (stuck Prospective).',
+        "fourth condition state != Prospective (the JIRA's current description, kafka-tlaplus 421f170), with the leader's " +
+        'BeginQuorumEpoch nudge: safe. Trades liveness: a Prospective never learns the leader from a pre-vote reply, so one ' +
+        'that lags the leader is denied every pre-vote and stays Prospective until the leader nudges it (stuck Prospective).',
       params: { ...FIX_BOUNDS, fourthCondition: 'notProspective', nudge: true },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
@@ -150,23 +165,28 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-fixed-resigned-unattached',
       description:
-        'the final fix: a Resigned leader times out into Unattached in the next epoch, so it is never Prospective in the epoch it led; ' +
-        'maybeHandleCommonResponse is unchanged. Safe.',
-      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxEpoch: 3 },
+        'the final fix: a Resigned leader times out into Unattached in the next epoch (then Prospective on the next timeout), ' +
+        'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. Needs a second election ' +
+        'timeout and epoch 3 for an election to complete after the resignation.',
+      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },
     {
       name: 'kraft-double-vote',
-      description: 'planted bug: a Voted replica grants a second candidate of its epoch; two leaders of one epoch break ElectionSafety',
-      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', bug: 'doubleVote', maxRestarts: 0, maxResigns: 0, maxFetchTimeouts: 2 },
+      description:
+        'planted bug in another rule: a Voted replica grants its vote to a second candidate of the same epoch. After both ' +
+        'followers time out, the old leader votes for both candidates of epoch 2 and ElectionSafety fails.',
+      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', bug: 'doubleVote', maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
       expect: { verdict: 'violates', property: 'ElectionSafety' },
       options: { deadlock: false },
     },
     {
       name: 'kraft-bench',
-      description: 'benchmark: the final fix with loss and a link change on top of the fix bounds',
-      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxEpoch: 3, maxLosses: 1, maxConnectivityChanges: 1 },
+      description:
+        'benchmark (holds): the final fix with a client value to replicate, two follower fetch timeouts, a resignation and a ' +
+        'crash; reaches the diverging-epoch truncation of an uncommitted entry.',
+      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxValues: 1, maxFetchTimeouts: 2, maxElectionTimeouts: 0, maxCrashes: 1 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },

@@ -1,7 +1,6 @@
 /**
  * KRaft RPCs (KIP-595 Vote, BeginQuorumEpoch, Fetch; KIP-996 pre-vote) and the network that carries
- * them. One record type for every message keeps states small and hashing cheap; unused fields stay at
- * their defaults.
+ * them, one record type per message.
  *
  * The network is a set (kafka-tlaplus `network.tla`): messages may be delayed and reordered, and loss is
  * a budgeted action. Connections follow `RequestManager`: a requester tracks one in-flight request per
@@ -16,64 +15,154 @@
 import { Record, type RecordOf, Set, is } from 'immutable';
 import { type Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
-export type MsgType = 'VoteRequest' | 'VoteResponse' | 'BeginQuorumEpoch' | 'FetchRequest' | 'FetchResponse';
-
-export interface MsgProps {
-  type: MsgType;
+/** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
+export interface VoteRequestProps {
+  type: 'VoteRequest';
   from: string;
   to: string;
-  /** Request: the sender's epoch (a candidate's epoch for votes). Response: the responder's epoch. */
+  /** The candidate's epoch; for a pre-vote, the Prospective's current epoch (kafka-tlaplus @421f170). */
   epoch: number;
-  /** Vote request/response: a KIP-996 pre-vote. */
   preVote: boolean;
-  /** Vote request: the candidate's last log epoch. Fetch request: `lastFetchedEpoch`. */
   lastEpoch: number;
-  /** Vote request: the candidate's log end offset. Fetch request: `fetchOffset`. */
   lastOffset: number;
-  /** Responses: the leader the responder knows of (`quorum.leaderIdOrSentinel()`). */
+}
+
+/** `VoteResponse`: always names the responder's epoch and the leader it knows of (`buildVoteResponse`). */
+export interface VoteResponseProps {
+  type: 'VoteResponse';
+  from: string;
+  to: string;
+  epoch: number;
+  preVote: boolean;
   leaderId: string | null;
   granted: boolean;
   error: ErrorCode | null;
-  /** Fetch response: the entry at the fetch offset, if the leader has one. */
-  entry: Entry | null;
-  /** Fetch response: the leader's high watermark. */
-  hwm: number;
-  /** Fetch response: `DivergingEpoch` (epoch and end offset) when the fetch position is not on the leader's log. */
-  divergingEpoch: number | null;
-  divergingEnd: number;
-  /** Responses: the request answered (the correlation id). */
-  inReplyTo: RecordOf<MsgProps> | null;
+  /** The request answered: the correlation id. */
+  inReplyTo: VoteRequest;
 }
 
-export const Msg = Record<MsgProps>({
-  type: 'VoteRequest',
+/** `BeginQuorumEpoch`: the leader of `epoch` announces itself. Its response is not modelled. */
+export interface BeginQuorumEpochProps {
+  type: 'BeginQuorumEpoch';
+  from: string;
+  to: string;
+  epoch: number;
+}
+
+export interface FetchRequestProps {
+  type: 'FetchRequest';
+  from: string;
+  to: string;
+  epoch: number;
+  /** The follower's log end offset. */
+  fetchOffset: number;
+  /** The epoch of the follower's last entry. */
+  lastFetchedEpoch: number;
+}
+
+export interface FetchResponseProps {
+  type: 'FetchResponse';
+  from: string;
+  to: string;
+  epoch: number;
+  leaderId: string | null;
+  error: ErrorCode | null;
+  /** The entry at the fetch offset, if the leader has one. */
+  entry: Entry | null;
+  /** The leader's high watermark. */
+  hwm: number;
+  /** `DivergingEpoch`: the leader's log for this epoch ends at `divergingEnd`; the follower must truncate. */
+  divergingEpoch: number | null;
+  divergingEnd: number;
+  inReplyTo: FetchRequest;
+}
+
+export type VoteRequest = RecordOf<VoteRequestProps>;
+export type VoteResponse = RecordOf<VoteResponseProps>;
+export type BeginQuorumEpoch = RecordOf<BeginQuorumEpochProps>;
+export type FetchRequest = RecordOf<FetchRequestProps>;
+export type FetchResponse = RecordOf<FetchResponseProps>;
+export type Request = VoteRequest | FetchRequest;
+export type Msg = VoteRequest | VoteResponse | BeginQuorumEpoch | FetchRequest | FetchResponse;
+export type MsgType = Msg['type'];
+
+const VoteRequestRecord = Record<VoteRequestProps>({ type: 'VoteRequest', from: '', to: '', epoch: 0, preVote: false, lastEpoch: 0, lastOffset: 0 });
+const VoteResponseRecord = Record<VoteResponseProps>({
+  type: 'VoteResponse',
   from: '',
   to: '',
   epoch: 0,
   preVote: false,
-  lastEpoch: 0,
-  lastOffset: 0,
   leaderId: null,
   granted: false,
+  error: null,
+  inReplyTo: VoteRequestRecord(),
+});
+const BeginQuorumEpochRecord = Record<BeginQuorumEpochProps>({ type: 'BeginQuorumEpoch', from: '', to: '', epoch: 0 });
+const FetchRequestRecord = Record<FetchRequestProps>({ type: 'FetchRequest', from: '', to: '', epoch: 0, fetchOffset: 0, lastFetchedEpoch: 0 });
+const FetchResponseRecord = Record<FetchResponseProps>({
+  type: 'FetchResponse',
+  from: '',
+  to: '',
+  epoch: 0,
+  leaderId: null,
   error: null,
   entry: null,
   hwm: 0,
   divergingEpoch: null,
   divergingEnd: 0,
-  inReplyTo: null,
+  inReplyTo: FetchRequestRecord(),
 });
-export type Msg = RecordOf<MsgProps>;
 
-const isRequest = (m: Msg) => m.type === 'VoteRequest' || m.type === 'FetchRequest';
+// Equal messages are one shared instance, so the hash and fingerprint cached on it are computed once,
+// however often the message is sent again.
+const interned = new globalThis.Map<string, Msg>();
+const serial = new WeakMap<Msg, number>();
 
-/** A response to request `req`, from its receiver. */
-export function reply(req: Msg, props: Partial<MsgProps>): Msg {
-  return Msg().withMutations((m) => {
-    m.set('type', req.type === 'VoteRequest' ? 'VoteResponse' : 'FetchResponse').set('from', req.to).set('to', req.from);
-    m.set('preVote', req.preVote).set('inReplyTo', req);
-    for (const k of Object.keys(props) as (keyof MsgProps)[]) m.set(k, props[k]!);
-  });
+function intern<M extends Msg>(key: string, make: () => M): M {
+  let m = interned.get(key) as M | undefined;
+  if (m === undefined) {
+    m = make();
+    interned.set(key, m);
+    serial.set(m, interned.size);
+  }
+  return m;
 }
+
+export function voteRequest(from: string, to: string, epoch: number, preVote: boolean, lastEpoch: number, lastOffset: number): VoteRequest {
+  return intern(`VQ|${from}|${to}|${epoch}|${preVote}|${lastEpoch}|${lastOffset}`, () =>
+    VoteRequestRecord({ from, to, epoch, preVote, lastEpoch, lastOffset }),
+  );
+}
+
+export function voteResponse(req: VoteRequest, epoch: number, leaderId: string | null, granted: boolean, error: ErrorCode | null = null): VoteResponse {
+  return intern(`VR|${serial.get(req)}|${epoch}|${leaderId}|${granted}|${error}`, () =>
+    VoteResponseRecord({ from: req.to, to: req.from, epoch, preVote: req.preVote, leaderId, granted, error, inReplyTo: req }),
+  );
+}
+
+export function beginQuorumEpoch(from: string, to: string, epoch: number): BeginQuorumEpoch {
+  return intern(`BQ|${from}|${to}|${epoch}`, () => BeginQuorumEpochRecord({ from, to, epoch }));
+}
+
+export function fetchRequest(from: string, to: string, epoch: number, fetchOffset: number, lastFetchedEpoch: number): FetchRequest {
+  return intern(`FQ|${from}|${to}|${epoch}|${fetchOffset}|${lastFetchedEpoch}`, () =>
+    FetchRequestRecord({ from, to, epoch, fetchOffset, lastFetchedEpoch }),
+  );
+}
+
+export function fetchResponse(
+  req: FetchRequest,
+  epoch: number,
+  leaderId: string | null,
+  body: { error?: ErrorCode; entry?: Entry | null; hwm?: number; divergingEpoch?: number; divergingEnd?: number },
+): FetchResponse {
+  const { error = null, entry = null, hwm = 0, divergingEpoch = null, divergingEnd = 0 } = body;
+  const key = `FR|${serial.get(req)}|${epoch}|${leaderId}|${error}|${entry === null ? '-' : `${entry.epoch}:${entry.value}`}|${hwm}|${divergingEpoch}|${divergingEnd}`;
+  return intern(key, () => FetchResponseRecord({ from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
+}
+
+const isResponse = (m: Msg): m is VoteResponse | FetchResponse => m.type === 'VoteResponse' || m.type === 'FetchResponse';
 
 /** A short label for diagrams and traces, e.g. `PreVote e1` or `PreVoteResp e1 denied leader=r1`. */
 export function label(m: Msg): string {
@@ -89,7 +178,7 @@ export function label(m: Msg): string {
     case 'BeginQuorumEpoch':
       return `BeginQuorumEpoch e${m.epoch}`;
     case 'FetchRequest':
-      return `Fetch e${m.epoch} offset=${m.lastOffset} lastEpoch=${m.lastEpoch}`;
+      return `Fetch e${m.epoch} offset=${m.fetchOffset} lastEpoch=${m.lastFetchedEpoch}`;
     case 'FetchResponse':
       if (m.error !== null) return `FetchResp e${m.epoch} ${m.error}` + (m.leaderId !== null ? ` leader=${m.leaderId}` : '');
       if (m.divergingEpoch !== null) return `FetchResp e${m.epoch} diverging=(${m.divergingEpoch},${m.divergingEnd})`;
@@ -104,22 +193,20 @@ export function event(m: Msg): { from: string; to: string; label: string } {
 
 const keyCache = new WeakMap<Msg, string>();
 
-/** A readable total order on messages (ties of `order` only). */
+/**
+ * A total order on messages by content (receiver, sender, then the rest), so actions enumerate the
+ * network deterministically and traces read in voter order.
+ */
 export function msgKey(m: Msg): string {
   let k = keyCache.get(m);
   if (k === undefined) {
-    const req = m.inReplyTo;
-    k = `${m.to}|${m.from}|${m.type}|${label(m)}` + (req !== null ? `|${label(req)}` : '');
+    k = `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
     keyCache.set(m, k);
   }
   return k;
 }
 
-/** A total order on messages by content, so actions enumerate the network deterministically. */
 function order(a: Msg, b: Msg): number {
-  const ha = a.hashCode();
-  const hb = b.hashCode();
-  if (ha !== hb) return ha - hb;
   const ka = msgKey(a);
   const kb = msgKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
@@ -164,7 +251,7 @@ export function deliverable(s: KraftState, from: string, to: string): boolean {
 }
 
 /** Puts a one-way message (BeginQuorumEpoch) on the network, or loses it on a cut link. */
-export function send(s: KraftState, m: Msg): KraftState {
+export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
   return deliverable(s, m.from, m.to) ? s.set('net', s.net.add(m)) : s;
 }
 
@@ -172,20 +259,20 @@ export function send(s: KraftState, m: Msg): KraftState {
  * Sends a request and records it as in flight, unless the link is down: then the connection fails and
  * nothing is outstanding (the requester may try again later).
  */
-export function sendRequest(s: KraftState, m: Msg): KraftState {
+export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
   const r = s.replicas.get(m.from)!;
   return s.set('net', s.net.add(m)).set('replicas', s.replicas.set(m.from, r.set('inflight', r.inflight.set(m.to, m))));
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
-export function expected(r: Replica, m: Msg): boolean {
+export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
   const req = r.inflight.get(m.from);
   return req !== undefined && is(req, m.inReplyTo);
 }
 
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
-export function sendResponse(s: KraftState, m: Msg): KraftState {
+export function sendResponse(s: KraftState, m: VoteResponse | FetchResponse): KraftState {
   if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
   return s.set('net', s.net.add(m));
 }
@@ -202,12 +289,13 @@ export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
  * Whether a message can never again change its receiver or be answered usefully:
  * - a response its requester no longer waits for;
  * - a request the requester no longer waits for, that the receiver can only reject without changing
- *   state: an older epoch than the receiver's, or a fetch to a replica that cannot lead its epoch.
- *   Epochs only grow, and a replica leads only an epoch it was elected in, so this stays true.
+ *   state: an older epoch than the receiver's, or a fetch to a replica that cannot lead its epoch;
+ * - a BeginQuorumEpoch of an older epoch.
+ * Epochs only grow, and a replica leads only an epoch it was elected in, so this stays true.
  */
 function inert(s: KraftState, m: Msg): boolean {
   const to = s.replicas.get(m.to)!;
-  if (m.type === 'VoteResponse' || m.type === 'FetchResponse') return !expected(to, m);
+  if (isResponse(m)) return !expected(to, m);
   if (m.type === 'BeginQuorumEpoch') return m.epoch < to.epoch;
   const waiting = s.replicas.get(m.from)!.inflight.get(m.to);
   if (waiting !== undefined && is(waiting, m)) return false;
@@ -233,7 +321,7 @@ export function dropMessages(s: KraftState, lost: (m: Msg) => boolean): KraftSta
     if (!lost(m)) continue;
     net = net.remove(m);
     if (m.type === 'BeginQuorumEpoch') continue;
-    const req = isRequest(m) ? m : m.inReplyTo!;
+    const req = isResponse(m) ? m.inReplyTo : m;
     const r = replicas.get(req.from)!;
     if (is(r.inflight.get(req.to), req)) replicas = replicas.set(req.from, r.set('inflight', r.inflight.remove(req.to)));
   }

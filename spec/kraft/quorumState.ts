@@ -9,12 +9,12 @@
  * (`resetConnections`) and the leader's follower offsets all start empty.
  */
 import { List, Map, Set } from 'immutable';
-import type { Msg } from './messages.ts';
+import type { Request } from './messages.ts';
 import { Entry, type ErrorCode, type FourthCondition, type Replica, type Role } from './state.ts';
 
 const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
-const NO_REQUESTS = Map<string, Msg>();
+const NO_REQUESTS = Map<string, Request>();
 
 export function illegal(r: Replica, call: string, reason: string): Replica {
   return r.set('role', 'IllegalState').set('illegal', `${call}: ${reason}`);

@@ -4,7 +4,7 @@
  * per voter, a network of messages, and the budgets that bound every fault and timer.
  */
 import { List, Map, Record, Set } from 'immutable';
-import type { Msg } from './messages.ts';
+import type { Msg, Request } from './messages.ts';
 
 /**
  * `QuorumState`'s epoch states (KIP-595, plus Prospective from KIP-996), the sink `IllegalState` that
@@ -37,7 +37,7 @@ export const Replica = Record<{
    * The request in flight to each peer (`RequestManager`, one per connection). Cleared by every
    * transition (`resetConnections`), so a response to a request from an earlier state is ignored.
    */
-  inflight: Map<string, Msg>;
+  inflight: Map<string, Request>;
   /** Leader only: each voter's fetch offset as last reported (`LeaderState` voter states). */
   endOffsets: Map<string, number>;
   /** Why the replica is in `IllegalState`: the helper call that would have thrown. */
@@ -51,7 +51,7 @@ export const Replica = Record<{
   log: List<Entry>(),
   hwm: 0,
   fetched: false,
-  inflight: Map<string, Msg>(),
+  inflight: Map<string, Request>(),
   endOffsets: Map<string, number>(),
   illegal: null,
 });

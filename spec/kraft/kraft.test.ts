@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import spec from './kraft.ts';
+import { checkModel } from '../../checker/check.ts';
+import type { ParamValues } from '../spec.ts';
+import type { KraftState } from './state.ts';
+import type { CheckResult } from '../../checker/result.ts';
+
+function paramsOf(preset: string, extra: ParamValues = {}): ParamValues {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  return { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params, ...extra } as ParamValues;
+}
+
+async function check(preset: string, extra: ParamValues = {}) {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  const params = paramsOf(preset, extra);
+  return checkModel(spec.build(params), { deadlock: p.options?.deadlock ?? true, symmetry: p.options?.symmetry ?? false }, { spec: 'kraft', preset, params });
+}
+
+const traceOf = (r: CheckResult<KraftState>) => (r.status === 'violation' || r.status === 'error' ? r.trace : undefined);
+const actions = (r: CheckResult<KraftState>) => traceOf(r)?.steps.map((s) => s.action);
+
+test('every preset states its verdict and turns deadlock detection off (budgets run out: the model quiesces)', () => {
+  assert.deepEqual(
+    spec.presets.map((p) => [p.name, p.expect.verdict === 'holds' ? 'holds' : p.expect.property]),
+    [
+      ['kraft-16281', 'NoIllegalState'],
+      ['kraft-fixed-leaderid', 'holds'],
+      ['kraft-fixed-prospective', 'holds'],
+      ['kraft-fixed-resigned-unattached', 'holds'],
+      ['kraft-double-vote', 'ElectionSafety'],
+      ['kraft-bench', 'holds'],
+    ],
+  );
+  for (const p of spec.presets) assert.equal(p.options?.deadlock, false, p.name);
+});
+
+test('kraft-16281: the JIRA history, shortest: r1 resigns, goes Prospective in epoch 1, r2 names r1 as leader, r1 follows itself', async () => {
+  const r = await check('kraft-16281');
+  assert.equal(r.status, 'violation');
+  assert.equal(r.status === 'violation' && r.property, 'NoIllegalState');
+  assert.equal(r.stats.distinct, 258);
+  assert.equal(r.stats.depth, 4);
+  const steps = traceOf(r)!.steps;
+  assert.deepEqual(actions(r), ['Init', 'CheckQuorumResign', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteResponse']);
+  assert.deepEqual(steps.slice(1).map((s) => s.params.s), ['r1', 'r1', 'r2', 'r1']);
+
+  const at = (i: number) => steps[i]!.state;
+  assert.equal(at(1).replicas.get('r1')!.role, 'Resigned');
+  const prospective = at(2).replicas.get('r1')!;
+  assert.deepEqual([prospective.role, prospective.epoch, prospective.leader], ['Prospective', 1, null]);
+  const reply = steps[4]!.params.m as { type: string; from: string; epoch: number; leaderId: string; granted: boolean; preVote: boolean };
+  assert.deepEqual([reply.type, reply.from, reply.epoch, reply.leaderId, reply.granted, reply.preVote], ['VoteResponse', 'r2', 1, 'r1', false, true]);
+  const end = at(4).replicas.get('r1')!;
+  assert.equal(end.role, 'IllegalState');
+  assert.equal(end.illegal, 'transitionToFollower(epoch=1, leader=r1): the leader is the local replica');
+
+  // The narration a sequence diagram draws.
+  assert.deepEqual(steps[1]!.events, { actor: 'r1', sends: [], marks: ['resign', 'Resigned e1'] });
+  assert.deepEqual(steps[2]!.events?.sends, [
+    { from: 'r1', to: 'r2', label: 'PreVote e1 last=(1,2)' },
+    { from: 'r1', to: 'r3', label: 'PreVote e1 last=(1,2)' },
+  ]);
+  assert.deepEqual(steps[3]!.events?.sends, [{ from: 'r2', to: 'r1', label: 'PreVoteResp e1 denied leader=r1' }]);
+  assert.deepEqual(steps[4]!.events?.receives, [{ from: 'r2', to: 'r1', label: 'PreVoteResp e1 denied leader=r1' }]);
+  assert.deepEqual(steps[4]!.events?.marks, ['IllegalState: transitionToFollower(epoch=1, leader=r1): the leader is the local replica']);
+});
+
+test('kraft-16281 is also reached through a restart with the disk intact', async () => {
+  const r = await check('kraft-16281', { maxResigns: 0 });
+  assert.equal(r.status === 'violation' && r.property, 'NoIllegalState');
+  assert.deepEqual(actions(r), ['Init', 'RestartWithState', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteResponse']);
+});
+
+test('kraft-fixed-leaderid: exhaustive, no safety violation', async () => {
+  const r = await check('kraft-fixed-leaderid');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 8680);
+  assert.equal(r.stats.depth, 23);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+});
+
+test('kraft-fixed-prospective: exhaustive, no safety violation', async () => {
+  const r = await check('kraft-fixed-prospective');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 43443);
+  assert.equal(r.stats.depth, 24);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+});
+
+test('kraft-fixed-resigned-unattached: exhaustive, no safety violation', async () => {
+  const r = await check('kraft-fixed-resigned-unattached');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 32642);
+  assert.equal(r.stats.depth, 26);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+});
+
+test('a fix still holds when a voter may crash and lose its disk', async () => {
+  const r = await check('kraft-fixed-leaderid', { maxCrashes: 1 });
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 10988);
+  assert.equal(r.stats.depth, 23);
+});
+
+test('kraft-double-vote: the planted bug elects two leaders of epoch 2', async () => {
+  const r = await check('kraft-double-vote');
+  assert.equal(r.status === 'violation' && r.property, 'ElectionSafety');
+  assert.equal(r.stats.distinct, 1174);
+  assert.equal(r.stats.depth, 10);
+  assert.deepEqual(actions(r), [
+    'Init',
+    'FetchTimeout',
+    'FetchTimeout',
+    'HandleVoteRequest',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'HandleVoteResponse',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+  ]);
+  const last = traceOf(r)!.steps.at(-1)!.state;
+  assert.deepEqual(
+    [...last.replicas.entries()].map(([id, x]) => [id, x.role, x.epoch]),
+    [
+      ['r1', 'Voted', 2],
+      ['r2', 'Leader', 2],
+      ['r3', 'Leader', 2],
+    ],
+  );
+});
+
+test('without the planted bug the same bounds are safe', async () => {
+  const r = await check('kraft-double-vote', { bug: 'none' });
+  assert.equal(r.status, 'holds');
+});
+
+test('kraft-bench: exhaustive, no safety violation, reaching a diverging-epoch truncation', { skip: !process.env.KMC_SLOW && 'set KMC_SLOW=1 (about 20 s)' }, async () => {
+  const r = await check('kraft-bench');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 118129);
+  assert.equal(r.stats.depth, 29);
+});
+
+test('the same check twice gives the same counts and trace (deterministic successors)', async () => {
+  const a = await check('kraft-double-vote');
+  const b = await check('kraft-double-vote');
+  assert.equal(a.stats.distinct, b.stats.distinct);
+  assert.equal(a.stats.generated, b.stats.generated);
+  assert.deepEqual(
+    traceOf(a)!.steps.map((s) => [s.action, s.params.s]),
+    traceOf(b)!.steps.map((s) => [s.action, s.params.s]),
+  );
+});
+
+test('symmetry over the followers of the established leader keeps the verdicts', async () => {
+  const params = paramsOf('kraft-fixed-leaderid');
+  const model = spec.build(params);
+  assert.deepEqual(model.symmetry, [['r2', 'r3']]);
+  const r = await checkModel(model, { deadlock: false, symmetry: true }, { spec: 'kraft', params });
+  assert.equal(r.status, 'holds');
+  assert.ok(r.stats.distinct < 8680);
+  const bugParams = paramsOf('kraft-16281');
+  const bug = await checkModel(spec.build(bugParams), { deadlock: false, symmetry: true }, { spec: 'kraft', params: bugParams });
+  assert.equal(bug.status === 'violation' && bug.property, 'NoIllegalState');
+  assert.equal(traceOf(bug)?.steps.length, 5);
+});
