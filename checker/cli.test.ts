@@ -127,3 +127,19 @@ test('simulate: a seeded violation is shrunk, and the same seed gives the same t
   assert.equal(JSON.parse(ok.stdout).runs, 20);
   assertUserError(kmc('simulate', 'twophase', '--seed', 'abc'), 2, /--seed takes a whole number/);
 });
+
+test('the KAFKA-16281 regression trace reproduces, and no longer fits under each fix', () => {
+  const trace = 'traces/regressions/kraft-kraft-16281.itf.json';
+  const buggy = kmc('replay', 'kraft', trace);
+  assert.equal(buggy.code, 1);
+  assert.match(buggy.stdout, /Reproduced: the trace fits the spec and step 4 violates NoIllegalState/);
+  const notProspective = kmc('replay', 'kraft', trace, '--param', 'fourthCondition=notProspective');
+  assert.equal(notProspective.code, 0);
+  assert.match(notProspective.stdout, /No longer fits at step 4: HandleVoteResponse\(s=r1, .*replicas\[r1\]\.role: expected IllegalState, got Prospective/);
+  const finalFix = kmc('replay', 'kraft', trace, '--param', 'resignedTimeout=unattached', '--json');
+  assert.equal(finalFix.code, 0);
+  const j = JSON.parse(finalFix.stdout);
+  assert.equal(j.status, 'diverged');
+  assert.equal(j.step, 2);
+  assert.match(j.reason, /replicas\[r1\]\.role: expected Prospective, got Unattached; replicas\[r1\]\.epoch: expected 1, got 2/);
+});

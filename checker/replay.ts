@@ -5,7 +5,7 @@
  */
 import type { ActionParams, Model } from '../spec/spec.ts';
 import { canonicalJson, paramsToItf, stateVariables, type ItfTrace, type ItfValue } from '../traces/itf.ts';
-import { formatStep, formatValue } from '../traces/text.ts';
+import { changesBetween, formatStep, formatValue } from '../traces/text.ts';
 import { Expander } from './expander.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 
@@ -81,10 +81,18 @@ function sameVariables(vars: { [name: string]: ItfValue }, recorded: { [name: st
   return Object.keys(vars).every((k) => canonicalJson(vars[k]) === canonicalJson(recorded[k]));
 }
 
+/** The fields that differ, as finely as maps and sets allow: `replicas[r1].role: expected IllegalState, got Prospective`. */
 function describeDifference(recorded: { [name: string]: unknown }, got: { [name: string]: ItfValue } | undefined): string {
   if (got === undefined) return 'the spec has no initial state';
-  const diffs = Object.keys(got)
-    .filter((k) => canonicalJson(got[k]) !== canonicalJson(recorded[k]))
-    .map((k) => `${k} expected ${recorded[k] === undefined ? '(absent)' : formatValue(recorded[k] as ItfValue)}, got ${formatValue(got[k]!)}`);
-  return diffs.length > 0 ? diffs.join('; ') : 'the trace has variables the spec does not';
+  const vars = Object.keys(got);
+  const changes = changesBetween(recorded as never, got as never, vars);
+  if (changes.length === 0) return 'the trace has variables the spec does not';
+  const shown = changes.slice(0, 6).map((c) => {
+    if (c.added !== undefined || c.removed !== undefined) {
+      const parts = [...(c.removed ?? []).map((x) => `expected also ${formatValue(x)}`), ...(c.added ?? []).map((x) => `got also ${formatValue(x)}`)];
+      return `${c.path}: ${parts.join('; ')}`;
+    }
+    return `${c.path}: expected ${c.before === undefined ? '(absent)' : formatValue(c.before)}, got ${c.after === undefined ? '(absent)' : formatValue(c.after)}`;
+  });
+  return `${shown.join('; ')}${changes.length > 6 ? `; and ${changes.length - 6} more differences` : ''}`;
 }

@@ -5,6 +5,7 @@ import { checkModel } from '../../checker/check.ts';
 import type { ParamValues } from '../spec.ts';
 import type { KraftState } from './state.ts';
 import type { CheckResult } from '../../checker/result.ts';
+import { sometimes } from '../../invariants/property.ts';
 
 function paramsOf(preset: string, extra: ParamValues = {}): ParamValues {
   const p = spec.presets.find((x) => x.name === preset)!;
@@ -138,10 +139,37 @@ test('without the planted bug the same bounds are safe', async () => {
 });
 
 test('kraft-bench: exhaustive, no safety violation, reaching a diverging-epoch truncation', { skip: !process.env.KMC_SLOW && 'set KMC_SLOW=1 (about 20 s)' }, async () => {
-  const r = await check('kraft-bench');
+  const params = paramsOf('kraft-bench');
+  const model = spec.build(params);
+  const diverging = sometimes<KraftState>('DivergingFetch', 'a leader tells a follower to truncate', (s) =>
+    s.net.some((m) => m.type === 'FetchResponse' && m.divergingEpoch !== null),
+  );
+  const r = await checkModel({ ...model, properties: [...model.properties, diverging] }, { deadlock: false }, { spec: 'kraft', preset: 'kraft-bench', params });
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 118129);
   assert.equal(r.stats.depth, 29);
+  assert.ok(r.witnesses.includes('DivergingFetch'));
+});
+
+test('from a fresh quorum (all Unattached in epoch 0) the same bug follows the first election', async () => {
+  const r = await check('kraft-16281', { init: 'fresh', maxElectionTimeouts: 2 });
+  assert.equal(r.status === 'violation' && r.property, 'NoIllegalState');
+  assert.equal(r.stats.distinct, 19254);
+  assert.deepEqual(actions(r), [
+    'Init',
+    'ElectionTimeout',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'CheckQuorumResign',
+    'ElectionTimeout',
+    'HandleBeginQuorumEpoch',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+  ]);
+  // r2 has not fetched from r1 yet, so it grants the pre-vote, but the reply still names r1 as leader.
+  assert.deepEqual(traceOf(r)!.steps[10]!.events?.receives, [{ from: 'r2', to: 'r1', label: 'PreVoteResp e1 granted leader=r1' }]);
 });
 
 test('the same check twice gives the same counts and trace (deterministic successors)', async () => {
