@@ -127,7 +127,8 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     seconds: limits.seconds,
     collisionProbability: (n * Math.max(0, g - n)) / 2 ** 64,
     coverage,
-    bytesPerState: n > 0 ? Math.round(Math.max(o.offHeapBytes, limits.peakRss - limits.baseRss) / n) : 0,
+    // Process growth says little about a small run (start-up noise); there only the checker's own tables count.
+    bytesPerState: n === 0 ? 0 : Math.round((n >= 100_000 ? Math.max(o.offHeapBytes, limits.peakRss - limits.baseRss) : o.offHeapBytes) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
   };
