@@ -215,3 +215,33 @@ test('initial states: fresh is every voter Unattached in epoch 0; symmetry cover
   assert.deepEqual(spec.build({ ...defaults, init: 'fresh' }).symmetry, [['r1', 'r2', 'r3']]);
   assert.deepEqual(spec.build(defaults).symmetry, [['r2', 'r3']]);
 });
+
+test('a fault or timer with a zero budget is left out of the model, so coverage reports only what can happen', () => {
+  const names = (extra: ParamValues) => modelOf(extra).model.actions.map((a) => a.name);
+  assert.deepEqual(names({ maxRestarts: 0, maxCrashes: 0, maxLosses: 0, maxConnectivityChanges: 0, maxValues: 0 }), [
+    'CheckQuorumResign',
+    'ElectionTimeout',
+    'FetchTimeout',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'HandleBeginQuorumEpoch',
+    'HandleFetchRequest',
+    'HandleFetchResponse',
+  ]);
+  assert.deepEqual(names({ nudge: true }), [
+    'CheckQuorumResign',
+    'RestartWithState',
+    'CrashLoseState',
+    'ElectionTimeout',
+    'FetchTimeout',
+    'HandleVoteRequest',
+    'HandleVoteResponse',
+    'HandleBeginQuorumEpoch',
+    'ResendBeginQuorumEpoch',
+    'ClientRequest',
+    'HandleFetchRequest',
+    'HandleFetchResponse',
+    'DropMessage',
+    'ChangeConnectivity',
+  ]);
+});

@@ -112,12 +112,13 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   // ---- granting -------------------------------------------------------------------------------
 
   /**
-   * KIP-996 pre-vote: granted when the candidate's log is at least as up to date, except by a leader,
-   * and by a follower that has fetched from its leader in this epoch (`FollowerState.canGrantVote`;
-   * kafka-tlaplus `HandleVoteRequest`).
+   * KIP-996 pre-vote: granted when the candidate's log is at least as up to date, except by a leader or
+   * a resigned leader (`LeaderState`/`ResignedState.canGrantVote` reject every vote), and by a follower
+   * that has fetched from its leader in this epoch (`FollowerState.canGrantVote`; kafka-tlaplus
+   * `HandleVoteRequest`).
    */
   function canGrantPreVote(r: Replica, logOk: boolean): boolean {
-    if (r.role === 'Leader') return false;
+    if (r.role === 'Leader' || r.role === 'Resigned') return false;
     if (r.role === 'Follower') return !r.fetched && logOk;
     return logOk;
   }
@@ -319,7 +320,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         const log = r.log.push(Entry({ epoch: r.epoch, value: `v${st.written + 1}` }));
         return putReplica(st, s, r.set('log', log)).set('written', st.written + 1);
       },
-      describe: onVoterDescribe(['write']),
+      describe: (before, { s }: OnVoter, after) => narrate(before, after, s, null, [`write v${after.written}`]),
     },
     {
       // `handleFetchRequest`: epoch and role checks (`validateLeaderOnlyRequest`), then the position
@@ -381,7 +382,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     {
       // A message is lost; its request, if any, times out.
       name: 'DropMessage',
-      params: (st: KraftState) => (cfg.maxLosses > 0 ? allMessages(st).map((m) => ({ m })) : []),
+      params: (st: KraftState) => allMessages(st).map((m) => ({ m })),
       enabled: (st) => st.losses < cfg.maxLosses,
       next: (st, { m }: { m: Msg }) => dropMessages(st, (x) => is(x, m)).set('losses', st.losses + 1),
       describe: (_b, { m }: { m: Msg }) => ({ actor: m.to, receives: [], sends: [], marks: [`lost: ${m.from}->${m.to} ${event(m).label}`] }),
@@ -389,7 +390,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     {
       // A link between two voters goes down (dropping what is in flight on it) or comes back.
       name: 'ChangeConnectivity',
-      params: () => (cfg.maxConnectivityChanges > 0 ? pairs(ids) : []),
+      params: () => pairs(ids),
       enabled: (st) => st.connectivityChanges < cfg.maxConnectivityChanges,
       next: (st, { a, b }: { a: string; b: string }) => {
         const link = Set([a, b]);
@@ -408,7 +409,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   if (cfg.nudge) {
     // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
     // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`).
-    actions.splice(8, 0, {
+    const at = actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1;
+    actions.splice(at, 0, {
       name: 'ResendBeginQuorumEpoch',
       params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
       enabled: (st, { s, t }: { s: string; t: string }) => {
@@ -419,8 +421,21 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
     });
   }
+  // A fault or timer whose budget is zero is not part of the model.
+  const budget: Readonly<Record<string, number>> = {
+    CheckQuorumResign: cfg.maxResigns,
+    RestartWithState: cfg.maxRestarts,
+    CrashLoseState: cfg.maxCrashes,
+    ElectionTimeout: cfg.maxElectionTimeouts,
+    FetchTimeout: cfg.maxFetchTimeouts,
+    ClientRequest: cfg.maxValues,
+    DropMessage: cfg.maxLosses,
+    ChangeConnectivity: cfg.maxConnectivityChanges,
+  };
   // Every step ends by tidying the network and with the followers' poll.
-  return actions.map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
+  return actions
+    .filter((a) => budget[a.name] !== 0)
+    .map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
 }
 
 /**

@@ -40,7 +40,7 @@ test('kraft-16281: the JIRA history, shortest: r1 resigns, goes Prospective in e
   const r = await check('kraft-16281');
   assert.equal(r.status, 'violation');
   assert.equal(r.status === 'violation' && r.property, 'NoIllegalState');
-  assert.equal(r.stats.distinct, 258);
+  assert.equal(r.stats.distinct, 254);
   assert.equal(r.stats.depth, 4);
   const steps = traceOf(r)!.steps;
   assert.deepEqual(actions(r), ['Init', 'CheckQuorumResign', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteResponse']);
@@ -76,7 +76,7 @@ test('kraft-16281 is also reached through a restart with the disk intact', async
 test('kraft-fixed-leaderid: exhaustive, no safety violation', async () => {
   const r = await check('kraft-fixed-leaderid');
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 8680);
+  assert.equal(r.stats.distinct, 8474);
   assert.equal(r.stats.depth, 23);
   assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
 });
@@ -84,7 +84,7 @@ test('kraft-fixed-leaderid: exhaustive, no safety violation', async () => {
 test('kraft-fixed-prospective: exhaustive, no safety violation', async () => {
   const r = await check('kraft-fixed-prospective');
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 43443);
+  assert.equal(r.stats.distinct, 27199);
   assert.equal(r.stats.depth, 24);
   assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
 });
@@ -92,7 +92,7 @@ test('kraft-fixed-prospective: exhaustive, no safety violation', async () => {
 test('kraft-fixed-resigned-unattached: exhaustive, no safety violation', async () => {
   const r = await check('kraft-fixed-resigned-unattached');
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 32642);
+  assert.equal(r.stats.distinct, 32232);
   assert.equal(r.stats.depth, 26);
   assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
 });
@@ -100,7 +100,7 @@ test('kraft-fixed-resigned-unattached: exhaustive, no safety violation', async (
 test('a fix still holds when a voter may crash and lose its disk', async () => {
   const r = await check('kraft-fixed-leaderid', { maxCrashes: 1 });
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 10988);
+  assert.equal(r.stats.distinct, 10762);
   assert.equal(r.stats.depth, 23);
 });
 
@@ -146,7 +146,7 @@ test('kraft-bench: exhaustive, no safety violation, reaching a diverging-epoch t
   );
   const r = await checkModel({ ...model, properties: [...model.properties, diverging] }, { deadlock: false }, { spec: 'kraft', preset: 'kraft-bench', params });
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 118129);
+  assert.equal(r.stats.distinct, 115611);
   assert.equal(r.stats.depth, 29);
   assert.ok(r.witnesses.includes('DivergingFetch'));
 });
@@ -189,7 +189,7 @@ test('symmetry over the followers of the established leader keeps the verdicts',
   assert.deepEqual(model.symmetry, [['r2', 'r3']]);
   const r = await checkModel(model, { deadlock: false, symmetry: true }, { spec: 'kraft', params });
   assert.equal(r.status, 'holds');
-  assert.ok(r.stats.distinct < 8680);
+  assert.ok(r.stats.distinct < 8474);
   const bugParams = paramsOf('kraft-16281');
   const bug = await checkModel(spec.build(bugParams), { deadlock: false, symmetry: true }, { spec: 'kraft', params: bugParams });
   assert.equal(bug.status === 'violation' && bug.property, 'NoIllegalState');

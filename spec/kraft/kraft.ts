@@ -6,6 +6,11 @@
  * `kraft/kip_996` (@421f170 for the JIRA era, 823615e for the final design).
  *
  * The protocol variants are parameters, so the design alternatives run on one model.
+ *
+ * Left out, as in the TLA+ spec: observers and reconfiguration (KIP-853), EndQuorumEpoch, the
+ * BeginQuorumEpoch response, snapshots. Timers and check-quorum fire nondeterministically within their
+ * budgets. Requests are matched to responses by content, so two identical requests to one peer (sent
+ * before and after a transition) are not told apart, where Kafka's correlation ids would.
  */
 import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';

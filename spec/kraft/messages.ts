@@ -289,9 +289,11 @@ export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
  * Whether a message can never again change its receiver or be answered usefully:
  * - a response its requester no longer waits for;
  * - a request the requester no longer waits for, that the receiver can only reject without changing
- *   state: an older epoch than the receiver's, or a fetch to a replica that cannot lead its epoch;
+ *   state: one of an older epoch than the receiver's, or a fetch of the receiver's epoch when the
+ *   receiver no longer leads it (a fetch goes to the epoch's leader, and a leader that stepped down
+ *   never leads that epoch again);
  * - a BeginQuorumEpoch of an older epoch.
- * Epochs only grow, and a replica leads only an epoch it was elected in, so this stays true.
+ * Epochs only grow, so this stays true.
  */
 function inert(s: KraftState, m: Msg): boolean {
   const to = s.replicas.get(m.to)!;
