@@ -36,7 +36,7 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
   }
   if (r.witnesses.length > 0) lines.push(`Witnesses reached: ${r.witnesses.join(', ')}`);
   const never = r.coverage.filter((c) => c.enabled === 0).map((c) => c.action);
-  if (never.length > 0 && r.status !== 'incomplete') lines.push(chalk.yellow(`Actions never enabled: ${never.join(', ')} (usually a modelling bug)`));
+  if (never.length > 0 && r.status === 'holds') lines.push(chalk.yellow(`Actions never enabled: ${never.join(', ')} (usually a modelling bug)`));
   lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${fmt(r.bytesPerState)} bytes/state`));
   return lines.join('\n');
 }
