@@ -21,7 +21,7 @@ const CASES: readonly BenchCase[] = [
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
 ];
 
-const bin = fileURLToPath(new URL('../checker/bin.mjs', import.meta.url));
+const bin = fileURLToPath(new URL('../checker/cli/bin.mjs', import.meta.url));
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;

@@ -1,6 +1,6 @@
 /**
  * Two-phase commit with the whole state packed into one number, for the benchmark only: the same state
- * space as spec/toy/twoPhase.ts (TLC's counts), without Immutable.js in the hot loop. Comparing the two
+ * space as spec/twophase/twoPhase.ts (TLC's counts), without Immutable.js in the hot loop. Comparing the two
  * rows of `npm run bench` separates the checker's own cost from the cost of the authoring surface.
  *
  * Layout: a = rmState (2 bits per RM) | tmState << 16 | tmPrepared << 18; b = Prepared messages

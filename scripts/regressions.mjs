@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const kmc = (...args) => spawnSync(process.execPath, ['checker/bin.mjs', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+const kmc = (...args) => spawnSync(process.execPath, ['checker/cli/bin.mjs', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
 const outDir = `${root}traces/regressions`;
 mkdirSync(outDir, { recursive: true });
 const { specs } = JSON.parse(kmc('list', '--json').stdout);

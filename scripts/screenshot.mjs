@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 
 register();
 const { launchChromium } = await import('../test/browser/chromium.ts');
-const { main } = await import('../checker/cli.ts');
+const { main } = await import('../checker/cli/cli.ts');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -5,8 +5,8 @@
  * when NO_COLOR is set.
  */
 import chalk from 'chalk';
-import type { ItfState, ItfTrace, ItfValue } from './itf.ts';
-import { canonicalJson } from './itf.ts';
+import type { ItfState, ItfTrace, ItfValue } from './itf/write.ts';
+import { canonicalJson } from './itf/write.ts';
 
 /** Compact human form of an ITF value: `{r1: working}`, `{a, b}`, `[x, y]`, `none`. */
 export function formatValue(v: ItfValue): string {

@@ -2,11 +2,11 @@
  * One unit of CI work: check one spec instance (optionally mutated) and return its report. Jobs and
  * their results are plain data, so a job runs the same in this thread or in a worker thread.
  */
-import { checkModel, ConfigError } from '../check.ts';
-import type { CheckOptions } from '../options.ts';
-import { toReport, type CheckReport } from '../report.ts';
-import { prepareCheck } from '../runCheck.ts';
-import { UserError } from '../userError.ts';
+import { checkModel, ConfigError } from '../engine/check.ts';
+import type { CheckOptions } from '../engine/options.ts';
+import { toReport, type CheckReport } from '../cli/report.ts';
+import { prepareCheck } from '../cli/runCheck.ts';
+import { UserError } from '../cli/userError.ts';
 import { mutateModel, type Mutation } from './mutate.ts';
 
 export interface Job {

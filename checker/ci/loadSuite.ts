@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { Expectation, ParamValue, SpecDefinition } from '../../spec/spec.ts';
-import { loadSpec } from '../loadSpec.ts';
-import { parseValue } from '../params.ts';
-import { buildModel } from '../runCheck.ts';
-import { BUNDLED_NAMES, BUNDLED_SPECS } from '../registry.ts';
-import { UserError, choices } from '../userError.ts';
+import { loadSpec } from '../cli/loadSpec.ts';
+import { parseValue } from '../cli/params.ts';
+import { buildModel } from '../cli/runCheck.ts';
+import { BUNDLED_NAMES, BUNDLED_SPECS } from '../cli/registry.ts';
+import { UserError, choices } from '../cli/userError.ts';
 import { InputFileError, readSourceFile, type FieldPath, type Problem, type SourceFile } from './sourceFile.ts';
 import { DEFAULT_TIME_SECONDS, DEFAULT_TOLERANCE, SUITE_VERSION, type Budget, type Suite, type SuiteCheck } from './suite.ts';
 

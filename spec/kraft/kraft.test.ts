@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import spec from './kraft.ts';
-import { checkModel } from '../../checker/check.ts';
+import { checkModel } from '../../checker/engine/check.ts';
 import type { ParamValues } from '../spec.ts';
 import type { KraftState } from './state.ts';
-import type { CheckResult } from '../../checker/result.ts';
+import type { CheckResult } from '../../checker/engine/result.ts';
 import { sometimes } from '../../invariants/property.ts';
 
 function paramsOf(preset: string, extra: ParamValues = {}): ParamValues {

@@ -14,7 +14,7 @@
  */
 import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
-import { kraftProperties } from '../../invariants/kraft.ts';
+import { kraftProperties } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, Replica, type ResignedTimeout } from './state.ts';
 

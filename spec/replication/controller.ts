@@ -3,7 +3,7 @@
  * election in one change), fencing and registration (`ReplicationControlManager`), and the unclean paths
  * (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
  */
-import { uncleanElectionAllowed } from '../../invariants/replication.ts';
+import type { Set } from 'immutable';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { lastEpoch } from './log.ts';
 import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
@@ -191,4 +191,23 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
   return s
     .set('partition', next)
     .set('ghost', s.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', s.ghost.uncleanOutsideStrategy || !allowed));
+}
+
+/**
+ * When each unclean path may run, from the strategy definitions (KIP-966 thread, Calvin Liu, Sep 18
+ * 2023): None "no unclean recovery will be performed"; Balanced "when both ISR and ELR are empty";
+ * Aggressive "whenever the partition can't elect a durable replica". Without the ELR, the legacy
+ * unclean.leader.election.enable allows it once no ISR member is available.
+ */
+export function uncleanElectionAllowed(cfg: Config, p: Partition, fenced: Set<number>): boolean {
+  const available = (r: number) => !fenced.has(r);
+  if (!cfg.elr) return cfg.uncleanLeaderElection && !p.isr.some(available);
+  switch (cfg.strategy) {
+    case 'None':
+      return false;
+    case 'Balanced':
+      return p.isr.isEmpty() && p.elr.isEmpty();
+    case 'Aggressive':
+      return !p.isr.some(available) && !p.elr.some(available);
+  }
 }

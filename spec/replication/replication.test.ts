@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { List, Map, Set } from 'immutable';
 import type { ActionParams, ParamValues } from '../spec.ts';
-import { checkModel } from '../../checker/check.ts';
+import { checkModel } from '../../checker/engine/check.ts';
 import spec, { configOf, initialState } from './replication.ts';
 import { fetch, fetchSource, settle } from './broker.ts';
 import { changePartition, registerBroker, uncleanCandidates } from './controller.ts';

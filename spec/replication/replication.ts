@@ -18,7 +18,7 @@
  */
 import { Map } from 'immutable';
 import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
-import { replicationProperties } from '../../invariants/replication.ts';
+import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { idSet } from './ids.ts';
 import { type Acks, type BalancedFallback, Broker, type Config, Partition, ReplicationState, type Strategy } from './state.ts';

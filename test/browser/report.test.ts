@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { canonicalJson, type ItfTrace } from '../../traces/itf.ts';
+import { canonicalJson, type ItfTrace } from '../../traces/itf/write.ts';
 import { changedPaths } from '../../traces/render/fields.ts';
 import { renderHtml } from '../../traces/render/html.ts';
 import { stepsOf } from '../../traces/render/steps.ts';

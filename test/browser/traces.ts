@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import twoPhase from '../../spec/toy/twoPhase.ts';
-import { checkModel } from '../../checker/check.ts';
-import { toItf, type ItfTrace } from '../../traces/itf.ts';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import { checkModel } from '../../checker/engine/check.ts';
+import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
 
 /** KMC_REGRESSION_TRACES points the tests at another folder of traces. */
 const REGRESSIONS = process.env.KMC_REGRESSION_TRACES ?? fileURLToPath(new URL('../../traces/regressions/', import.meta.url));

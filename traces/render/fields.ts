@@ -5,7 +5,7 @@
  * (a log of (epoch, value) entries) stay whole: a changed ISR or an appended entry is one changed field,
  * not a reshuffle of positions.
  */
-import { canonicalJson, type ItfValue } from '../itf.ts';
+import { canonicalJson, type ItfValue } from '../itf/write.ts';
 import { formatKey, formatValue, isRecordValue } from './value.ts';
 
 export interface Field {

@@ -1,5 +1,5 @@
 /** Every picture of a trace kmc can write, by the name `kmc render --format` knows it by. */
-import type { ItfTrace } from '../itf.ts';
+import type { ItfTrace } from '../itf/write.ts';
 import { renderText } from '../text.ts';
 import { toDot, type DotOptions } from './dot.ts';
 import { toGexf, toGraphml } from './exchange.ts';

@@ -5,7 +5,7 @@
  * fields that step changed highlighted, the message-sequence chart and the state graph; the left/right
  * arrow keys step through, and the current step is highlighted in both pictures.
  */
-import type { ItfTrace } from '../itf.ts';
+import type { ItfTrace } from '../itf/write.ts';
 import { toDot, type DotOptions } from './dot.ts';
 import { diffFields, type FieldRow } from './fields.ts';
 import { renderSequenceSvg } from './sequence.ts';

@@ -3,7 +3,7 @@
  * comment. Mermaid arrows are instantaneous, so a message is drawn when it is sent (dotted with an open
  * end when it is never received) and the receiving step's note says what it received.
  */
-import type { ItfTrace } from '../itf.ts';
+import type { ItfTrace } from '../itf/write.ts';
 import { messageFlights } from './messages.ts';
 import { markStyle } from './sequence.ts';
 import { actorsOf, stepsOf, titleOf, verdictSentence } from './steps.ts';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import twoPhase from '../../spec/toy/twoPhase.ts';
-import { checkModel } from '../../checker/check.ts';
-import { toItf, type ItfTrace } from '../itf.ts';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import { checkModel } from '../../checker/engine/check.ts';
+import { toItf, type ItfTrace } from '../itf/write.ts';
 import { messageFlights } from './messages.ts';
 import { renderMermaid } from './mermaid.ts';
 import { renderSequenceSvg } from './sequence.ts';

@@ -8,7 +8,7 @@
 import { messageFlights, type MessageFlight } from './messages.ts';
 import { VIOLATION_COLOUR, VIOLATION_FILL, styleOf } from './palette.ts';
 import { actionsOf, actorsOf, headlineOf, stepsOf, titleOf, verdictSentence, type Step } from './steps.ts';
-import type { ItfTrace } from '../itf.ts';
+import type { ItfTrace } from '../itf/write.ts';
 import { truncate } from './value.ts';
 
 export interface SequenceOptions {

@@ -1,12 +1,12 @@
 /**
  * The state graph of a counterexample as a graphology graph: states are nodes, transitions are edges.
  * The same shape holds a bare trace (built here, from ITF alone), a trace with its k-hop neighbourhood,
- * or a small model's whole reachable graph (both built by `checker/stateGraph.ts`, which runs the model).
+ * or a small model's whole reachable graph (both built by `checker/engine/reachableGraph.ts`, which runs the model).
  * Every exporter (DOT, SVG, GraphML, GEXF, HTML) reads only this.
  */
 import { createHash } from 'node:crypto';
 import { MultiDirectedGraph } from 'graphology';
-import { canonicalJson, type ItfTrace } from '../itf.ts';
+import { canonicalJson, type ItfTrace } from '../itf/write.ts';
 import type { TraceVerdict } from '../trace.ts';
 import type { StateVars } from './fields.ts';
 import { actionsOf, stepsOf, titleOf } from './steps.ts';

@@ -3,7 +3,7 @@
  * (actor, messages, marks) and variables; the lifelines; the action order that fixes each action's colour;
  * and the verdict. Works on plain Apalache/Quint ITF too (no narration, actions from `mbt::actionTaken`).
  */
-import type { ItfTrace, ItfValue } from '../itf.ts';
+import type { ItfTrace, ItfValue } from '../itf/write.ts';
 import type { Message } from '../../spec/spec.ts';
 import type { TraceVerdict } from '../trace.ts';
 import type { StateVars } from './fields.ts';

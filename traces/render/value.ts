@@ -3,7 +3,7 @@
  * sequences `<<a, b>>`, functions `(k :> v @@ ...)`. Maps keyed by strings print as records because that
  * is how a Kafka engineer reads `brokers`, `isr` or `epochs`. Quint options print as `None` / `Some(v)`.
  */
-import type { ItfValue } from '../itf.ts';
+import type { ItfValue } from '../itf/write.ts';
 
 /** True for a Quint variant `{tag, value}` (kmc writes `null` as the variant `None`). */
 export function isVariant(v: ItfValue): v is { tag: string; value: ItfValue } {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItfTrace } from '../itf.ts';
+import type { ItfTrace } from '../itf/write.ts';
 import { toDot } from './dot.ts';
 import { FORMAT_EXTENSIONS, FORMATS, renderFormat } from './formats.ts';
 import { renderHtml } from './html.ts';

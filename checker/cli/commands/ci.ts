@@ -1,0 +1,132 @@
+/**
+ * `kmc ci [suite]`: the gate for changes to a protocol design. Runs every check of a suite, compares
+ * verdicts with the suite and sizes with the committed baseline, and writes the reports CI systems read.
+ * Exit codes: 0 all matched, 1 a verdict differs (or drift without --allow-drift), 2 malformed suite or
+ * usage, 3 a spec threw, 4 a budget ran out.
+ */
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
+import chalk from 'chalk';
+import type { KmcCommand } from '../command.ts';
+import { ExitCode } from '../exitCodes.ts';
+import { loadSpec } from '../loadSpec.ts';
+import { BUNDLED_NAMES, BUNDLED_SPECS } from '../registry.ts';
+import { UserError } from '../userError.ts';
+import { defaultSuiteYaml, type SpecSource } from '../../ci/defaultSuite.ts';
+import { githubAnnotations } from '../../ci/githubAnnotations.ts';
+import { toJUnit } from '../../ci/junit.ts';
+import { toMarkdown } from '../../ci/markdown.ts';
+import { DEFAULT_MUTATION_BUDGET } from '../../ci/mutationTest.ts';
+import { OUTCOME_LABEL, seconds } from '../../ci/format.ts';
+import { runCi } from '../../ci/runCi.ts';
+import { summaryText } from '../../ci/summaryText.ts';
+import { shownPath } from '../../ci/sourceFile.ts';
+import { positiveInt, positiveNumber } from './commonOptions.ts';
+import { interruptFlag } from './interrupt.ts';
+
+/** Where `kmc ci` looks for a suite when none is named. */
+export const SUITE_CANDIDATES = ['kmc.suite.yaml', 'kmc.suite.yml', 'kmc.suite.json', 'ci/kmc.suite.yaml'];
+
+export const ciCommand: KmcCommand = {
+  command: 'ci [suite]',
+  describe: 'Run a suite of checks against their expected verdicts and baseline (exit 0 all matched, 1 verdict differs or drift, 2 bad suite, 3 spec threw, 4 budget ran out)',
+  builder: (y) =>
+    y
+      .positional('suite', { type: 'string', describe: `The suite file (YAML or JSON); default: the first of ${SUITE_CANDIDATES.join(', ')}` })
+      .option('update-baseline', { type: 'boolean', default: false, describe: 'Record distinct states, depth and counterexample length of each passing check in the baseline file' })
+      .option('baseline', { type: 'string', describe: 'The baseline file (default: as the suite says, or <suite>.baseline.json beside it)' })
+      .option('tolerance', { type: 'number', describe: 'Relative change of a baseline number reported as drift, e.g. 0.1 for 10% (overrides the suite)' })
+      .option('allow-drift', { type: 'boolean', default: false, describe: 'Report drift from the baseline without failing' })
+      .option('junit', { type: 'string', describe: 'Write a JUnit XML report to this file' })
+      .option('markdown', { type: 'string', describe: 'Write a Markdown summary to this file (also appended to $GITHUB_STEP_SUMMARY when set)' })
+      .option('out', { type: 'string', describe: 'Folder for the counterexamples (.itf.json, .txt) of failing checks' })
+      .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once (results are the same for every value)' })
+      .option('only', { type: 'string', array: true, describe: 'Run only the checks with these names (* matches any text; repeatable)' })
+      .option('mutate', { type: 'boolean', default: false, describe: 'Mutation self-test: re-check each passing check with one action disabled or one guard dropped at a time' })
+      .option('mutant-states', { type: 'number', default: DEFAULT_MUTATION_BUDGET.mutantStates, describe: 'Distinct-state budget of each mutant' })
+      .option('mutant-seconds', { type: 'number', default: DEFAULT_MUTATION_BUDGET.mutantSeconds, describe: 'Time budget of each mutant, in seconds' })
+      .option('mutate-seconds', { type: 'number', default: DEFAULT_MUTATION_BUDGET.totalSeconds, describe: 'Time budget of the whole mutation self-test, in seconds' })
+      .option('init', { type: 'boolean', default: false, describe: 'Write a suite with one check per preset of the bundled specs (or of --spec) to the suite path, then exit' })
+      .option('spec', { type: 'string', array: true, describe: 'With --init: the specs to cover (bundled names or paths; repeatable)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'Print only the summary' }),
+  run: async (argv) => {
+    if (argv.init) return init(argv);
+    const suitePath = argv.suite !== undefined ? String(argv.suite) : findSuite();
+    const quiet = Boolean(argv.quiet);
+    const tolerance = argv.tolerance === undefined ? undefined : Number(argv.tolerance);
+    if (tolerance !== undefined && !(Number.isFinite(tolerance) && tolerance >= 0)) {
+      throw new UserError(`--tolerance takes a fraction of at least 0 (0.1 = 10%); got '${String(argv.tolerance)}'.`);
+    }
+    const result = await runCi({
+      suitePath,
+      lanes: positiveInt('jobs', argv.jobs)!,
+      ...(argv.only ? { only: (argv.only as unknown[]).map(String) } : {}),
+      ...(argv.baseline !== undefined ? { baselinePath: String(argv.baseline) } : {}),
+      updateBaseline: Boolean(argv['update-baseline']),
+      ...(tolerance !== undefined ? { tolerance } : {}),
+      allowDrift: Boolean(argv['allow-drift']),
+      ...(argv.out !== undefined ? { outDir: String(argv.out) } : {}),
+      ...(argv.mutate
+        ? {
+            mutate: {
+              mutantStates: positiveInt('mutant-states', argv['mutant-states'])!,
+              mutantSeconds: positiveNumber('mutant-seconds', argv['mutant-seconds'])!,
+              totalSeconds: positiveNumber('mutate-seconds', argv['mutate-seconds'])!,
+            },
+          }
+        : {}),
+      shouldStop: interruptFlag(),
+      ...(quiet
+        ? {}
+        : {
+            onOutcome: (o) => process.stderr.write(chalk.dim(`  ${OUTCOME_LABEL[o.kind].padEnd(8)} ${o.check.name} (${o.report ? seconds(o.report.seconds) : o.got})\n`)),
+            onMutationProgress: (done, total) => {
+              if (done === total || done % 10 === 0) process.stderr.write(chalk.dim(`  mutants checked: ${done} of ${total}\n`));
+            },
+          }),
+    });
+    process.stdout.write(`${summaryText(result)}\n`);
+    const markdown = toMarkdown(result);
+    if (argv.junit !== undefined) writeReport(String(argv.junit), toJUnit(result));
+    if (argv.markdown !== undefined) writeReport(String(argv.markdown), markdown);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+    if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(result)) process.stdout.write(`${line}\n`);
+    return result.exitCode;
+  },
+};
+
+function findSuite(): string {
+  const found = SUITE_CANDIDATES.find((p) => existsSync(p));
+  if (!found) {
+    throw new UserError(`No suite file given and none found (looked for ${SUITE_CANDIDATES.join(', ')}). Name one (kmc ci path/to/suite.yaml), or create one with kmc ci --init.`);
+  }
+  return found;
+}
+
+function writeReport(path: string, text: string): void {
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  writeFileSync(path, text);
+}
+
+async function init(argv: Record<string, unknown>): Promise<ExitCode> {
+  const target = resolve(argv.suite !== undefined ? String(argv.suite) : SUITE_CANDIDATES[0]!);
+  if (existsSync(target)) throw new UserError(`${shownPath(target)} already exists; remove it first or name another file (kmc ci --init other.suite.yaml).`);
+  const requested = argv.spec ? (argv.spec as unknown[]).map(String) : BUNDLED_NAMES;
+  const sources: SpecSource[] = [];
+  for (const name of requested) {
+    try {
+      const loaded = await loadSpec(name);
+      // A path is written relative to the suite file, where the suite will look for it.
+      const ref = BUNDLED_SPECS[name] !== undefined ? name : `./${relative(dirname(target), resolve(name))}`;
+      sources.push({ ref, definition: loaded.definition });
+    } catch (e) {
+      if (argv.spec) throw e;
+      process.stderr.write(chalk.yellow(`Left out ${name}: ${(e as Error).message}\n`));
+    }
+  }
+  writeReport(target, defaultSuiteYaml(sources));
+  const count = sources.reduce((n, s) => n + s.definition.presets.length, 0);
+  process.stdout.write(`Wrote ${shownPath(target)}: ${count} checks (one per preset of ${sources.map((s) => s.ref).join(', ')}). Tune the budgets, then record a baseline with kmc ci ${shownPath(target)} --update-baseline.\n`);
+  return ExitCode.Holds;
+}

@@ -1,0 +1,65 @@
+/** The human summary of a check printed after the search: verdict, counts, coverage, how to replay. */
+import chalk from 'chalk';
+import type { CheckReport } from './report.ts';
+import { fmt } from './progressDisplay.ts';
+import { renderText } from '../../traces/text.ts';
+
+export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, string>): string {
+  const lines: string[] = [];
+  const what = `${r.spec}${r.preset ? ` (preset ${r.preset})` : ''} ${Object.entries(r.params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ')}`;
+  lines.push(chalk.dim(`kmc check ${what}`));
+  if (r.trace) lines.push(renderText(r.trace), '');
+  const counts = `${fmt(r.distinct)} distinct states, ${fmt(r.generated)} generated, depth ${r.depth}, ${r.seconds.toFixed(1)} s (${fmt(r.seconds > 0 ? r.distinct / r.seconds : r.distinct)} distinct/s, ${r.workers} worker${r.workers === 1 ? '' : 's'})`;
+  switch (r.status) {
+    case 'holds':
+      lines.push(`${chalk.green.bold('No violation:')} ${counts}`);
+      break;
+    case 'violation':
+      if (r.kind === 'sometimes') {
+        lines.push(`${chalk.red.bold('Vacuous:')} no reachable state satisfies ${r.unreached.join(', ')}; the model never does what ${r.unreached.length === 1 ? 'this witness' : 'these witnesses'} expect${r.unreached.length === 1 ? 's' : ''}.`);
+        for (const name of r.unreached) lines.push(`  ${name}: ${descriptions.get(name) ?? ''}`);
+      } else if (r.kind === 'deadlock') {
+        lines.push(`${chalk.red.bold('Deadlock')} after ${(r.traceLength ?? 1) - 1} steps (turn detection off with --no-deadlock if the model may legitimately stop)`);
+      } else {
+        lines.push(`${chalk.red.bold(`Invariant ${r.property} violated`)} after ${(r.traceLength ?? 1) - 1} steps (a shortest counterexample)`);
+      }
+      lines.push(counts);
+      break;
+    case 'incomplete':
+      lines.push(`${chalk.yellow.bold('Incomplete:')} stopped by ${describeReason(r.reason)}; no violation among the states explored. ${counts}`);
+      break;
+    case 'error':
+      lines.push(`${chalk.red.bold('The spec threw:')} ${r.message}`, counts);
+      break;
+  }
+  if (r.witnesses.length > 0) lines.push(`Witnesses reached: ${r.witnesses.join(', ')}`);
+  const never = r.coverage.filter((c) => c.enabled === 0).map((c) => c.action);
+  if (never.length > 0 && r.status === 'holds') lines.push(chalk.yellow(`Actions never enabled: ${never.join(', ')} (usually a modelling bug)`));
+  lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${fmt(r.bytesPerState)} bytes/state`));
+  return lines.join('\n');
+}
+
+export function formatCoverage(r: CheckReport): string {
+  const width = Math.max(6, ...r.coverage.map((c) => c.action.length));
+  const rows = r.coverage.map((c) => `  ${c.action.padEnd(width)}  ${fmt(c.enabled).padStart(12)}  ${fmt(c.fired).padStart(12)}  ${fmt(c.newStates).padStart(12)}`);
+  return [`  ${'action'.padEnd(width)}  ${'enabled in'.padStart(12)}  ${'fired'.padStart(12)}  ${'new states'.padStart(12)}`, ...rows].join('\n');
+}
+
+function describeReason(reason: string | null): string {
+  switch (reason) {
+    case 'maxStates':
+      return '--max-states';
+    case 'maxDepth':
+      return '--max-depth';
+    case 'timeLimit':
+      return '--time-limit';
+    case 'memoryBudget':
+      return 'the memory budget';
+    case 'interrupted':
+      return 'Ctrl-C';
+    default:
+      return String(reason);
+  }
+}

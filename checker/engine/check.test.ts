@@ -1,0 +1,155 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import dieHard from '../../spec/diehard/dieHard.ts';
+import { checkModel } from './check.ts';
+import { countTo, laterActionThrowsAt, throwsAt, vacuous } from '../../test/fixtures/tinySpecs.ts';
+import type { CheckOptions } from './options.ts';
+
+const label = { spec: 'test', params: {} };
+const twoPhaseModel = (rm: number, bug = 'none') => twoPhase.build({ rm, bug });
+const actionsOf = (r: { trace?: { steps: readonly { action: string }[] } }) => r.trace?.steps.map((s) => s.action);
+
+test('TwoPhase with 3 resource managers: 288 distinct states, as TLC reports', async () => {
+  const r = await checkModel(twoPhaseModel(3), {}, label);
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 288);
+  assert.equal(r.stats.generated, 1146);
+  assert.equal(r.stats.depth, 11);
+  assert.deepEqual(r.status === 'holds' && r.witnesses, ['Committed', 'Aborted']);
+});
+
+test('TwoPhase with 5 resource managers: 8,832 distinct states, as TLC reports', async () => {
+  const r = await checkModel(twoPhaseModel(5), {}, label);
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 8832);
+  assert.equal(r.stats.depth, 17);
+});
+
+test('symmetry over resource managers shrinks the state space and keeps every verdict', async () => {
+  const plain = await checkModel(twoPhaseModel(5), {}, label);
+  const reduced = await checkModel(twoPhaseModel(5), { symmetry: true }, label);
+  assert.equal(reduced.status, plain.status);
+  assert.equal(reduced.stats.distinct, 314);
+  const bugPlain = await checkModel(twoPhaseModel(4, 'tmCommitEarly'), {}, label);
+  const bugReduced = await checkModel(twoPhaseModel(4, 'tmCommitEarly'), { symmetry: true }, label);
+  assert.equal(bugPlain.status, 'violation');
+  assert.equal(bugReduced.status, 'violation');
+  assert.equal(bugReduced.status === 'violation' && bugReduced.property, 'TCConsistent');
+  assert.equal(bugReduced.trace?.steps.length, bugPlain.trace?.steps.length);
+});
+
+test('symmetry is refused with a property not declared symmetric', async () => {
+  const m = twoPhaseModel(3);
+  const unsound = { ...m, properties: m.properties.map((p) => (p.name === 'TPTypeOK' ? { ...p, symmetric: false } : p)) };
+  await assert.rejects(checkModel(unsound, { symmetry: true }, label), /unsound.*TPTypeOK/);
+});
+
+test('a planted TwoPhase bug gives the shortest counterexample', async () => {
+  const r = await checkModel(twoPhaseModel(3, 'tmCommitEarly'), {}, label);
+  assert.equal(r.status, 'violation');
+  assert.equal(r.status === 'violation' && r.property, 'TCConsistent');
+  assert.deepEqual(actionsOf(r), ['Init', 'RMPrepare', 'TMRcvPrepared', 'TMCommit', 'RMChooseToAbort', 'RMRcvCommitMsg']);
+  assert.deepEqual(r.trace?.steps[1]?.params, { rm: 'r1' });
+});
+
+test('Die Hard: the 6-step solution is found as a shortest trace', async () => {
+  const r = await checkModel(dieHard.build({ small: 3, big: 5, goal: 4 }), {}, label);
+  assert.equal(r.status, 'violation');
+  assert.deepEqual(actionsOf(r), ['Init', 'FillBigJug', 'BigToSmall', 'EmptySmallJug', 'BigToSmall', 'FillBigJug', 'BigToSmall']);
+  const last = r.trace!.steps.at(-1)!.state as { big: number };
+  assert.equal(last.big, 4);
+  const impossible = await checkModel(dieHard.build({ small: 2, big: 4, goal: 3 }), {}, label);
+  assert.equal(impossible.status, 'holds');
+  assert.equal(impossible.stats.distinct, 6);
+});
+
+test('deadlock is found by default and can be switched off', async () => {
+  const r = await checkModel(countTo(4), {}, label);
+  assert.equal(r.status, 'violation');
+  assert.equal(r.status === 'violation' && r.kind, 'deadlock');
+  assert.equal(r.trace?.steps.length, 5);
+  const off = await checkModel(countTo(4), { deadlock: false }, label);
+  assert.equal(off.status, 'holds');
+  assert.equal(off.stats.distinct, 5);
+});
+
+test('a sometimes property never reached makes the check fail as vacuous', async () => {
+  const r = await checkModel(vacuous(7), {}, label);
+  assert.equal(r.status, 'violation');
+  assert.equal(r.status === 'violation' && r.kind, 'sometimes');
+  assert.deepEqual(r.status === 'violation' && r.unreached, ['ReachesMinusOne']);
+  assert.equal(r.stats.distinct, 7);
+});
+
+test('a spec that throws gives an error result with the trace that led there', async () => {
+  const r = await checkModel(throwsAt(3), {}, label);
+  assert.equal(r.status, 'error');
+  assert.match(r.status === 'error' ? r.message : '', /Inc: effect threw: cannot step past 3/);
+  assert.equal(r.trace?.steps.length, 4);
+});
+
+test('an action throwing after another produced a successor is reported at the state being expanded', async () => {
+  const r = await checkModel(laterActionThrowsAt(2), {}, label);
+  assert.equal(r.status, 'error');
+  assert.match(r.status === 'error' ? r.message : '', /Explode: effect threw: explodes at 2/);
+  assert.deepEqual(actionsOf(r), ['Init', 'Inc', 'Inc']);
+});
+
+test('limits end the search as incomplete with the stats so far', async () => {
+  const byStates = await checkModel(twoPhaseModel(5), { maxStates: 1000 }, label);
+  assert.equal(byStates.status, 'incomplete');
+  assert.equal(byStates.status === 'incomplete' && byStates.reason, 'maxStates');
+  assert.ok(byStates.stats.distinct >= 1000 && byStates.stats.distinct < 1100);
+  const byDepth = await checkModel(twoPhaseModel(5), { maxDepth: 3 }, label);
+  assert.equal(byDepth.status === 'incomplete' && byDepth.reason, 'maxDepth');
+  const byTime = await checkModel(twoPhaseModel(6), { timeLimitSeconds: 0.2 }, label);
+  assert.equal(byTime.status === 'incomplete' && byTime.reason, 'timeLimit');
+  let calls = 0;
+  const stopped = await checkModel(twoPhaseModel(6), { shouldStop: () => ++calls > 2 }, label);
+  assert.equal(stopped.status === 'incomplete' && stopped.reason, 'interrupted');
+  const byMemory = await checkModel(twoPhaseModel(6), { memoryBudgetBytes: 1 }, label);
+  assert.equal(byMemory.status === 'incomplete' && byMemory.reason, 'memoryBudget');
+});
+
+test('depth-first search reaches the same states; its counterexamples need not be shortest', async () => {
+  const bfs = await checkModel(twoPhaseModel(4), {}, label);
+  const dfs = await checkModel(twoPhaseModel(4), { strategy: 'dfs' }, label);
+  assert.equal(dfs.status, 'holds');
+  assert.equal(dfs.stats.distinct, bfs.stats.distinct);
+  const bug = await checkModel(twoPhaseModel(3, 'tmCommitEarly'), { strategy: 'dfs' }, label);
+  assert.equal(bug.status === 'violation' && bug.property, 'TCConsistent');
+  const bounded = await checkModel(twoPhaseModel(4), { strategy: 'dfs', maxDepth: 4 } satisfies CheckOptions, label);
+  assert.equal(bounded.status === 'incomplete' && bounded.reason, 'maxDepth');
+  const bfsBounded = await checkModel(twoPhaseModel(4), { maxDepth: 4 }, label);
+  assert.equal(bounded.stats.distinct, bfsBounded.stats.distinct);
+});
+
+test('coverage counts each action, and the collision estimate follows n(g-n)/2^64', async () => {
+  const r = await checkModel(twoPhaseModel(3), {}, label);
+  const byName = Object.fromEntries(r.stats.coverage.map((c) => [c.action, c]));
+  assert.deepEqual(byName.TMCommit, { action: 'TMCommit', enabled: 1, fired: 1, newStates: 1 });
+  assert.equal(r.stats.coverage.reduce((n, c) => n + c.fired, 0) + 1, r.stats.generated);
+  assert.equal(r.stats.coverage.reduce((n, c) => n + c.newStates, 0) + 1, r.stats.distinct);
+  assert.equal(r.stats.collisionProbability, (288 * (1146 - 288)) / 2 ** 64);
+});
+
+test('worker threads taking over mid-search give the sequential counts and trace', async () => {
+  const { fileURLToPath } = await import('node:url');
+  const modulePath = fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url));
+  for (const bug of ['none', 'tmCommitEarly']) {
+    const params = { rm: 4, bug };
+    const one = await checkModel(twoPhase.build(params), {}, label);
+    const two = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 20 }, label, { modulePath, params });
+    assert.equal(two.stats.workers, 2);
+    assert.equal(two.status, one.status);
+    assert.deepEqual([two.stats.distinct, two.stats.generated, two.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
+    assert.deepEqual(two.stats.coverage, one.stats.coverage);
+    assert.deepEqual(actionsOf(two as never), actionsOf(one as never));
+  }
+});
+
+test('by default small machines search in one thread and bigger ones use every core', async () => {
+  const { defaultWorkers } = await import('./defaultWorkers.ts');
+  assert.deepEqual([1, 2, 3, 4, 16].map(defaultWorkers), [1, 1, 1, 4, 16]);
+});

@@ -1,0 +1,135 @@
+/**
+ * The single entry point of a check: run a strategy over a model, then turn how it ended into a
+ * `CheckResult` with stats, coverage and a rebuilt counterexample.
+ */
+import type { Model, ParamValues } from '../../spec/spec.ts';
+import type { Trace, TraceVerdict } from '../../traces/trace.ts';
+import { breadthFirst } from './bfs.ts';
+import { depthFirst } from './dfs.ts';
+import { Expander } from './expander.ts';
+import { Limits } from './limits.ts';
+import type { CheckOptions } from './options.ts';
+import type { ActionCoverage, CheckResult, Stats } from './result.ts';
+import type { SearchOutcome } from './search.ts';
+import { rebuildSteps } from './traceBuilder.ts';
+import { accelerateRecords } from './recordAcceleration.ts';
+import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
+import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
+
+/** How a result names what was checked (copied into traces and reports). */
+export interface CheckLabel {
+  readonly spec: string;
+  readonly preset?: string;
+  readonly params: ParamValues;
+}
+
+/** The options cannot work with this model (a user mistake, reported as a configuration error). */
+export class ConfigError extends Error {}
+
+/**
+ * Checks every property of `model` on every reachable state.
+ * With `workers > 1`, `source` must say how worker threads load the same model.
+ */
+export async function checkModel<S>(
+  model: Model<S>,
+  options: CheckOptions,
+  label: CheckLabel,
+  source?: ModelSource,
+): Promise<CheckResult<S>> {
+  accelerateRecords();
+  validate(model, options);
+  const expander = new Expander(model, options.symmetry ?? false);
+  const limits = new Limits(options);
+  const workers = options.workers ?? 1;
+  let outcome: SearchOutcome;
+  if ((options.strategy ?? 'bfs') === 'dfs') {
+    outcome = await depthFirst(expander, options, limits);
+  } else if (workers > 1 && source) {
+    const threshold = options.parallelFromStates ?? 50_000;
+    const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold);
+    outcome = 'end' in sequential ? sequential : await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+  } else {
+    outcome = (await breadthFirst(expander, options, limits)) as SearchOutcome;
+  }
+  return toResult(expander, outcome, limits, label);
+}
+
+function validate<S>(model: Model<S>, options: CheckOptions): void {
+  if (options.symmetry) {
+    if (!model.symmetry || model.symmetry.length === 0) {
+      throw new ConfigError('symmetry reduction was asked for, but this model declares no symmetry sets');
+    }
+    const unsound = model.properties.filter((p) => !p.symmetric).map((p) => p.name);
+    if (unsound.length > 0) {
+      throw new ConfigError(
+        `symmetry reduction would make these properties unsound, because they are not declared symmetric: ${unsound.join(', ')}. ` +
+          'Run without --symmetry, or declare them with { symmetric: true } if they give the same answer for every permutation of the ids.',
+      );
+    }
+    const perms = permutationCount(model.symmetry);
+    if (perms > MAX_PERMUTATIONS) {
+      throw new ConfigError(`symmetry over these sets means ${perms} permutations per state (at most ${MAX_PERMUTATIONS}); run without --symmetry`);
+    }
+  }
+}
+
+function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {
+  const stats = statsOf(expander, o, limits);
+  const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
+  const end = o.end;
+  const traceTo = (stateId: number, verdict: TraceVerdict): Trace<S> => {
+    const fps = o.log.pathTo(stateId).map((id) => o.log.fingerprintOf(id));
+    return { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, fps), verdict };
+  };
+  switch (end.kind) {
+    case 'violation': {
+      const p = expander.invariants[end.invariant]!;
+      const trace = traceTo(end.stateId, { kind: 'always', property: p.name, description: p.description });
+      return { status: 'violation', kind: 'always', property: p.name, stats, trace, witnesses };
+    }
+    case 'deadlock': {
+      const trace = traceTo(end.stateId, { kind: 'deadlock', property: 'Deadlock', description: 'no action is enabled in this state' });
+      return { status: 'violation', kind: 'deadlock', property: 'Deadlock', stats, trace, witnesses };
+    }
+    case 'incomplete':
+      return { status: 'incomplete', reason: end.reason, stats, witnesses };
+    case 'error': {
+      const message = end.error.message;
+      const trace = end.stateId >= 0 && end.stateId < o.log.size ? traceTo(end.stateId, { kind: 'error', property: 'Error', description: message }) : undefined;
+      return { status: 'error', message, stats, ...(trace ? { trace } : {}) };
+    }
+    case 'complete': {
+      const unreached = expander.witnesses.filter((_, i) => o.witnessesReached[i] !== 1).map((p) => p.name);
+      if (unreached.length > 0) {
+        return { status: 'violation', kind: 'sometimes', property: unreached[0]!, unreached, stats, witnesses };
+      }
+      return { status: 'holds', stats, witnesses };
+    }
+  }
+}
+
+function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): Stats {
+  // Coverage is read before any trace is rebuilt: rebuilding runs actions again.
+  const coverage: ActionCoverage[] = expander.actions.map((a, i) => ({
+    action: a.name,
+    enabled: expander.enabledCount[i]!,
+    fired: expander.firedCount[i]!,
+    newStates: o.newStates[i]!,
+  }));
+  limits.exceeded(0, 0); // samples the final RSS into peakRss
+  const n = o.distinct;
+  const g = o.generated;
+  return {
+    distinct: n,
+    generated: g,
+    depth: o.depth,
+    queued: o.queued,
+    seconds: limits.seconds,
+    collisionProbability: (n * Math.max(0, g - n)) / 2 ** 64,
+    coverage,
+    // Process growth says little about a small run (start-up noise); there only the checker's own tables count.
+    bytesPerState: n === 0 ? 0 : Math.round((n >= 100_000 ? Math.max(o.offHeapBytes, limits.peakRss - limits.baseRss) : o.offHeapBytes) / n),
+    peakMemoryBytes: limits.peakRss,
+    workers: o.workers,
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Runs a model's code: initial states, successors in a fixed order (action list order, then parameter
+ * order), fingerprints under VIEW and SYMMETRY, and property tests. Every strategy (BFS, DFS, simulation,
+ * worker threads, trace rebuilding) goes through this one class, so they all see the same successors in
+ * the same order, which is what makes counts and traces identical across strategies and worker counts.
+ */
+import type { Action, ActionParams, Model } from '../../spec/spec.ts';
+import type { Property } from '../../invariants/property.ts';
+import { Fingerprinter } from './fingerprint.ts';
+import { symmetryRenamings } from './symmetry.ts';
+
+/** Spec code threw: where, and with which action and parameters. */
+export class SpecError extends Error {
+  constructor(
+    readonly phase: 'init' | 'params' | 'enabled' | 'next' | 'view' | 'property' | 'constraint',
+    readonly detail: string,
+    readonly causeError: unknown,
+  ) {
+    super(`${detail}: ${causeError instanceof Error ? causeError.message : String(causeError)}`);
+  }
+}
+
+const EMPTY_PARAMS: ActionParams = Object.freeze({});
+
+/** `ordinal` is the position of `params` in the action's parameter enumeration (0 without parameters). */
+export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionParams, ordinal: number) => void;
+
+export class Expander<S> {
+  readonly actions: readonly Action<S, ActionParams>[];
+  readonly invariants: readonly Property<S>[];
+  readonly witnesses: readonly Property<S>[];
+  /** Per action: states in which it was enabled at least once, and successors it produced. */
+  readonly enabledCount: Float64Array;
+  readonly firedCount: Float64Array;
+  private readonly fingerprinter = new Fingerprinter();
+  private readonly renamings: readonly ReadonlyMap<unknown, unknown>[];
+  hi = 0;
+  lo = 0;
+
+  constructor(
+    readonly model: Model<S>,
+    symmetry: boolean,
+  ) {
+    this.actions = model.actions;
+    this.invariants = model.properties.filter((p) => p.kind === 'always');
+    this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
+    this.enabledCount = new Float64Array(this.actions.length);
+    this.firedCount = new Float64Array(this.actions.length);
+    this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
+  }
+
+  initialStates(): S[] {
+    try {
+      return [...this.model.init()];
+    } catch (e) {
+      throw new SpecError('init', 'init() threw', e);
+    }
+  }
+
+  /** Fingerprint of the state's view, canonical under symmetry; left in `hi`/`lo`. */
+  fingerprint(s: S): void {
+    let v: unknown = s;
+    if (this.model.view) {
+      try {
+        v = this.model.view(s);
+      } catch (e) {
+        throw new SpecError('view', 'view() threw', e);
+      }
+    }
+    const f = this.fingerprinter;
+    f.of(v);
+    let hi = f.hi;
+    let lo = f.lo;
+    for (const rename of this.renamings) {
+      f.of(v, rename);
+      if (f.hi < hi || (f.hi === hi && f.lo < lo)) {
+        hi = f.hi;
+        lo = f.lo;
+      }
+    }
+    this.hi = hi;
+    this.lo = lo;
+  }
+
+  /** Calls `visit` for every successor, in the fixed order. Returns how many there were. */
+  successors(s: S, visit: SuccessorVisitor<S>): number {
+    let count = 0;
+    const actions = this.actions;
+    for (let a = 0; a < actions.length; a++) {
+      const action = actions[a]!;
+      let fired = 0;
+      if (action.params === undefined) {
+        if (this.isEnabled(action, s, EMPTY_PARAMS)) {
+          visit(this.apply(action, s, EMPTY_PARAMS), a, EMPTY_PARAMS, 0);
+          fired++;
+        }
+      } else {
+        let choices: Iterable<ActionParams>;
+        try {
+          choices = action.params(s);
+        } catch (e) {
+          throw new SpecError('params', `${action.name}: params() threw`, e);
+        }
+        let ordinal = 0;
+        for (const p of choices) {
+          if (this.isEnabled(action, s, p)) {
+            visit(this.apply(action, s, p), a, p, ordinal);
+            fired++;
+          }
+          ordinal++;
+        }
+      }
+      if (fired > 0) {
+        this.enabledCount[a]!++;
+        this.firedCount[a]! += fired;
+        count += fired;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The successor by action `actionIndex` with the parameters whose key (`paramsKey`) is `key`, or null
+   * when that action has no such parameters in `s` or is not enabled there. Does not count coverage.
+   */
+  stepBy(s: S, actionIndex: number, key: string, paramsKey: (p: ActionParams) => string): { state: S; params: ActionParams } | null {
+    const action = this.actions[actionIndex];
+    if (action === undefined) return null;
+    let choices: Iterable<ActionParams>;
+    try {
+      choices = action.params === undefined ? [EMPTY_PARAMS] : action.params(s);
+    } catch (e) {
+      throw new SpecError('params', `${action.name}: params() threw`, e);
+    }
+    for (const p of choices) {
+      if (paramsKey(p) !== key) continue;
+      if (!this.isEnabled(action, s, p)) return null;
+      return { state: this.apply(action, s, p), params: p };
+    }
+    return null;
+  }
+
+  /** Re-runs a successor already found enabled: action `actionIndex` with its `ordinal`-th parameters. */
+  nthSuccessor(s: S, actionIndex: number, ordinal: number): S {
+    const action = this.actions[actionIndex]!;
+    if (action.params === undefined) return this.apply(action, s, EMPTY_PARAMS);
+    let i = 0;
+    for (const p of action.params(s)) if (i++ === ordinal) return this.apply(action, s, p);
+    throw new SpecError('params', `${action.name}: params() is not deterministic`, new Error(`no parameter #${ordinal}`));
+  }
+
+  private isEnabled(action: Action<S, ActionParams>, s: S, p: ActionParams): boolean {
+    if (action.enabled === undefined) return true;
+    try {
+      return action.enabled(s, p);
+    } catch (e) {
+      throw new SpecError('enabled', `${action.name}${formatParamsBrief(p)}: guard threw`, e);
+    }
+  }
+
+  private apply(action: Action<S, ActionParams>, s: S, p: ActionParams): S {
+    try {
+      return action.next(s, p);
+    } catch (e) {
+      throw new SpecError('next', `${action.name}${formatParamsBrief(p)}: effect threw`, e);
+    }
+  }
+
+  /** Index (into `invariants`) of the first invariant the state breaks, or -1. */
+  firstViolation(s: S): number {
+    const inv = this.invariants;
+    for (let i = 0; i < inv.length; i++) {
+      let ok: boolean;
+      try {
+        ok = inv[i]!.test(s);
+      } catch (e) {
+        throw new SpecError('property', `property ${inv[i]!.name} threw`, e);
+      }
+      if (!ok) return i;
+    }
+    return -1;
+  }
+
+  /** Whether invariant `i` holds in `s`. */
+  holds(s: S, i: number): boolean {
+    const p = this.invariants[i]!;
+    try {
+      return p.test(s);
+    } catch (e) {
+      throw new SpecError('property', `property ${p.name} threw`, e);
+    }
+  }
+
+  /** Marks in `reached` every witness the state satisfies; returns how many were newly reached. */
+  markWitnesses(s: S, reached: Uint8Array): number {
+    let newly = 0;
+    const w = this.witnesses;
+    for (let i = 0; i < w.length; i++) {
+      if (reached[i]) continue;
+      let ok: boolean;
+      try {
+        ok = w[i]!.test(s);
+      } catch (e) {
+        throw new SpecError('property', `property ${w[i]!.name} threw`, e);
+      }
+      if (ok) {
+        reached[i] = 1;
+        newly++;
+      }
+    }
+    return newly;
+  }
+
+  /** False when the state is outside the model's CONSTRAINT and must not be expanded. */
+  withinConstraint(s: S): boolean {
+    if (!this.model.constraint) return true;
+    try {
+      return this.model.constraint(s);
+    } catch (e) {
+      throw new SpecError('constraint', 'constraint() threw', e);
+    }
+  }
+}
+
+function formatParamsBrief(p: ActionParams): string {
+  const keys = Object.keys(p);
+  if (keys.length === 0) return '';
+  return `(${keys.map((k) => `${k}=${String(p[k])}`).join(', ')})`;
+}

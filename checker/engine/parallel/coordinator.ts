@@ -1,0 +1,264 @@
+/**
+ * Breadth-first search with worker threads, giving exactly the counts and traces of the sequential
+ * search (bfs.ts) for any number of workers. Workers expand; this thread merges their reports in the
+ * sequential order, owns the seen-set and the state log, and decides where the search ends.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ParamValues } from '../../../spec/spec.ts';
+import type { Expander } from '../expander.ts';
+import { SpecError } from '../expander.ts';
+import type { CheckOptions } from '../options.ts';
+import type { Limits } from '../limits.ts';
+import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
+import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
+
+/** How a worker thread loads the same model: a module path and the parameters to build it with. */
+export interface ModelSource {
+  readonly modulePath: string;
+  readonly params: ParamValues;
+}
+
+class WorkerHandle {
+  private readonly worker: Worker;
+  private waiting: ((m: FromWorker) => void) | null = null;
+  private readonly inbox: FromWorker[] = [];
+  private failure: Error | null = null;
+
+  constructor(setup: WorkerSetup) {
+    this.worker = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
+    this.worker.on('message', (m: FromWorker) => this.deliver(m));
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => {
+      if (code !== 0) this.fail(new Error(`worker thread exited with code ${code}`));
+    });
+  }
+
+  private deliver(m: FromWorker): void {
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = null;
+      w(m);
+    } else this.inbox.push(m);
+  }
+
+  private fail(e: Error): void {
+    this.failure = e;
+    this.deliver({ type: 'failed', message: e.message });
+  }
+
+  send(m: ToWorker): void {
+    if (this.failure) throw this.failure;
+    this.worker.postMessage(m);
+  }
+
+  async receive<T extends FromWorker['type']>(type: T): Promise<Extract<FromWorker, { type: T }>> {
+    const m = this.inbox.shift() ?? (await new Promise<FromWorker>((resolve) => (this.waiting = resolve)));
+    if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
+    if (m.type !== type) throw new Error(`worker protocol: expected ${type}, got ${m.type}`);
+    return m as Extract<FromWorker, { type: T }>;
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+export async function parallelBreadthFirst<S>(
+  expander: Expander<S>,
+  source: ModelSource,
+  options: CheckOptions,
+  limits: Limits,
+  workerCount: number,
+  resume: ResumePoint,
+): Promise<SearchOutcome> {
+  const workers = Array.from(
+    { length: workerCount },
+    (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry: options.symmetry ?? false, index, count: workerCount }),
+  );
+  try {
+    await Promise.all(workers.map((w) => w.receive('ready')));
+    return await search(expander, workers, options, limits, resume);
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
+
+async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint): Promise<SearchOutcome> {
+  const n = workers.length;
+  const { seen, log, newStates } = resume;
+  const witnessesReached = new Uint8Array(expander.witnesses.length);
+  // Witnesses reached before the hand-over were reached by states older than any later stop point.
+  const witnessFirstId = Float64Array.from(resume.witnessesReached, (r) => (r ? 0 : -1));
+  const deadlock = options.deadlock ?? true;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxStates = options.maxStates ?? Infinity;
+  let generated = resume.generated;
+  let depth = resume.depth;
+
+
+  const outcome = (end: SearchEnd): SearchOutcome => {
+    const lastId = log.size - 1;
+    witnessFirstId.forEach((id, w) => (witnessesReached[w] = id >= 0 && id <= lastId ? 1 : 0));
+    return {
+      end,
+      log,
+      distinct: log.size,
+      generated,
+      depth: log.size > 0 ? depth + 1 : 0,
+      queued: 0,
+      newStates,
+      witnessesReached,
+      offHeapBytes: seen.bytes + log.bytes,
+      workers: n,
+    };
+  };
+  const noteWitnesses = (mins: Float64Array) =>
+    mins.forEach((id, w) => {
+      if (id >= 0 && (witnessFirstId[w] === -1 || id < witnessFirstId[w]!)) witnessFirstId[w] = id;
+    });
+
+
+  let { levelFirstId, levelSize } = await rebuildLevels(workers, resume);
+
+  while (levelSize > 0) {
+    if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
+    for (const w of workers) w.send({ type: 'expand', seen: seen.buffer });
+    const reports = await Promise.all(workers.map((w) => w.receive('expanded')));
+
+    // Merge in position order: position p was expanded by worker p % n, as its (p / n)-th record.
+    const parentCursor = new Array<number>(n).fill(0);
+    const candidateCursor = new Array<number>(n).fill(0);
+    const accepted: number[] = []; // NEW_STATE_WORDS per new state
+    const parentEnds: { position: number; distinct: number; generated: number; newStatesAt: number; pairsFrom: number; worker: number }[] = [];
+    let stop: SearchEnd | null = null;
+    const firstNewId = log.size;
+    let mergedTo = -1;
+    for (let pos = 0; pos < levelSize; pos++) {
+      const wi = pos % n;
+      const report = reports[wi]!;
+      if (report.error !== null && report.error.position === pos && parentCursor[wi]! >= report.parents.length) break;
+      const at = parentCursor[wi]!;
+      const p = report.parents;
+      const gen = p[at]!;
+      const cands = p[at + 1]!;
+      const flags = p[at + 2]!;
+      const pairs = p[at + 3]!;
+      parentCursor[wi] = at + PARENT_HEADER + 2 * pairs;
+      generated += gen;
+      const parentId = levelFirstId + pos;
+      const c = report.candidates;
+      for (let k = 0; k < cands; k++) {
+        const ci = candidateCursor[wi]! * CANDIDATE_WORDS;
+        candidateCursor[wi]!++;
+        const hi = c[ci]!;
+        const lo = c[ci + 1]!;
+        if (seen.insert(hi, lo, log.size) >= 0) continue;
+        log.add(hi, lo, parentId);
+        newStates[c[ci + 2]!]!++;
+        accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
+      }
+      parentEnds.push({ position: pos, distinct: log.size, generated, newStatesAt: accepted.length, pairsFrom: at, worker: wi });
+      mergedTo = pos;
+      if (report.error !== null && report.error.position === pos) {
+        stop = { kind: 'error', stateId: parentId, error: new SpecError('next', report.error.message, new Error(report.error.message)) };
+        break;
+      }
+      if ((flags & FLAG_NOT_EXPANDED) === 0 && gen === 0 && deadlock) {
+        stop = { kind: 'deadlock', stateId: parentId };
+        break;
+      }
+      if (log.size >= maxStates && (pos < levelSize - 1 || accepted.length > 0)) {
+        stop = { kind: 'incomplete', reason: 'maxStates' };
+        break;
+      }
+    }
+    if (stop === null && mergedTo < levelSize - 1) throw new Error('parallel merge: a worker report ended early');
+    countCoverage(reports.map((r) => r.parents), parentEnds);
+
+    // Every worker rebuilds the new level; each checks its share of it.
+    const newStatesWords = Uint32Array.from(accepted);
+    for (const w of workers) w.send({ type: 'advance', newStates: newStatesWords, firstId: firstNewId, check: true });
+    const checks = await Promise.all(workers.map((w) => w.receive('checked')));
+    let violation: { id: number; invariant: number } | null = null;
+    let checkError: { id: number; message: string } | null = null;
+    for (const ch of checks) {
+      if (ch.violation && (violation === null || ch.violation.id < violation.id)) violation = ch.violation;
+      if (ch.error && (checkError === null || ch.error.id < checkError.id)) checkError = ch.error;
+      noteWitnesses(ch.witnessMin);
+    }
+    const firstBad = Math.min(violation?.id ?? Infinity, checkError?.id ?? Infinity);
+    if (firstBad < Infinity) {
+      // The sequential search stops after the parent whose expansion found the first bad state.
+      const parentPos = accepted[(firstBad - firstNewId) * NEW_STATE_WORDS]!;
+      rewindTo(parentPos);
+      if (checkError !== null && checkError.id === firstBad) {
+        return outcome({ kind: 'error', stateId: firstBad, error: new SpecError('property', checkError.message, new Error(checkError.message)) });
+      }
+      return outcome({ kind: 'violation', stateId: violation!.id, invariant: violation!.invariant });
+    }
+    if (stop !== null) return outcome(stop);
+
+    limits.progress({ distinct: log.size, generated, queued: accepted.length / NEW_STATE_WORDS, depth: depth + 1 });
+    const reason = limits.exceeded(log.size, seen.bytes + log.bytes);
+    if (reason !== null) return outcome({ kind: 'incomplete', reason });
+    levelFirstId = firstNewId;
+    levelSize = accepted.length / NEW_STATE_WORDS;
+    if (levelSize === 0) break;
+    depth++;
+
+    /** Counts as they stood after expanding the parent at `position` (the merge went further). */
+    function rewindTo(position: number): void {
+      const end = parentEnds.find((e) => e.position === position)!;
+      const later = parentEnds.filter((e) => e.position > position);
+      generated = end.generated;
+      log.truncate(end.distinct);
+      for (let i = end.newStatesAt; i < accepted.length; i += NEW_STATE_WORDS) newStates[accepted[i + 1]!]!--;
+      for (const e of later) uncountCoverage(e.worker, e.pairsFrom);
+    }
+    function uncountCoverage(worker: number, at: number): void {
+      const p = reports[worker]!.parents;
+      const pairs = p[at + 3]!;
+      for (let k = 0; k < pairs; k++) {
+        const a = p[at + PARENT_HEADER + 2 * k]!;
+        expander.enabledCount[a]!--;
+        expander.firedCount[a]! -= p[at + PARENT_HEADER + 2 * k + 1]!;
+      }
+    }
+  }
+  return outcome({ kind: 'complete' });
+
+  function countCoverage(parents: Uint32Array[], ends: { pairsFrom: number; worker: number }[]): void {
+    for (const e of ends) {
+      const p = parents[e.worker]!;
+      const pairs = p[e.pairsFrom + 3]!;
+      for (let k = 0; k < pairs; k++) {
+        const a = p[e.pairsFrom + PARENT_HEADER + 2 * k]!;
+        expander.enabledCount[a]!++;
+        expander.firedCount[a]! += p[e.pairsFrom + PARENT_HEADER + 2 * k + 1]!;
+      }
+    }
+  }
+}
+
+/** Has every worker rebuild the levels the sequential search explored, up to the one to expand next. */
+async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
+  const { steps, levelStarts, log } = resume;
+  const levelEnd = (l: number) => levelStarts[l + 1] ?? log.size;
+  const initIndexes = Uint32Array.from({ length: levelEnd(0) }, (_, id) => steps[2 * id]!);
+  for (const w of workers) w.send({ type: 'start', initIndexes });
+  await Promise.all(workers.map((w) => w.receive('started')));
+  for (let l = 1; l < levelStarts.length; l++) {
+    const first = levelStarts[l]!;
+    const triples = new Uint32Array((levelEnd(l) - first) * NEW_STATE_WORDS);
+    for (let id = first; id < levelEnd(l); id++) {
+      const at = (id - first) * NEW_STATE_WORDS;
+      triples[at] = log.parentOf(id) - levelStarts[l - 1]!;
+      triples[at + 1] = steps[2 * id]!;
+      triples[at + 2] = steps[2 * id + 1]!;
+    }
+    for (const w of workers) w.send({ type: 'advance', newStates: triples, firstId: first, check: false });
+    await Promise.all(workers.map((w) => w.receive('checked')));
+  }
+  const levelFirstId = levelStarts[levelStarts.length - 1]!;
+  return { levelFirstId, levelSize: log.size - levelFirstId };
+}

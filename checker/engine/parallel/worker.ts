@@ -1,0 +1,143 @@
+/** A worker thread of the parallel search: see protocol.ts for the division of labour. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Expander, SpecError } from '../expander.ts';
+import { importDefinition } from '../../cli/loadSpec.ts';
+import { accelerateRecords } from '../recordAcceleration.ts';
+import { SeenSetView } from '../seenSet.ts';
+import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
+
+const setup = workerData as WorkerSetup;
+const port = parentPort!;
+const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+accelerateRecords();
+const definition = await importDefinition(setup.modulePath);
+const expander = new Expander(definition.build(setup.params), setup.symmetry);
+let level: unknown[] = [];
+
+/** Growable Uint32 stream. */
+class Words {
+  data = new Uint32Array(1024);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Uint32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+  take(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+function expand(seenBuffer: SharedArrayBuffer): void {
+  const seen = new SeenSetView(seenBuffer);
+  const parents = new Words();
+  const candidates = new Words();
+  const fired = new Uint32Array(expander.actions.length);
+  for (let pos = setup.index; pos < level.length; pos += setup.count) {
+    const s = level[pos];
+    const header = parents.length;
+    for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
+    let generated = 0;
+    let candidateCount = 0;
+    fired.fill(0);
+    try {
+      if (!expander.withinConstraint(s)) {
+        parents.data[header + 2] = FLAG_NOT_EXPANDED;
+        continue;
+      }
+      expander.successors(s, (t, action, _params, ordinal) => {
+        generated++;
+        fired[action]!++;
+        expander.fingerprint(t);
+        if (seen.has(expander.hi, expander.lo)) return;
+        candidateCount++;
+        candidates.push(expander.hi);
+        candidates.push(expander.lo);
+        candidates.push(action);
+        candidates.push(ordinal);
+      });
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      finishRecord(parents, header, generated, candidateCount, fired);
+      const p = parents.take();
+      const c = candidates.take();
+      send({ type: 'expanded', parents: p, candidates: c, error: { position: pos, message: e.message } }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
+      return;
+    }
+    finishRecord(parents, header, generated, candidateCount, fired);
+  }
+  const p = parents.take();
+  const c = candidates.take();
+  send({ type: 'expanded', parents: p, candidates: c, error: null }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
+}
+
+function finishRecord(parents: Words, header: number, generated: number, candidateCount: number, fired: Uint32Array): void {
+  let pairs = 0;
+  for (let a = 0; a < fired.length; a++) {
+    if (fired[a] === 0) continue;
+    parents.push(a);
+    parents.push(fired[a]!);
+    pairs++;
+  }
+  parents.data[header] = generated;
+  parents.data[header + 1] = candidateCount;
+  parents.data[header + 3] = pairs;
+}
+
+function advance(newStates: Uint32Array, firstId: number, check: boolean): void {
+  const next: unknown[] = new Array(newStates.length / NEW_STATE_WORDS);
+  const witnessMin = new Float64Array(expander.witnesses.length).fill(-1);
+  const reached = new Uint8Array(expander.witnesses.length);
+  let violation: { id: number; invariant: number } | null = null;
+  for (let i = 0; i < next.length; i++) {
+    const at = i * NEW_STATE_WORDS;
+    const id = firstId + i;
+    try {
+      const t = expander.nthSuccessor(level[newStates[at]!], newStates[at + 1]!, newStates[at + 2]!);
+      next[i] = t;
+      if (!check || i % setup.count !== setup.index) continue;
+      if (violation === null) {
+        const bad = expander.firstViolation(t);
+        if (bad >= 0) violation = { id, invariant: bad };
+      }
+      if (expander.markWitnesses(t, reached) > 0) {
+        for (let w = 0; w < reached.length; w++) if (reached[w] && witnessMin[w] === -1) witnessMin[w] = id;
+      }
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      send({ type: 'checked', violation, witnessMin, error: { id, message: e.message } });
+      return;
+    }
+  }
+  level = next;
+  send({ type: 'checked', violation, witnessMin, error: null });
+}
+
+port.on('message', (m: ToWorker) => {
+  try {
+    switch (m.type) {
+      case 'start': {
+        const inits = expander.initialStates();
+        level = Array.from(m.initIndexes, (i) => inits[i]);
+        send({ type: 'started' });
+        break;
+      }
+      case 'expand':
+        expand(m.seen);
+        break;
+      case 'advance':
+        advance(m.newStates, m.firstId, m.check);
+        break;
+      case 'stop':
+        port.close();
+        break;
+    }
+  } catch (e) {
+    send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  }
+});
+send({ type: 'ready' });

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
+import { checkModel } from './check.ts';
+import { neighbourhoodGraph, overlayTrace, reachableGraph, replayItf } from './reachableGraph.ts';
+import { UserError } from '../cli/userError.ts';
+
+const buggy = { rm: 3, bug: 'tmCommitEarly' };
+async function twoPhaseTrace(): Promise<ItfTrace> {
+  const r = await checkModel(twoPhase.build(buggy), {}, { spec: 'twophase', params: buggy });
+  assert.ok(r.status === 'violation' && r.trace);
+  return toItf(r.trace);
+}
+
+test('replaying an ITF trace finds the model states it recorded', async () => {
+  const itf = await twoPhaseTrace();
+  const states = replayItf(twoPhase.build(buggy), itf);
+  assert.equal(states.length, 6);
+  assert.equal(states[5]!.rmState.get('r1'), 'committed');
+  assert.equal(states[5]!.rmState.get('r2'), 'aborted');
+});
+
+test('a trace that does not fit the model is refused, naming the step', async () => {
+  const itf = await twoPhaseTrace();
+  // Under the correct protocol the TM cannot commit after one Prepared: step 3 has no matching successor.
+  assert.throws(
+    () => replayItf(twoPhase.build({ rm: 3, bug: 'none' }), itf),
+    (e: unknown) => e instanceof UserError && /step 3 \(TMCommit\) is not a successor of step 2/.test(e.message) && /--spec/.test(e.message),
+  );
+  const tampered = structuredClone(itf) as unknown as { states: { tmState: string }[] };
+  tampered.states[0]!.tmState = 'committed';
+  assert.throws(() => replayItf(twoPhase.build(buggy), tampered as unknown as ItfTrace), /no initial state of the model equals step 0/);
+});
+
+test('the neighbourhood grows hop by hop, marking the other violating states', async () => {
+  const itf = await twoPhaseTrace();
+  const model = twoPhase.build(buggy);
+  const seen = [0, 1, 2, 3].map((hops) => {
+    const g = neighbourhoodGraph(model, itf, hops);
+    return [hops, g.order, g.size, g.filterNodes((_, a) => a.violates !== undefined).length, g.filterEdges((_, e) => e.onTrace).length];
+  });
+  // [hops, states, transitions, violating states, trace transitions]
+  assert.deepEqual(seen, [
+    [0, 6, 5, 1, 5],
+    [1, 31, 32, 2, 5],
+    [2, 84, 160, 7, 5],
+    [3, 158, 390, 11, 5],
+  ]);
+  const g = neighbourhoodGraph(model, itf, 1);
+  // Off-trace states remember the trace state they branch from, and one hop out they are not expanded.
+  const off = g.filterNodes((_, a) => !a.onTrace);
+  assert.equal(off.length, 25);
+  assert.ok(off.every((k) => g.getNodeAttribute(k, 'depth') === 1 && g.getNodeAttribute(g.getNodeAttribute(k, 'parent')!, 'onTrace')));
+  assert.ok(off.every((k) => g.getNodeAttribute(k, 'frontier') === true));
+});
+
+test('the whole reachable graph of two-phase commit with 3 RMs has TLC’s 288 states', async () => {
+  const model = twoPhase.build({ rm: 3, bug: 'none' });
+  const g = reachableGraph(model, { spec: 'twophase' });
+  const check = await checkModel(model, {}, { spec: 'twophase', params: { rm: 3 } });
+  assert.equal(g.order, 288);
+  assert.equal(check.stats.distinct, 288);
+  // Every generated successor is one edge; the checker also counts the initial state as generated.
+  assert.equal(g.size, 1145);
+  assert.equal(check.stats.generated, 1146);
+  assert.equal(g.filterNodes((_, a) => a.initial).length, 1);
+  assert.equal(g.filterNodes((_, a) => a.violates !== undefined).length, 0);
+});
+
+test('the counterexample drawn on the reachable graph of the buggy model', async () => {
+  const model = twoPhase.build(buggy);
+  const g = reachableGraph(model, { spec: 'twophase' });
+  overlayTrace(g, model, await twoPhaseTrace());
+  assert.deepEqual(g.filterNodes((_, a) => a.onTrace).map((k) => g.getNodeAttribute(k, 'steps')), [[0], [1], [2], [3], [4], [5]]);
+  assert.deepEqual(g.filterEdges((_, e) => e.onTrace).map((k) => g.getEdgeAttribute(k, 'step')), [1, 2, 3, 4, 5]);
+  assert.equal(g.getAttribute('verdict')?.property, 'TCConsistent');
+});
+
+test('graphs too big to draw are refused politely, saying how to narrow them', async () => {
+  assert.throws(
+    () => reachableGraph(twoPhase.build({ rm: 5, bug: 'none' }), { spec: 'twophase', title: 'twophase · rm=5' }),
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message.startsWith('Not drawing the reachable state graph of twophase · rm=5: it has more than 500 states') &&
+      /--param/.test(e.message) &&
+      /--neighbourhood 1/.test(e.message) &&
+      /--max-graph-states N/.test(e.message),
+  );
+  const itf = await twoPhaseTrace();
+  assert.throws(
+    () => neighbourhoodGraph(twoPhase.build(buggy), itf, 3, { maxStates: 100 }),
+    (e: unknown) => e instanceof UserError && /more than 100 states/.test(e.message) && /fewer hops \(--neighbourhood 2\)/.test(e.message),
+  );
+});

@@ -1,0 +1,98 @@
+/**
+ * Re-executes a saved ITF trace against a spec, step by step: the same initial state, the recorded
+ * action with the recorded parameters, and the same resulting state. It says exactly where and why the
+ * trace no longer fits, which is how a design change is checked against a known bug.
+ */
+import type { ActionParams, Model } from '../../spec/spec.ts';
+import { canonicalJson, paramsToItf, stateVariables, type ItfTrace, type ItfValue } from '../../traces/itf/write.ts';
+import { changesBetween, formatStep, formatValue } from '../../traces/text.ts';
+import { Expander } from './expander.ts';
+import { accelerateRecords } from './recordAcceleration.ts';
+
+export type ReplayOutcome =
+  /** Every step fits and step `step` breaks `property` (the recorded bug is reproduced when it is the recorded one). */
+  | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null }
+  /** Every step fits and no invariant fails on the way. */
+  | { readonly kind: 'fits'; readonly steps: number }
+  /** Step `step` cannot be taken or leads elsewhere. */
+  | { readonly kind: 'diverged'; readonly step: number; readonly action: string; readonly reason: string };
+
+export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome {
+  accelerateRecords();
+  const expander = new Expander(model, false);
+  const recorded = trace['#meta'].verdict?.property ?? null;
+  const [first, ...rest] = trace.states;
+  if (first === undefined) return { kind: 'diverged', step: 0, action: 'Init', reason: 'the trace has no states' };
+
+  const inits = expander.initialStates();
+  let state = inits.find((s) => sameVariables(stateVariables(s), first));
+  if (state === undefined) {
+    return { kind: 'diverged', step: 0, action: 'Init', reason: `no initial state of the spec matches step 0: ${describeDifference(first, stateVariables(inits[0]))}` };
+  }
+  const broken = (s: S, step: number): ReplayOutcome | null => {
+    const bad = expander.firstViolation(s);
+    return bad < 0 ? null : { kind: 'reproduced', step, property: expander.invariants[bad]!.name, recorded };
+  };
+  const atInit = broken(state, 0);
+  if (atInit) return atInit;
+
+  for (const recordedState of rest) {
+    const meta = recordedState['#meta'];
+    const step = meta.index;
+    const shown = formatStep(meta.action, meta.params);
+    const actionIndex = expander.actions.findIndex((a) => a.name === meta.action);
+    if (actionIndex < 0) {
+      return { kind: 'diverged', step, action: shown, reason: `the spec has no action ${meta.action}; its actions are ${expander.actions.map((a) => a.name).join(', ')}` };
+    }
+    const wanted = canonicalJson(meta.params);
+    const next = expander.stepBy(state, actionIndex, wanted, keyOf);
+    if (next === null) {
+      const offered = offeredParams(expander, state, actionIndex);
+      const reason = offered.enabled.includes(wanted)
+        ? 'unreachable'
+        : offered.all.includes(wanted)
+          ? `its guard is false in the state reached at step ${step - 1}`
+          : `the spec does not offer these parameters in the state reached at step ${step - 1}${offered.shown.length ? ` (it offers: ${offered.shown.join('; ')})` : ''}`;
+      return { kind: 'diverged', step, action: shown, reason };
+    }
+    const got = stateVariables(next.state);
+    if (!sameVariables(got, recordedState)) {
+      return { kind: 'diverged', step, action: shown, reason: `it leads to a different state: ${describeDifference(recordedState, got)}` };
+    }
+    state = next.state;
+    const end = broken(state, step);
+    if (end) return end;
+  }
+  return { kind: 'fits', steps: trace.states.length };
+}
+
+const keyOf = (p: ActionParams): string => canonicalJson(paramsToItf(p));
+
+function offeredParams<S>(expander: Expander<S>, s: S, actionIndex: number): { all: string[]; enabled: string[]; shown: string[] } {
+  const action = expander.actions[actionIndex]!;
+  const choices = action.params ? [...action.params(s)] : [{}];
+  const all = choices.map(keyOf);
+  const enabled = choices.filter((p) => action.enabled?.(s, p) ?? true).map(keyOf);
+  const shown = choices.slice(0, 6).map((p) => formatStep(action.name, paramsToItf(p)));
+  return { all, enabled, shown };
+}
+
+function sameVariables(vars: { [name: string]: ItfValue }, recorded: { [name: string]: unknown }): boolean {
+  return Object.keys(vars).every((k) => canonicalJson(vars[k]) === canonicalJson(recorded[k]));
+}
+
+/** The fields that differ, as finely as maps and sets allow: `replicas[r1].role: expected IllegalState, got Prospective`. */
+function describeDifference(recorded: { [name: string]: unknown }, got: { [name: string]: ItfValue } | undefined): string {
+  if (got === undefined) return 'the spec has no initial state';
+  const vars = Object.keys(got);
+  const changes = changesBetween(recorded as never, got as never, vars);
+  if (changes.length === 0) return 'the trace has variables the spec does not';
+  const shown = changes.slice(0, 6).map((c) => {
+    if (c.added !== undefined || c.removed !== undefined) {
+      const parts = [...(c.removed ?? []).map((x) => `expected also ${formatValue(x)}`), ...(c.added ?? []).map((x) => `got also ${formatValue(x)}`)];
+      return `${c.path}: ${parts.join('; ')}`;
+    }
+    return `${c.path}: expected ${c.before === undefined ? '(absent)' : formatValue(c.before)}, got ${c.after === undefined ? '(absent)' : formatValue(c.after)}`;
+  });
+  return `${shown.join('; ')}${changes.length > 6 ? `; and ${changes.length - 6} more differences` : ''}`;
+}

@@ -1,0 +1,56 @@
+/** The outcome of a check, as data. Exactly one place (the CLI) maps it to an exit code. */
+import type { Trace } from '../../traces/trace.ts';
+
+export interface ActionCoverage {
+  readonly action: string;
+  /** How many (state, parameter) pairs had the guard true. */
+  readonly enabled: number;
+  /** How many successor states the action produced (enabled and effect ran). */
+  readonly fired: number;
+  /** How many of those were new distinct states. */
+  readonly newStates: number;
+}
+
+export interface Stats {
+  readonly distinct: number;
+  readonly generated: number;
+  /** As TLC reports it: states on the longest shortest path from an initial state (the number of BFS levels). */
+  readonly depth: number;
+  readonly queued: number;
+  readonly seconds: number;
+  /** TLC's optimistic fingerprint-collision estimate n·(g−n)/2^64. */
+  readonly collisionProbability: number;
+  readonly coverage: readonly ActionCoverage[];
+  /** Bytes of checker memory per distinct state (seen-set, parent links, queue). */
+  readonly bytesPerState: number;
+  readonly peakMemoryBytes: number;
+  readonly workers: number;
+}
+
+export type IncompleteReason = 'maxStates' | 'maxDepth' | 'timeLimit' | 'memoryBudget' | 'interrupted';
+
+export type CheckResult<S> =
+  | { readonly status: 'holds'; readonly stats: Stats; readonly witnesses: readonly string[] }
+  /** An invariant failed, a deadlock was found, or a `sometimes` property was never reached (vacuous). */
+  | {
+      readonly status: 'violation';
+      readonly kind: 'always' | 'deadlock' | 'sometimes';
+      readonly property: string;
+      readonly stats: Stats;
+      /** Absent for a vacuous `sometimes`: there is no state to show. */
+      readonly trace?: Trace<S>;
+      /** For `sometimes`: every witness property never reached. */
+      readonly unreached?: readonly string[];
+      readonly witnesses: readonly string[];
+    }
+  | { readonly status: 'incomplete'; readonly reason: IncompleteReason; readonly stats: Stats; readonly witnesses: readonly string[] }
+  /** The spec's own code threw; `trace` leads to the state where it did. */
+  | { readonly status: 'error'; readonly message: string; readonly stats: Stats; readonly trace?: Trace<S> };
+
+export interface Progress {
+  readonly distinct: number;
+  readonly generated: number;
+  readonly queued: number;
+  readonly depth: number;
+  readonly seconds: number;
+}

@@ -1,0 +1,118 @@
+/**
+ * Random simulation for models too big to exhaust: `runs` random walks of at most `maxDepth` steps from
+ * a seed. Every state a walk generates is checked, and a violation is shrunk before it is shown.
+ */
+import type { ActionParams } from '../../spec/spec.ts';
+import type { Trace, TraceVerdict } from '../../traces/trace.ts';
+import { Expander, SpecError } from './expander.ts';
+import { Limits, yieldToEventLoop } from './limits.ts';
+import type { CheckOptions } from './options.ts';
+import { Rng } from './rng.ts';
+import { SeenSet } from './seenSet.ts';
+import { shrink } from './shrink.ts';
+import { buildTrace, type Walk } from './walkTrace.ts';
+import type { CheckLabel } from './check.ts';
+import type { Model } from '../../spec/spec.ts';
+import { accelerateRecords } from './recordAcceleration.ts';
+
+export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onProgress' | 'progressIntervalMs'> {
+  readonly seed: number;
+  readonly runs: number;
+  readonly maxDepth: number;
+}
+
+export type SimulationResult<S> =
+  | { readonly status: 'holds'; readonly stats: SimulationStats }
+  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number }
+  | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
+  | { readonly status: 'error'; readonly message: string; readonly trace?: Trace<S>; readonly stats: SimulationStats };
+
+export interface SimulationStats {
+  readonly seed: number;
+  readonly runs: number;
+  readonly steps: number;
+  /** Distinct states seen across all walks. */
+  readonly distinct: number;
+  readonly seconds: number;
+}
+
+export async function simulate<S>(model: Model<S>, options: SimulationOptions, label: CheckLabel): Promise<SimulationResult<S>> {
+  accelerateRecords();
+  const expander = new Expander(model, false);
+  const limits = new Limits(options);
+  const rng = new Rng(options.seed);
+  const seen = new SeenSet();
+  const deadlock = options.deadlock ?? true;
+  let runs = 0;
+  let steps = 0;
+  // Runs started, so a violation in the first run reports one run.
+  const stats = (): SimulationStats => ({ seed: options.seed, runs: Math.min(runs + 1, options.runs), steps, distinct: seen.size, seconds: limits.seconds });
+  const note = (s: S) => {
+    expander.fingerprint(s);
+    seen.insert(expander.hi, expander.lo, 0);
+  };
+  let walk: Walk = { init: 0, steps: [] };
+  try {
+    const inits = expander.initialStates();
+    for (; runs < options.runs; runs++) {
+      const init = rng.below(inits.length);
+      walk = { init, steps: [] };
+      let s: S = inits[init]!;
+      note(s);
+      let bad = expander.firstViolation(s);
+      if (bad >= 0) return violation(bad);
+      for (let d = 0; d < options.maxDepth; d++) {
+        const next: { t: S; action: number; params: ActionParams }[] = [];
+        expander.successors(s, (t, action, params) => next.push({ t, action, params }));
+        if (next.length === 0) {
+          if (deadlock) return finish({ kind: 'deadlock' });
+          break;
+        }
+        for (const n of next) {
+          bad = expander.firstViolation(n.t);
+          if (bad >= 0) {
+            walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
+            return violation(bad);
+          }
+        }
+        const pick = next[rng.below(next.length)]!;
+        walk.steps.push({ action: pick.action, params: pick.params });
+        s = pick.t;
+        note(s);
+        steps++;
+      }
+      const reason = limits.exceeded(0, 0);
+      if (reason === 'timeLimit' || reason === 'interrupted') return { status: 'incomplete', reason, stats: stats() };
+      limits.progress({ distinct: seen.size, generated: steps, queued: options.runs - runs, depth: 0 });
+      if (limits.shouldYield()) await yieldToEventLoop();
+    }
+  } catch (e) {
+    if (!(e instanceof SpecError)) throw e;
+    const trace = safeTrace(walk, { kind: 'error', property: 'Error', description: e.message });
+    return { status: 'error', message: e.message, stats: stats(), ...(trace ? { trace } : {}) };
+  }
+  return { status: 'holds', stats: stats() };
+
+  function violation(invariant: number): SimulationResult<S> {
+    return finish({ kind: 'always', invariant });
+  }
+
+  function finish(target: { kind: 'always'; invariant: number } | { kind: 'deadlock' }): SimulationResult<S> {
+    const original = walk.steps.length;
+    const shrunk = shrink(expander, walk, target);
+    const verdict: TraceVerdict =
+      target.kind === 'deadlock'
+        ? { kind: 'deadlock', property: 'Deadlock', description: 'no action is enabled in this state' }
+        : { kind: 'always', property: expander.invariants[target.invariant]!.name, description: expander.invariants[target.invariant]!.description };
+    const trace = { ...buildTrace(expander, shrunk, label), verdict };
+    return { status: 'violation', kind: target.kind, property: verdict.property, trace, stats: stats(), shrunkFrom: original };
+  }
+
+  function safeTrace(w: Walk, verdict: TraceVerdict): Trace<S> | undefined {
+    try {
+      return { ...buildTrace(expander, w, label), verdict };
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Properties of the KRaft quorum (kafka-tlaplus `kraft/kip_996/kraft_kip_996_properties.tla`, Raft
+ * §5.2–5.4). Every one quantifies over all voters alike, so each is symmetric.
+ */
+import { type List, is } from 'immutable';
+import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
+
+const symmetric = { symmetric: true };
+
+function each(s: KraftState, test: (id: string, r: Replica) => boolean): boolean {
+  for (const [id, r] of s.replicas) if (!test(id, r)) return false;
+  return true;
+}
+
+function some(s: KraftState, test: (id: string, r: Replica) => boolean): boolean {
+  return !each(s, (id, r) => !test(id, r));
+}
+
+function eachPair(s: KraftState, test: (a: Replica, b: Replica) => boolean): boolean {
+  const rs = [...s.replicas.values()];
+  for (let i = 0; i < rs.length; i++) for (let j = i + 1; j < rs.length; j++) if (!test(rs[i]!, rs[j]!)) return false;
+  return true;
+}
+
+/** KAFKA-16281 and every other helper misuse: no replica ever hit an `IllegalStateException`. */
+export const noIllegalState = (s: KraftState) => each(s, (_, r) => r.role !== 'IllegalState');
+
+/** A follower's leader is never itself (`QuorumState.transitionToFollower` forbids it). */
+export const noFollowerOfSelf = (s: KraftState) => each(s, (id, r) => r.role !== 'Follower' || r.leader !== id);
+
+/** Raft Election Safety: no two replicas name different leaders for one epoch (so at most one Leader per epoch). */
+export function electionSafety(s: KraftState): boolean {
+  const leaderOf = new globalThis.Map<number, string>();
+  return each(s, (_, r) => {
+    if (r.leader === null || r.role === 'Dead') return true;
+    const known = leaderOf.get(r.epoch);
+    if (known === undefined) leaderOf.set(r.epoch, r.leader);
+    return known === undefined || known === r.leader;
+  });
+}
+
+const prefixCache = new WeakMap<List<Entry>, WeakMap<List<Entry>, number>>();
+
+/** Length of the longest common prefix of two logs (cached: logs are shared between states). */
+function commonPrefix(a: List<Entry>, b: List<Entry>): number {
+  if (a === b) return a.size;
+  let byB = prefixCache.get(a);
+  const known = byB?.get(b);
+  if (known !== undefined) return known;
+  const n = Math.min(a.size, b.size);
+  let i = 0;
+  while (i < n && is(a.get(i), b.get(i))) i++;
+  if (byB === undefined) prefixCache.set(a, (byB = new WeakMap()));
+  byB.set(b, i);
+  return i;
+}
+
+/** Raft Log Matching (§5.3): logs holding an entry of the same epoch at the same offset agree up to it. */
+export function logMatching(s: KraftState): boolean {
+  return eachPair(s, (a, b) => {
+    const n = Math.min(a.log.size, b.log.size);
+    for (let k = commonPrefix(a.log, b.log); k < n; k++) if (a.log.get(k)!.epoch === b.log.get(k)!.epoch) return false;
+    return true;
+  });
+}
+
+/** Committed prefixes agree: below both high watermarks, two logs are equal (kafka-tlaplus `LogMatching`). */
+export function noLogDivergence(s: KraftState): boolean {
+  return eachPair(s, (a, b) => Math.min(a.hwm, b.hwm) <= commonPrefix(a.log, b.log));
+}
+
+const holds = (r: Replica, v: string) => r.log.some((e) => e.value === v);
+
+/** Raft Leader Completeness: a leader that no live replica has moved past holds every acknowledged value. */
+export function leaderCompleteness(s: KraftState): boolean {
+  if (s.acked.size === 0) return true;
+  return each(s, (_, r) => {
+    if (r.role !== 'Leader') return true;
+    if (some(s, (_id, o) => isLive(o) && o.epoch > r.epoch)) return true;
+    return s.acked.every((v) => holds(r, v));
+  });
+}
+
+/** Durability: an acknowledged value stays on the disk of some replica that has not lost its disk. */
+export function ackedValueNotLost(s: KraftState): boolean {
+  return s.acked.every((v) => some(s, (_, r) => r.role !== 'Dead' && holds(r, v)));
+}
+
+/** Each epoch state carries exactly the data `QuorumState` gives it (kafka-tlaplus `ValidRolesAndStates`). */
+export function validRolesAndStates(s: KraftState): boolean {
+  return each(s, (id, r) => {
+    if (r.hwm > r.log.size) return false;
+    if (r.votes.size > 0 && r.role !== 'Prospective' && r.role !== 'Candidate') return false;
+    if (r.endOffsets.size > 0 && r.role !== 'Leader') return false;
+    if (r.fetched && r.role !== 'Follower') return false;
+    switch (r.role) {
+      case 'Unattached':
+        return r.leader === null && r.votedFor === null;
+      case 'Voted':
+        return r.leader === null && r.votedFor !== null && r.votedFor !== id;
+      case 'Prospective':
+        return r.leader === null && r.votes.has(id);
+      case 'Candidate':
+        return r.leader === null && r.votedFor === id && r.votes.has(id);
+      case 'Leader':
+      case 'Resigned':
+        return r.leader === id;
+      case 'Follower':
+        return r.leader !== null;
+      case 'Dead':
+        return r.log.size === 0 && r.epoch === 0 && r.leader === null;
+      case 'IllegalState':
+        return true;
+    }
+  });
+}
+
+/** Which witnesses a model can reach: a feature whose budget is zero has none. */
+export interface KraftWitnesses {
+  /** The epoch of the leader in the initial state (0 when there is none). */
+  readonly initialLeaderEpoch: number;
+  /** Clients write values. */
+  readonly values: boolean;
+  /** Leaders resign (check quorum) or restart. */
+  readonly resignations: boolean;
+}
+
+export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
+  return [
+    always('NoIllegalState', 'no transition helper is called outside its precondition (the Java code would throw IllegalStateException)', noIllegalState, symmetric),
+    always('NoFollowerOfSelf', "a Follower's leader is never the replica itself (KAFKA-16281)", noFollowerOfSelf, symmetric),
+    always('ElectionSafety', 'no two replicas name different leaders for the same epoch', electionSafety, symmetric),
+    always('LogMatching', 'two logs with an entry of the same epoch at the same offset are identical up to it', logMatching, symmetric),
+    always('NoLogDivergence', 'logs agree below both high watermarks', noLogDivergence, symmetric),
+    always('LeaderCompleteness', 'a current leader holds every acknowledged value', leaderCompleteness, symmetric),
+    always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', ackedValueNotLost, symmetric),
+    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', validRolesAndStates, symmetric),
+    sometimes(
+      'LeaderElected',
+      'an election completes: a leader of a new epoch exists',
+      (s) => some(s, (_, r) => r.role === 'Leader' && r.epoch > w.initialLeaderEpoch),
+      symmetric,
+    ),
+    sometimes(
+      'PreVoteRejectedWithKnownLeader',
+      'a pre-vote is rejected by a replica that names its leader',
+      (s) => s.net.some((m) => m.type === 'VoteResponse' && m.preVote && !m.granted && m.error === null && m.leaderId !== null),
+      symmetric,
+    ),
+    ...(w.values ? [sometimes<KraftState>('ValueCommitted', 'a value written by a client is acknowledged', (s) => s.acked.some((v) => v !== 'v0'), symmetric)] : []),
+    ...(w.resignations ? [sometimes<KraftState>('LeaderResigned', 'a leader resigns', (s) => some(s, (_, r) => r.role === 'Resigned'), symmetric)] : []),
+  ];
+}

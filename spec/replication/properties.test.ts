@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { List, Map, Set } from 'immutable';
+import type { ParamValues } from '../spec.ts';
+import { configOf } from './replication.ts';
+import { idSet } from './ids.ts';
+import { Broker, Entry, Ghost, type Log, NO_LEADER, Partition, ReplicationState } from './state.ts';
+import { replicationProperties, withinTolerance } from './properties.ts';
+import { uncleanElectionAllowed } from './controller.ts';
+
+const log = (...entries: [epoch: number, value: number][]): Log => List(entries.map(([epoch, value]) => Entry({ epoch, value })));
+
+function state(opts: {
+  logs: Log[];
+  isr?: number[];
+  elr?: number[];
+  fenced?: number[];
+  acked?: number[];
+  committed?: Log;
+  unclean?: boolean;
+}): ReplicationState {
+  return ReplicationState({
+    brokers: Map(opts.logs.map((l, b) => [b, Broker({ log: l })])),
+    partition: Partition({ leader: 0, leaderEpoch: 1, isr: Set(opts.isr ?? [0, 1, 2]), elr: Set(opts.elr ?? []) }),
+    fenced: Set(opts.fenced ?? []),
+    ghost: Ghost({ acked: Set(opts.acked ?? []), committed: opts.committed ?? List(), uncleanElection: opts.unclean ?? false }),
+  });
+}
+
+function holds(name: string, s: ReplicationState, params: ParamValues = {}): boolean {
+  const p = replicationProperties(configOf(params)).find((x) => x.name === name);
+  assert.ok(p, `no property ${name}`);
+  return p.test(s);
+}
+
+const lost = state({ logs: [log(), log(), log()], acked: [1] });
+const kept = state({ logs: [log(), log([1, 1]), log()], acked: [1] });
+
+test('NoAckedRecordLost: an acked record on no log breaks it, on any log (running or not) keeps it', () => {
+  assert.equal(holds('NoAckedRecordLost', lost), false);
+  assert.equal(holds('NoAckedRecordLost', kept), true);
+  assert.equal(holds('NoAckedRecordLost', kept.setIn(['brokers', 1, 'running'], false)), true);
+});
+
+test('NoAckedRecordLost is excused by an unclean election and by min.insync.replicas data-loss failures', () => {
+  assert.equal(holds('NoAckedRecordLost', lost.setIn(['ghost', 'uncleanElection'], true)), true);
+  assert.equal(holds('NoAckedRecordLost', lost.setIn(['faults', 'dataLossShutdowns'], 1)), false, 'one failure is within min.isr 2');
+  assert.equal(holds('NoAckedRecordLost', lost.setIn(['faults', 'dataLossShutdowns'], 1).setIn(['faults', 'emptyDisks'], 1)), true);
+  assert.equal(holds('NoAckedRecordLost', lost.setIn(['faults', 'dataLossShutdowns'], 1), { minIsr: 1 }), true);
+});
+
+test('isolations count against the tolerance only in the KIP-250 reading', () => {
+  const isolated = lost.setIn(['faults', 'isolations'], 2);
+  assert.equal(withinTolerance(isolated, configOf({})), true);
+  assert.equal(withinTolerance(isolated, configOf({ countIsolations: true })), false);
+  assert.equal(holds('NoAckedRecordLost', isolated, { countIsolations: true }), true);
+  assert.equal(holds('NoAckedRecordLost', lost.setIn(['faults', 'uncleanShutdowns'], 3)), false, 'lossless unclean shutdowns do not count');
+});
+
+test('NoAckedRecordLostEvenUnclean is not excused by an unclean election', () => {
+  assert.equal(holds('NoAckedRecordLostEvenUnclean', lost.setIn(['ghost', 'uncleanElection'], true)), false);
+  assert.equal(holds('NoAckedRecordLostEvenUnclean', kept.setIn(['ghost', 'uncleanElection'], true)), true);
+  assert.equal(holds('NoAckedRecordLostEvenUnclean', lost.setIn(['faults', 'emptyDisks'], 2)), true);
+});
+
+test('ElrMembersHoldCommitted: every unfenced ISR/ELR member holds the committed prefix; fenced ones are not candidates', () => {
+  const committed = log([1, 1]);
+  const s = state({ logs: [log([1, 1]), log(), log([1, 1])], isr: [0], elr: [1], committed });
+  assert.equal(holds('ElrMembersHoldCommitted', s), false);
+  assert.equal(holds('ElrMembersHoldCommitted', s.set('fenced', idSet(0b10))), true);
+  assert.equal(holds('ElrMembersHoldCommitted', s.setIn(['partition', 'elr'], Set([2]))), true);
+  assert.equal(holds('ElrMembersHoldCommitted', s.setIn(['ghost', 'uncleanElection'], true)), true);
+  assert.equal(
+    replicationProperties(configOf({ elr: false, strictHwm: false })).some((p) => p.name === 'ElrMembersHoldCommitted'),
+    false,
+    'a KIP-966 claim, checked only with the ELR and the strict high watermark',
+  );
+});
+
+test('the sticky ghost flags each break exactly their property', () => {
+  const flags: [flag: string, property: string][] = [
+    ['committedTruncated', 'TruncationKeepsCommitted'],
+    ['committedRewritten', 'CommittedPrefixNeverShrinks'],
+    ['cleanElectionOutside', 'CleanElectionsChooseIsrOrElr'],
+    ['ackBelowMinIsr', 'AckImpliesMinIsrCopies'],
+    ['uncleanOutsideStrategy', 'UncleanOnlyWhenStrategyAllows'],
+  ];
+  const base = state({ logs: [log(), log(), log()] });
+  const always = replicationProperties(configOf({})).filter((p) => p.kind === 'always');
+  assert.ok(always.every((p) => p.test(base)));
+  for (const [flag, property] of flags) {
+    const s = base.setIn(['ghost', flag], true);
+    assert.deepEqual(always.filter((p) => !p.test(s)).map((p) => p.name), [property], flag);
+  }
+  assert.equal(holds('CommittedPrefixNeverShrinks', base.setIn(['ghost', 'committedRewritten'], true).setIn(['ghost', 'uncleanElection'], true)), true);
+});
+
+test('uncleanElectionAllowed follows the strategy definitions (KIP-966 thread, Calvin Liu)', () => {
+  const p = (isr: number[], elr: number[]) => Partition({ leader: NO_LEADER, isr: Set(isr), elr: Set(elr) });
+  const fenced = Set([1]);
+  const allowed = (params: ParamValues, isr: number[], elr: number[]) => uncleanElectionAllowed(configOf(params), p(isr, elr), fenced);
+  assert.equal(allowed({ strategy: 'None' }, [], []), false);
+  assert.equal(allowed({ strategy: 'Balanced' }, [], []), true);
+  assert.equal(allowed({ strategy: 'Balanced' }, [], [1]), false);
+  assert.equal(allowed({ strategy: 'Aggressive' }, [], [1]), true, 'the ELR member is fenced');
+  assert.equal(allowed({ strategy: 'Aggressive' }, [], [2]), false);
+  assert.equal(allowed({ elr: false, uncleanLeaderElection: true }, [1], []), true);
+  assert.equal(allowed({ elr: false, uncleanLeaderElection: false }, [1], []), false);
+});
+
+test('witnesses follow the configuration, so no preset passes vacuously', () => {
+  const names = (params: ParamValues) => replicationProperties(configOf(params)).filter((p) => p.kind === 'sometimes').map((p) => p.name);
+  assert.deepEqual(names({}), ['RecordAcknowledged', 'LeaderChanged', 'UncleanShutdownHappened', 'ElrNonEmpty']);
+  assert.deepEqual(names({ acks: '1', elr: false, maxUncleanShutdowns: 0, maxEmptyDisks: 1, maxPartitions: 1 }), [
+    'RecordCommitted',
+    'LeaderChanged',
+    'EmptyDiskReturned',
+    'BrokerIsolated',
+  ]);
+});

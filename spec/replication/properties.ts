@@ -1,0 +1,106 @@
+/**
+ * Properties of Kafka partition replication with its controller (KIP-966 ELR, KIP-250 acks=quorum).
+ *
+ * The durability promise (KIP-966: "MinISR-1 tolerance to data loss unclean shutdown events"; KIP-250,
+ * Jun Rao: "we guarantee no data loss if there are fewer than ... failures") holds only while fewer than
+ * min.insync.replicas data-loss failures have happened; the properties below say so where it applies.
+ * A record is lost when no broker's log, running or not, holds it any more.
+ */
+import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { inMask, maskOf } from './ids.ts';
+import { commonPrefix, holdsValue } from './log.ts';
+import { uncleanElectionAllowed } from './controller.ts';
+import { type Config, dataLossFailures, type Partition, type ReplicationState } from './state.ts';
+
+type S = ReplicationState;
+
+/** Fewer than min.insync.replicas data-loss failures so far: inside the promised tolerance. */
+export function withinTolerance(s: S, cfg: Config): boolean {
+  return dataLossFailures(s, cfg) < cfg.minIsr;
+}
+
+/** Every acknowledged value is still in some broker's log. */
+export function ackedRecordsHeld(s: S): boolean {
+  const logs = s.brokers.valueSeq().map((b) => b.log).toArray();
+  return s.ghost.acked.every((v) => logs.some((log) => holdsValue(log, v)));
+}
+
+/** Whether `b` holds the whole committed prefix. */
+export function holdsCommitted(s: S, b: number): boolean {
+  const c = s.ghost.committed;
+  return commonPrefix(s.brokers.get(b)!.log, c) === c.size;
+}
+
+
+export function replicationProperties(cfg: Config): Property<S>[] {
+  const strong = cfg.acks === 'all' || cfg.acks === 'quorum';
+  const props: Property<S>[] = [
+    always<S>(
+      'NoAckedRecordLost',
+      'an acknowledged record (acks=all or quorum) is never lost while fewer than min.insync.replicas data-loss failures have happened and no unclean election took place',
+      (s) => s.ghost.acked.size === 0 || s.ghost.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+    ),
+    always<S>(
+      'NoAckedRecordLostEvenUnclean',
+      'an acknowledged record is never lost while fewer than min.insync.replicas data-loss failures have happened, even after an unclean election or recovery',
+      (s) => s.ghost.acked.size === 0 || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+    ),
+    always<S>(
+      'TruncationKeepsCommitted',
+      'no follower truncation erases the last copy of a committed record unless an unclean election happened first (KAFKA-13872, last replica standing)',
+      (s) => !s.ghost.committedTruncated,
+    ),
+    always<S>(
+      'CommittedPrefixNeverShrinks',
+      'every committed prefix a leader exposes agrees with the longest one exposed before, while within the failure tolerance and with no unclean election',
+      (s) => !s.ghost.committedRewritten || s.ghost.uncleanElection || !withinTolerance(s, cfg),
+    ),
+    always<S>(
+      'CleanElectionsChooseIsrOrElr',
+      'a clean election only ever chooses a member of the ISR or, with an empty ISR, of the ELR',
+      (s) => !s.ghost.cleanElectionOutside,
+    ),
+    always<S>(
+      'AckImpliesMinIsrCopies',
+      'when a record is acknowledged (acks=all or quorum), at least min.insync.replicas logs hold it (KIP-250)',
+      (s) => !s.ghost.ackBelowMinIsr,
+    ),
+    always<S>(
+      'UncleanOnlyWhenStrategyAllows',
+      'an unclean election or recovery runs only when unclean.recovery.strategy (or the legacy flag without ELR) allows it',
+      (s) => !s.ghost.uncleanOutsideStrategy,
+    ),
+  ];
+  if (cfg.elr && cfg.strictHwm) {
+    props.push(
+      always<S>(
+        'ElrMembersHoldCommitted',
+        'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
+        (s) => {
+          if (s.ghost.committed.isEmpty() || s.ghost.uncleanElection || !withinTolerance(s, cfg)) return true;
+          const candidates = (maskOf(s.partition.isr) | maskOf(s.partition.elr)) & ~maskOf(s.fenced);
+          return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b));
+        },
+      ),
+    );
+  }
+  props.push(
+    strong
+      ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', (s) => !s.ghost.acked.isEmpty())
+      : sometimes<S>('RecordCommitted', 'some record is committed (below a leader high watermark)', (s) => !s.ghost.committed.isEmpty()),
+    sometimes<S>('LeaderChanged', 'the controller elects a new leader', (s) => s.partition.leaderEpoch > 1),
+  );
+  if (cfg.maxUncleanShutdowns > 0) {
+    props.push(sometimes<S>('UncleanShutdownHappened', 'a broker shuts down uncleanly', (s) => s.faults.uncleanShutdowns > 0));
+  }
+  if (cfg.maxEmptyDisks > 0) {
+    props.push(sometimes<S>('EmptyDiskReturned', 'a broker comes back with an empty disk under its old id', (s) => s.faults.emptyDisks > 0));
+  }
+  if (cfg.maxPartitions > 0) {
+    props.push(sometimes<S>('BrokerIsolated', 'a network partition cuts brokers off from the controller', (s) => !s.cut.isEmpty()));
+  }
+  if (cfg.elr) {
+    props.push(sometimes<S>('ElrNonEmpty', 'the ELR has a member', (s) => !s.partition.elr.isEmpty()));
+  }
+  return props;
+}
