@@ -7,10 +7,11 @@ import type { Expander } from './expander.ts';
 import { SpecError } from './expander.ts';
 import type { CheckOptions } from './options.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
-import { SeenSet } from './seenSet.ts';
-import { NO_PARENT, StateLog } from './stateLog.ts';
+import { FingerprintSet } from './state/fingerprintSet.ts';
+import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
-import { Frontier } from './frontier.ts';
+import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
+import { isPacked } from './state/packed.ts';
 
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
@@ -22,8 +23,9 @@ export async function breadthFirst<S>(
   limits: Limits,
   handOver?: (distinct: number, seconds: number) => boolean,
 ): Promise<SearchOutcome | ResumePoint> {
-  const seen = new SeenSet();
+  const seen = new FingerprintSet();
   const log = new StateLog();
+  if (expander.actions.length > MAX_ACTIONS) throw new Error(`a model may have at most ${MAX_ACTIONS} actions`);
   const newStates = new Float64Array(expander.actions.length);
   const witnessesReached = new Uint8Array(expander.witnesses.length);
   const deadlock = options.deadlock ?? true;
@@ -31,19 +33,10 @@ export async function breadthFirst<S>(
   const maxStates = options.maxStates ?? Infinity;
   let generated = 0;
   let depth = 0; // index of the level being expanded; reported as TLC does, counting states (levels)
-  let current = new Frontier<S>();
-  let next = new Frontier<S>();
-  let steps = new Uint32Array(handOver ? 2048 : 0);
+  let current: Frontier<S> | null = null;
+  let next: Frontier<S> | null = null;
   const levelStarts = [0];
-  const recordStep = (id: number, a: number, b: number) => {
-    if (2 * id + 1 >= steps.length) {
-      const bigger = new Uint32Array(steps.length * 2);
-      bigger.set(steps);
-      steps = bigger;
-    }
-    steps[2 * id] = a;
-    steps[2 * id + 1] = b;
-  };
+  const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0);
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
@@ -51,27 +44,32 @@ export async function breadthFirst<S>(
     distinct: log.size,
     generated,
     depth: log.size > 0 ? depth + 1 : 0,
-    queued: current.remaining + next.length,
+    queued: (current?.remaining ?? 0) + (next?.length ?? 0),
     newStates,
     witnessesReached,
-    offHeapBytes: seen.bytes + log.bytes,
+    offHeapBytes: memory(),
     workers: 1,
   });
 
   // Level 0: the initial states.
   let curId = NO_PARENT;
   try {
-    for (const [initIndex, s] of expander.initialStates().entries()) {
+    const inits = expander.initialStates();
+    if (inits.length > 0) {
+      // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
+      current = isPacked(inits[0]) ? new ByteFrontier<S>(inits[0].layout) : new ObjectFrontier<S>();
+      next = isPacked(inits[0]) ? new ByteFrontier<S>(inits[0].layout) : new ObjectFrontier<S>();
+    }
+    for (const [initIndex, s] of inits.entries()) {
       generated++;
       expander.fingerprint(s);
-      if (seen.insert(expander.hi, expander.lo, log.size) >= 0) continue;
-      const id = log.add(expander.hi, expander.lo, NO_PARENT);
-      if (handOver) recordStep(id, initIndex, 0);
+      if (!seen.add(expander.hi, expander.lo)) continue;
+      const id = log.add(NO_PARENT, 0, initIndex);
       curId = id;
       const bad = expander.firstViolation(s);
       expander.markWitnesses(s, witnessesReached);
       if (bad >= 0) return outcome({ kind: 'violation', stateId: id, invariant: bad });
-      current.push(s, id);
+      current!.push(s, expander.bytesOf(s), id);
     }
   } catch (e) {
     if (e instanceof SpecError) return outcome({ kind: 'error', stateId: curId, error: e });
@@ -85,18 +83,20 @@ export async function breadthFirst<S>(
     expander.fingerprint(t);
     const hi = expander.hi;
     const lo = expander.lo;
-    if (seen.insert(hi, lo, log.size) >= 0) return;
-    const id = log.add(hi, lo, parentId);
-    if (handOver) recordStep(id, actionIndex, ordinal);
+    if (!seen.add(hi, lo)) return;
+    if (ordinal > MAX_ORDINAL) throw new Error(`action ${expander.actions[actionIndex]!.name} has more than ${MAX_ORDINAL} parameter choices`);
+    const id = log.add(parentId, actionIndex, ordinal);
     newStates[actionIndex]!++;
     curId = id; // a property that throws is reported at the new state
     const bad = expander.firstViolation(t);
     expander.markWitnesses(t, witnessesReached);
     curId = parentId; // an action that throws is reported at the state being expanded
     if (bad >= 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: bad };
-    next.push(t, id);
+    nextQueue.push(t, expander.bytesOf(t), id);
   };
 
+  if (current === null || next === null) return outcome({ kind: 'complete' });
+  let nextQueue: Frontier<S> = next;
   let sinceCheck = 0;
   while (current.remaining > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
@@ -121,7 +121,7 @@ export async function breadthFirst<S>(
       if (log.size >= maxStates && current.remaining + next.length > 0) return outcome({ kind: 'incomplete', reason: 'maxStates' });
       if (++sinceCheck >= 512) {
         sinceCheck = 0;
-        const reason = limits.exceeded(log.size, seen.bytes + log.bytes);
+        const reason = limits.exceeded(log.size, memory());
         if (reason !== null) return outcome({ kind: 'incomplete', reason });
         limits.progress({ distinct: log.size, generated, queued: current.remaining + next.length, depth });
         if (limits.shouldYield()) await yieldToEventLoop();
@@ -131,9 +131,10 @@ export async function breadthFirst<S>(
     depth++;
     [current, next] = [next, current];
     next.reset();
+    nextQueue = next;
     levelStarts.push(log.size - current.length);
     if (handOver?.(log.size, limits.seconds)) {
-      return { seen, log, steps, levelStarts, generated, depth, newStates, witnessesReached };
+      return { seen, log, levelStarts, generated, depth, newStates, witnessesReached, frontier: current };
     }
   }
   return outcome({ kind: 'complete' });

@@ -78,8 +78,8 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
   const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
   const end = o.end;
   const traceTo = (stateId: number, verdict: TraceVerdict): Trace<S> => {
-    const fps = o.log.pathTo(stateId).map((id) => o.log.fingerprintOf(id));
-    return { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, fps), verdict };
+    const path = o.log.pathTo(stateId).map((id) => ({ action: o.log.actionOf(id), ordinal: o.log.ordinalOf(id) }));
+    return { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, path), verdict };
   };
   switch (end.kind) {
     case 'violation': {

@@ -7,7 +7,7 @@ import type { Expander } from './expander.ts';
 import { SpecError } from './expander.ts';
 import type { CheckOptions } from './options.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
-import { SeenSet } from './seenSet.ts';
+import { FingerprintIndex } from './state/fingerprintIndex.ts';
 import { NO_PARENT, StateLog } from './stateLog.ts';
 import type { SearchEnd, SearchOutcome } from './search.ts';
 
@@ -16,11 +16,12 @@ interface Frame<S> {
   readonly depth: number;
   readonly successors: S[];
   readonly actions: number[];
+  readonly ordinals: number[];
   next: number;
 }
 
 export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions, limits: Limits): Promise<SearchOutcome> {
-  const seen = new SeenSet();
+  const seen = new FingerprintIndex();
   const log = new StateLog();
   const depthOf: number[] = [];
   const newStates = new Float64Array(expander.actions.length);
@@ -48,13 +49,15 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
   });
 
   /** Visits `s` reached at `depth`; returns a violation, or pushes a frame when it must be explored. */
-  const enter = (s: S, parent: number, depth: number, action: number): SearchEnd | null => {
+  const enter = (s: S, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
     expander.fingerprint(s);
     const known = seen.get(expander.hi, expander.lo);
-    if (known >= 0 && depthOf[known]! <= depth) return null;
+    // Without a depth bound a state is expanded once. Under a bound, a state reached again at a shallower
+    // depth is expanded again: the first visit may have stopped at the bound before its successors.
+    if (known >= 0 && (maxDepth === Infinity || depthOf[known]! <= depth)) return null;
     let id = known;
     if (known < 0) {
-      id = log.add(expander.hi, expander.lo, parent);
+      id = log.add(parent, Math.max(action, 0), ordinal);
       seen.insert(expander.hi, expander.lo, id);
       if (action >= 0) newStates[action]!++;
       curId = id;
@@ -72,20 +75,22 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     }
     const successors: S[] = [];
     const actions: number[] = [];
-    const count = expander.successors(s, (t, a) => {
+    const ordinals: number[] = [];
+    const count = expander.successors(s, (t, a, _p, o) => {
       successors.push(t);
       actions.push(a);
+      ordinals.push(o);
     });
     generated += count;
     if (count === 0 && deadlock) return { kind: 'deadlock', stateId: id };
-    stack.push({ id, depth, successors, actions, next: 0 });
+    stack.push({ id, depth, successors, actions, ordinals, next: 0 });
     return null;
   };
 
   try {
-    for (const s of expander.initialStates()) {
+    for (const [initIndex, s] of expander.initialStates().entries()) {
       generated++;
-      const end = enter(s, NO_PARENT, 0, -1);
+      const end = enter(s, NO_PARENT, 0, -1, initIndex);
       if (end) return outcome(end);
       let steps = 0;
       while (stack.length > 0) {
@@ -95,7 +100,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
           continue;
         }
         const i = top.next++;
-        const end2 = enter(top.successors[i]!, top.id, top.depth + 1, top.actions[i]!);
+        const end2 = enter(top.successors[i]!, top.id, top.depth + 1, top.actions[i]!, top.ordinals[i]!);
         if (end2) return outcome(end2);
         if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
         if (++steps >= 512) {

@@ -6,7 +6,9 @@
  */
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
-import { Fingerprinter } from './fingerprint.ts';
+import { canonicalBytes } from './state/canonicalBytes.ts';
+import { hash64, hashHi, hashLo } from './state/hash64.ts';
+import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
@@ -32,7 +34,6 @@ export class Expander<S> {
   /** Per action: states in which it was enabled at least once, and successors it produced. */
   readonly enabledCount: Float64Array;
   readonly firedCount: Float64Array;
-  private readonly fingerprinter = new Fingerprinter();
   private readonly renamings: readonly ReadonlyMap<unknown, unknown>[];
   hi = 0;
   lo = 0;
@@ -57,7 +58,15 @@ export class Expander<S> {
     }
   }
 
-  /** Fingerprint of the state's view, canonical under symmetry; left in `hi`/`lo`. */
+  /**
+   * The bytes the engine stores for `s`: a packed state's own bytes, or an Immutable.js state's canonical
+   * encoding. Valid until the next call; copy them to keep them.
+   */
+  bytesOf(s: S): Uint8Array {
+    return isPacked(s) ? s.bytes : canonicalBytes(s);
+  }
+
+  /** Fingerprint of the state's view: a 64-bit hash of its bytes, least over the symmetry images; left in `hi`/`lo`. */
   fingerprint(s: S): void {
     let v: unknown = s;
     if (this.model.view) {
@@ -67,15 +76,15 @@ export class Expander<S> {
         throw new SpecError('view', 'view() threw', e);
       }
     }
-    const f = this.fingerprinter;
-    f.of(v);
-    let hi = f.hi;
-    let lo = f.lo;
+    const b = isPacked(v) ? v.bytes : canonicalBytes(v);
+    hash64(b);
+    let hi = hashHi;
+    let lo = hashLo;
     for (const rename of this.renamings) {
-      f.of(v, rename);
-      if (f.hi < hi || (f.hi === hi && f.lo < lo)) {
-        hi = f.hi;
-        lo = f.lo;
+      hash64(canonicalBytes(v, rename));
+      if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
+        hi = hashHi;
+        lo = hashLo;
       }
     }
     this.hi = hi;
@@ -138,6 +147,28 @@ export class Expander<S> {
       return { state: this.apply(action, s, p), params: p };
     }
     return null;
+  }
+
+  /** The `ordinal`-th parameter choice of action `actionIndex` applied to `s`, or null when not enabled there. */
+  nthStep(s: S, actionIndex: number, ordinal: number): { state: S; params: ActionParams } | null {
+    const action = this.actions[actionIndex];
+    if (action === undefined) return null;
+    let p: ActionParams | undefined = action.params === undefined && ordinal === 0 ? EMPTY_PARAMS : undefined;
+    if (action.params !== undefined) {
+      let i = 0;
+      try {
+        for (const q of action.params(s)) {
+          if (i++ === ordinal) {
+            p = q;
+            break;
+          }
+        }
+      } catch (e) {
+        throw new SpecError('params', `${action.name}: params() threw`, e);
+      }
+    }
+    if (p === undefined || !this.isEnabled(action, s, p)) return null;
+    return { state: this.apply(action, s, p), params: p };
   }
 
   /** Re-runs a successor already found enabled: action `actionIndex` with its `ordinal`-th parameters. */

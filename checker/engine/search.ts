@@ -2,7 +2,8 @@
 import type { IncompleteReason } from './result.ts';
 import type { SpecError } from './expander.ts';
 import type { StateLog } from './stateLog.ts';
-import type { SeenSet } from './seenSet.ts';
+import type { FingerprintSet } from './state/fingerprintSet.ts';
+import type { Frontier } from './frontier.ts';
 
 export type SearchEnd =
   | { readonly kind: 'complete' }
@@ -34,10 +35,9 @@ export interface SearchOutcome {
  * coordinator needs to go on, and how to rebuild each level from the one before it.
  */
 export interface ResumePoint {
-  readonly seen: SeenSet;
+  readonly seen: FingerprintSet;
+  /** Parent and step (action index, parameter ordinal; for an initial state, its index in init()) per id. */
   readonly log: StateLog;
-  /** Per state id: the action index and parameter ordinal that produced it (for an initial state: its index in init(), 0). */
-  readonly steps: Uint32Array;
   /** First id of every level so far; the last one is the level to expand next. */
   readonly levelStarts: readonly number[];
   readonly generated: number;
@@ -45,4 +45,6 @@ export interface ResumePoint {
   readonly depth: number;
   readonly newStates: Float64Array;
   readonly witnessesReached: Uint8Array;
+  /** The level to expand next, in discovery order. */
+  readonly frontier: Frontier<unknown>;
 }

@@ -8,7 +8,7 @@ import { Expander, SpecError } from './expander.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import { Rng } from './rng.ts';
-import { SeenSet } from './seenSet.ts';
+import { FingerprintSet } from './state/fingerprintSet.ts';
 import { shrink } from './shrink.ts';
 import { buildTrace, type Walk } from './walkTrace.ts';
 import type { CheckLabel } from './check.ts';
@@ -41,7 +41,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   const expander = new Expander(model, false);
   const limits = new Limits(options);
   const rng = new Rng(options.seed);
-  const seen = new SeenSet();
+  const seen = new FingerprintSet();
   const deadlock = options.deadlock ?? true;
   let runs = 0;
   let steps = 0;
@@ -49,7 +49,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   const stats = (): SimulationStats => ({ seed: options.seed, runs: Math.min(runs + 1, options.runs), steps, distinct: seen.size, seconds: limits.seconds });
   const note = (s: S) => {
     expander.fingerprint(s);
-    seen.insert(expander.hi, expander.lo, 0);
+    seen.add(expander.hi, expander.lo);
   };
   let walk: Walk = { init: 0, steps: [] };
   try {

@@ -1,26 +1,31 @@
 /**
- * Per distinct state, in discovery order: its fingerprint and the id of the state it was first reached
- * from (TLC's trace file, in memory, 12 bytes a state). A counterexample is the chain of parents walked
- * back from the bad state, then rebuilt forwards by re-executing actions.
+ * Per distinct state, in discovery order: the id of the state it was first reached from, and the step
+ * that reached it (action index and parameter ordinal; for an initial state, its index in `init()`).
+ * 8 bytes a state, TLC's trace file in memory. A counterexample is the chain of parents walked back from
+ * the bad state, then rebuilt forwards by re-running those steps.
  */
 export const NO_PARENT = 0xffffffff;
 
+/** Steps pack the action index into the top bits and the parameter ordinal into the rest. */
+const ORDINAL_BITS = 22;
+export const MAX_ACTIONS = 1 << (32 - ORDINAL_BITS);
+export const MAX_ORDINAL = (1 << ORDINAL_BITS) - 1;
+
 export class StateLog {
-  private fp = new Uint32Array(2 * 1024);
   private parents = new Uint32Array(1024);
+  private steps = new Uint32Array(1024);
   size = 0;
 
   get bytes(): number {
-    return this.fp.byteLength + this.parents.byteLength;
+    return this.parents.byteLength + this.steps.byteLength;
   }
 
   /** Records a new state and returns its id. */
-  add(hi: number, lo: number, parent: number): number {
+  add(parent: number, action: number, ordinal: number): number {
     const id = this.size++;
     if (id === this.parents.length) this.grow();
-    this.fp[2 * id] = hi;
-    this.fp[2 * id + 1] = lo;
     this.parents[id] = parent;
+    this.steps[id] = ((action << ORDINAL_BITS) | ordinal) >>> 0;
     return id;
   }
 
@@ -33,8 +38,12 @@ export class StateLog {
     return this.parents[id]!;
   }
 
-  fingerprintOf(id: number): [number, number] {
-    return [this.fp[2 * id]!, this.fp[2 * id + 1]!];
+  actionOf(id: number): number {
+    return this.steps[id]! >>> ORDINAL_BITS;
+  }
+
+  ordinalOf(id: number): number {
+    return this.steps[id]! & MAX_ORDINAL;
   }
 
   /** Ids from an initial state down to `id`. */
@@ -44,12 +53,31 @@ export class StateLog {
     return path.reverse();
   }
 
+  /** The raw arrays up to `size`, for a checkpoint. */
+  snapshot(): { parents: Uint32Array; steps: Uint32Array } {
+    return { parents: this.parents.subarray(0, this.size), steps: this.steps.subarray(0, this.size) };
+  }
+
+  static restore(parents: Uint32Array, steps: Uint32Array): StateLog {
+    const log = new StateLog();
+    let cap = 1024;
+    while (cap < parents.length) cap *= 2;
+    log.parents = new Uint32Array(cap);
+    log.steps = new Uint32Array(cap);
+    log.parents.set(parents);
+    log.steps.set(steps);
+    log.size = parents.length;
+    return log;
+  }
+
   private grow(): void {
-    const fp = new Uint32Array(this.fp.length * 2);
-    fp.set(this.fp);
-    this.fp = fp;
-    const parents = new Uint32Array(this.parents.length * 2);
+    // Grown by half, not doubled: at 10^8 states a doubling would strand hundreds of megabytes.
+    const cap = Math.ceil(this.parents.length * 1.5);
+    const parents = new Uint32Array(cap);
     parents.set(this.parents);
     this.parents = parents;
+    const steps = new Uint32Array(cap);
+    steps.set(this.steps);
+    this.steps = steps;
   }
 }

@@ -152,8 +152,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         candidateCursor[wi]!++;
         const hi = c[ci]!;
         const lo = c[ci + 1]!;
-        if (seen.insert(hi, lo, log.size) >= 0) continue;
-        log.add(hi, lo, parentId);
+        if (!seen.add(hi, lo)) continue;
+        log.add(parentId, c[ci + 2]!, c[ci + 3]!);
         newStates[c[ci + 2]!]!++;
         accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
       }
@@ -242,9 +242,9 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
 
 /** Has every worker rebuild the levels the sequential search explored, up to the one to expand next. */
 async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
-  const { steps, levelStarts, log } = resume;
+  const { levelStarts, log } = resume;
   const levelEnd = (l: number) => levelStarts[l + 1] ?? log.size;
-  const initIndexes = Uint32Array.from({ length: levelEnd(0) }, (_, id) => steps[2 * id]!);
+  const initIndexes = Uint32Array.from({ length: levelEnd(0) }, (_, id) => log.ordinalOf(id));
   for (const w of workers) w.send({ type: 'start', initIndexes });
   await Promise.all(workers.map((w) => w.receive('started')));
   for (let l = 1; l < levelStarts.length; l++) {
@@ -253,8 +253,8 @@ async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Prom
     for (let id = first; id < levelEnd(l); id++) {
       const at = (id - first) * NEW_STATE_WORDS;
       triples[at] = log.parentOf(id) - levelStarts[l - 1]!;
-      triples[at + 1] = steps[2 * id]!;
-      triples[at + 2] = steps[2 * id + 1]!;
+      triples[at + 1] = log.actionOf(id);
+      triples[at + 2] = log.ordinalOf(id);
     }
     for (const w of workers) w.send({ type: 'advance', newStates: triples, firstId: first, check: false });
     await Promise.all(workers.map((w) => w.receive('checked')));

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Expander, SpecError } from '../expander.ts';
 import { importDefinition } from '../../cli/loadSpec.ts';
 import { accelerateRecords } from '../recordAcceleration.ts';
-import { SeenSetView } from '../seenSet.ts';
+import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 const setup = workerData as WorkerSetup;
@@ -33,7 +33,7 @@ class Words {
 }
 
 function expand(seenBuffer: SharedArrayBuffer): void {
-  const seen = new SeenSetView(seenBuffer);
+  const seen = new FingerprintSetView(seenBuffer);
   const parents = new Words();
   const candidates = new Words();
   const fired = new Uint32Array(expander.actions.length);

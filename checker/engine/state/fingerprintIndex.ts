@@ -1,12 +1,11 @@
 /**
- * The fingerprints of every state seen so far, each with its state id (TLC's FPSet): open addressing
- * over one typed array, 12 bytes a slot, doubling when half full. Unlike a JS Set it has no 2^24 entry
- * cap and lives off the V8 heap. The buffer is a SharedArrayBuffer so worker threads can probe it
- * (read-only) while the coordinator is not inserting.
+ * Fingerprints with the id of the state each belongs to: open addressing over one typed array, 12 bytes
+ * a slot, doubling when half full. Depth-first search needs the id (to compare the depth a state was
+ * reached at); breadth-first search needs only membership and uses the smaller `FingerprintSet`.
  */
 const STRIDE = 3; // hi, lo, id + 1 (0 = empty)
 
-export class SeenSet {
+export class FingerprintIndex {
   private slots: Uint32Array;
   private mask: number;
   size = 0;
@@ -87,18 +86,5 @@ function lookup(slots: Uint32Array, mask: number, hi: number, lo: number): numbe
     if (stored === 0) return -1;
     if (slots[at] === hi && slots[at + 1] === lo) return stored - 1;
     i = (i + 1) & mask;
-  }
-}
-
-/** A worker thread's read-only view of the coordinator's seen-set, valid while no insertion runs. */
-export class SeenSetView {
-  private readonly slots: Uint32Array;
-  private readonly mask: number;
-  constructor(buffer: SharedArrayBuffer) {
-    this.slots = new Uint32Array(buffer);
-    this.mask = this.slots.length / STRIDE - 1;
-  }
-  has(hi: number, lo: number): boolean {
-    return lookup(this.slots, this.mask, hi, lo) >= 0;
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * The fingerprints of every state seen so far (TLC's FPSet): open addressing over one typed array of
+ * 8-byte slots (the 64-bit fingerprint alone), at most three quarters full and grown by half, so it costs
+ * 10.7–16 bytes a state. Fingerprint 0 marks an empty slot; a state whose fingerprint is 0 is stored as 1
+ * (one more collision in 2^64). The buffer is shared so worker threads can probe it read-only while the
+ * coordinator is not inserting.
+ */
+const MAX_LOAD = 0.75;
+
+export class FingerprintSet {
+  private slots: Uint32Array;
+  private capacity: number;
+  private limit: number;
+  size = 0;
+
+  constructor(initialCapacity = 1 << 16) {
+    this.capacity = Math.max(16, Math.ceil(initialCapacity / MAX_LOAD));
+    this.slots = allocate(this.capacity);
+    this.limit = Math.floor(this.capacity * MAX_LOAD);
+  }
+
+  get bytes(): number {
+    return this.slots.byteLength;
+  }
+
+  get buffer(): SharedArrayBuffer {
+    return this.slots.buffer as SharedArrayBuffer;
+  }
+
+  /** Adds the fingerprint; true when it was not there before. */
+  add(hi: number, lo: number): boolean {
+    if (hi === 0 && lo === 0) lo = 1;
+    const slots = this.slots;
+    const cap = this.capacity;
+    let i = slotOf(hi, lo, cap);
+    for (;;) {
+      const h = slots[2 * i]!;
+      const l = slots[2 * i + 1]!;
+      if (h === 0 && l === 0) {
+        slots[2 * i] = hi;
+        slots[2 * i + 1] = lo;
+        if (++this.size > this.limit) this.grow();
+        return true;
+      }
+      if (h === hi && l === lo) return false;
+      if (++i === cap) i = 0;
+    }
+  }
+
+  has(hi: number, lo: number): boolean {
+    return probe(this.slots, this.capacity, hi, lo);
+  }
+
+  /** Every stored fingerprint as [hi, lo] pairs, for a checkpoint. */
+  forEach(visit: (hi: number, lo: number) => void): void {
+    const s = this.slots;
+    for (let i = 0; i < s.length; i += 2) if (s[i] !== 0 || s[i + 1] !== 0) visit(s[i]!, s[i + 1]!);
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const cap = Math.ceil(this.capacity * 1.5);
+    const slots = allocate(cap);
+    for (let j = 0; j < old.length; j += 2) {
+      const hi = old[j]!;
+      const lo = old[j + 1]!;
+      if (hi === 0 && lo === 0) continue;
+      let i = slotOf(hi, lo, cap);
+      while (slots[2 * i] !== 0 || slots[2 * i + 1] !== 0) if (++i === cap) i = 0;
+      slots[2 * i] = hi;
+      slots[2 * i + 1] = lo;
+    }
+    this.slots = slots;
+    this.capacity = cap;
+    this.limit = Math.floor(cap * MAX_LOAD);
+  }
+}
+
+function allocate(capacity: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(capacity * 8));
+}
+
+/** Maps the fingerprint onto [0, capacity) by multiplication (capacity need not be a power of two). */
+function slotOf(hi: number, lo: number, capacity: number): number {
+  return Math.floor(((lo ^ Math.imul(hi, 0x9e3779b1)) >>> 0) * (capacity / 4294967296));
+}
+
+function probe(slots: Uint32Array, cap: number, hi: number, lo: number): boolean {
+  if (hi === 0 && lo === 0) lo = 1;
+  let i = slotOf(hi, lo, cap);
+  for (;;) {
+    const h = slots[2 * i]!;
+    const l = slots[2 * i + 1]!;
+    if (h === 0 && l === 0) return false;
+    if (h === hi && l === lo) return true;
+    if (++i === cap) i = 0;
+  }
+}
+
+/** A worker thread's read-only view of the set, valid while no insertion runs. */
+export class FingerprintSetView {
+  private readonly slots: Uint32Array;
+  private readonly capacity: number;
+  constructor(buffer: SharedArrayBuffer) {
+    this.slots = new Uint32Array(buffer);
+    this.capacity = this.slots.length / 2;
+  }
+  has(hi: number, lo: number): boolean {
+    return probe(this.slots, this.capacity, hi, lo);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A 64-bit hash of a state's bytes, in two 32-bit halves that mix with each other every block (the
+ * two-lane shape of MurmurHash3's x86 128-bit variant), so the halves are one 64-bit hash rather than two
+ * independent 32-bit ones. Results are left in `hashHi`/`hashLo` to avoid allocating per state.
+ */
+const C1 = 0x239b961b;
+const C2 = 0xab0e9789;
+const C3 = 0x38b34ae5;
+
+export let hashHi = 0;
+export let hashLo = 0;
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+function word(b: Uint8Array, i: number, end: number): number {
+  if (i + 4 <= end) return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+  let w = 0;
+  for (let k = 0; i + k < end; k++) w |= b[i + k]! << (8 * k);
+  return w;
+}
+
+/** Hashes `bytes[start, end)`; the result is in `hashHi`/`hashLo`. */
+export function hash64(bytes: Uint8Array, start = 0, end = bytes.length): void {
+  const len = end - start;
+  let h1 = 0x9747b28c ^ len;
+  let h2 = 0x5bd1e995 ^ len;
+  let i = start;
+  for (; i < end; i += 8) {
+    let k1 = word(bytes, i, end);
+    let k2 = i + 4 < end ? word(bytes, i + 4, end) : 0;
+    k1 = Math.imul(k1, C1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, C2);
+    h1 ^= k1;
+    h1 = (h1 << 19) | (h1 >>> 13);
+    h1 = (h1 + h2) | 0;
+    h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = (k2 << 16) | (k2 >>> 16);
+    k2 = Math.imul(k2, C3);
+    h2 ^= k2;
+    h2 = (h2 << 17) | (h2 >>> 15);
+    h2 = (h2 + h1) | 0;
+    h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  }
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  h1 = fmix(h1);
+  h2 = fmix(h2);
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  hashHi = h1 >>> 0;
+  hashLo = h2 >>> 0;
+}
