@@ -6,7 +6,7 @@
  */
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
-import { canonicalBytes } from './state/canonicalBytes.ts';
+import { Fingerprinter } from './fingerprint.ts';
 import { hash64, hashHi, hashLo } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
@@ -23,6 +23,7 @@ export class SpecError extends Error {
 }
 
 const EMPTY_PARAMS: ActionParams = Object.freeze({});
+const NO_BYTES = new Uint8Array(0);
 
 /** `ordinal` is the position of `params` in the action's parameter enumeration (0 without parameters). */
 export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionParams, ordinal: number) => void;
@@ -35,6 +36,7 @@ export class Expander<S> {
   readonly enabledCount: Float64Array;
   readonly firedCount: Float64Array;
   private readonly renamings: readonly ReadonlyMap<unknown, unknown>[];
+  private readonly fingerprinter = new Fingerprinter();
   hi = 0;
   lo = 0;
 
@@ -59,11 +61,11 @@ export class Expander<S> {
   }
 
   /**
-   * The bytes the engine stores for `s`: a packed state's own bytes, or an Immutable.js state's canonical
-   * encoding. Valid until the next call; copy them to keep them.
+   * The bytes the engine stores for a packed state (its own; copy them to keep them). An Immutable.js
+   * state has none: the engine keeps it as the object the spec built.
    */
   bytesOf(s: S): Uint8Array {
-    return isPacked(s) ? s.bytes : canonicalBytes(s);
+    return isPacked(s) ? s.bytes : NO_BYTES;
   }
 
   /** Fingerprint of the state's view: a 64-bit hash of its bytes, least over the symmetry images; left in `hi`/`lo`. */
@@ -76,19 +78,40 @@ export class Expander<S> {
         throw new SpecError('view', 'view() threw', e);
       }
     }
-    const b = isPacked(v) ? v.bytes : canonicalBytes(v);
-    hash64(b);
-    let hi = hashHi;
-    let lo = hashLo;
+    if (isPacked(v)) {
+      // Symmetry on a packed state is applied by its layout (positions, not values); see symmetryImages.
+      hash64(v.bytes);
+      let hi = hashHi;
+      let lo = hashLo;
+      for (const image of this.packedImages(v)) {
+        hash64(image);
+        if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
+          hi = hashHi;
+          lo = hashLo;
+        }
+      }
+      this.hi = hi;
+      this.lo = lo;
+      return;
+    }
+    const f = this.fingerprinter;
+    f.of(v);
+    let hi = f.hi;
+    let lo = f.lo;
     for (const rename of this.renamings) {
-      hash64(canonicalBytes(v, rename));
-      if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
-        hi = hashHi;
-        lo = hashLo;
+      f.of(v, rename);
+      if (f.hi < hi || (f.hi === hi && f.lo < lo)) {
+        hi = f.hi;
+        lo = f.lo;
       }
     }
     this.hi = hi;
     this.lo = lo;
+  }
+
+  /** The other symmetry images of a packed state's bytes (none without `--symmetry`). */
+  private packedImages(_s: { bytes: Uint8Array }): readonly Uint8Array[] {
+    return [];
   }
 
   /** Calls `visit` for every successor, in the fixed order. Returns how many there were. */

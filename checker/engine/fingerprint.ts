@@ -1,5 +1,6 @@
 /**
- * 64-bit structural fingerprints of Immutable.js values, computed as two independent 32-bit lanes.
+ * 64-bit structural fingerprints of Immutable.js values (for specs without a layout), computed in two
+ * 32-bit lanes that feed each other at every step, so they make one 64-bit hash, not two 32-bit ones.
  *
  * Equal under `Immutable.is` ⇒ equal fingerprint: unordered collections (Map, Set) combine their entries
  * with a commutative sum, so insertion order never matters; ordered ones (List, OrderedMap, OrderedSet,
@@ -89,7 +90,7 @@ export class Fingerprinter {
     this.rename = rename;
     this.value(v);
     let hi = fmix(this.hi ^ 0x5bd1e995) >>> 0;
-    const lo = fmix(this.lo ^ 0x1b873593) >>> 0;
+    const lo = fmix((this.lo ^ 0x1b873593) + hi) >>> 0;
     if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
     this.hi = hi;
     this.lo = lo;
@@ -219,7 +220,7 @@ export class Fingerprinter {
     for (let i = 0; i < keys.length; i++) {
       this.value(get.call(r, keys[i]!));
       a = step1(a, this.hi);
-      b = step2(b, this.lo);
+      b = step2(b ^ a, this.lo);
     }
     this.hi = a;
     this.lo = b;
@@ -233,16 +234,16 @@ export class Fingerprinter {
       if (keyed) {
         this.value(k);
         a = step1(a, this.hi);
-        b = step2(b, this.lo);
+        b = step2(b ^ a, this.lo);
       }
       this.value(v);
       a = step1(a, this.hi);
-      b = step2(b, this.lo);
+      b = step2(b ^ a, this.lo);
       n++;
     };
     (items as unknown as { forEach(f: (v: unknown, k: unknown) => void): void }).forEach(each);
     this.hi = step1(a, n);
-    this.lo = step2(b, n);
+    this.lo = step2(b ^ this.hi, n);
   }
 
   private unordered(c: { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, keyed: boolean): void {
@@ -255,16 +256,16 @@ export class Fingerprinter {
       if (keyed) {
         this.value(k);
         ea = step1(this.hi, ea);
-        eb = step2(this.lo, eb);
+        eb = step2(this.lo ^ ea, eb);
       } else {
         ea = fmix(ea ^ 0x2b992ddf);
-        eb = fmix(eb ^ 0x4e0d5b6f);
+        eb = fmix((eb ^ 0x4e0d5b6f) + ea);
       }
       a = (a + ea) | 0;
       b = (b + eb) | 0;
     });
     const tag = keyed ? 0x11c8d3e7 : 0x7ae1c0d3;
     this.hi = step1(a ^ tag, c.size);
-    this.lo = step2(b ^ tag, c.size);
+    this.lo = step2(b ^ tag ^ this.hi, c.size);
   }
 }
