@@ -11,7 +11,7 @@ import { FingerprintSet } from './state/fingerprintSet.ts';
 import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
-import { isPacked } from './state/packed.ts';
+import { isPacked, layoutOf } from './state/packed.ts';
 
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
@@ -57,8 +57,8 @@ export async function breadthFirst<S>(
     const inits = expander.initialStates();
     if (inits.length > 0) {
       // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
-      current = isPacked(inits[0]) ? new ByteFrontier<S>(inits[0].layout) : new ObjectFrontier<S>();
-      next = isPacked(inits[0]) ? new ByteFrontier<S>(inits[0].layout) : new ObjectFrontier<S>();
+      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0])) : new ObjectFrontier<S>();
+      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0])) : new ObjectFrontier<S>();
     }
     for (const [initIndex, s] of inits.entries()) {
       generated++;

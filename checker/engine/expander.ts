@@ -10,6 +10,8 @@ import { Fingerprinter } from './fingerprint.ts';
 import { hash64, hashHi, hashLo } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
+import { View as PackedView } from '../../spec/layout/views.ts';
+import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 export class SpecError extends Error {
@@ -37,6 +39,8 @@ export class Expander<S> {
   readonly firedCount: Float64Array;
   private readonly renamings: readonly ReadonlyMap<unknown, unknown>[];
   private readonly fingerprinter = new Fingerprinter();
+  /** Symmetry of packed states, by their layout (built on the first packed state seen). */
+  private layoutSymmetry: LayoutSymmetry | null = null;
   hi = 0;
   lo = 0;
 
@@ -78,20 +82,11 @@ export class Expander<S> {
         throw new SpecError('view', 'view() threw', e);
       }
     }
-    if (isPacked(v)) {
-      // Symmetry on a packed state is applied by its layout (positions, not values); see symmetryImages.
-      hash64(v.bytes);
-      let hi = hashHi;
-      let lo = hashLo;
-      for (const image of this.packedImages(v)) {
-        hash64(image);
-        if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
-          hi = hashHi;
-          lo = hashLo;
-        }
-      }
-      this.hi = hi;
-      this.lo = lo;
+    if (v instanceof PackedView) {
+      if (this.renamings.length > 0) return this.packedFingerprint(v);
+      hash64(v._b, v._o, v._o + v._t.width);
+      this.hi = hashHi;
+      this.lo = hashLo;
       return;
     }
     const f = this.fingerprinter;
@@ -109,9 +104,22 @@ export class Expander<S> {
     this.lo = lo;
   }
 
-  /** The other symmetry images of a packed state's bytes (none without `--symmetry`). */
-  private packedImages(_s: { bytes: Uint8Array }): readonly Uint8Array[] {
-    return [];
+  /** The least fingerprint over the images of a packed state under the symmetry (see spec/layout/symmetry.ts). */
+  private packedFingerprint(v: PackedView): void {
+    if (this.layoutSymmetry === null || this.layoutSymmetry.root !== v._t) this.layoutSymmetry = new LayoutSymmetry(v._t, this.model.symmetry!);
+    const w = v._t.width;
+    hash64(v._b, v._o, v._o + w);
+    let hi = hashHi;
+    let lo = hashLo;
+    this.layoutSymmetry.forEachImage(v._b, v._o, (image) => {
+      hash64(image, 0, w);
+      if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
+        hi = hashHi;
+        lo = hashLo;
+      }
+    });
+    this.hi = hi;
+    this.lo = lo;
   }
 
   /** Calls `visit` for every successor, in the fixed order. Returns how many there were. */

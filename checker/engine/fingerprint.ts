@@ -12,6 +12,8 @@
  * costs only the path that changed.
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
+import { View as PackedView } from '../../spec/layout/views.ts';
+import { hash64, hashHi, hashLo } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
@@ -25,6 +27,8 @@ const MAP = 3;
 const ORDERED_MAP = 4;
 const SET = 5;
 const ORDERED_SET = 6;
+/** A packed view inside an Immutable value: hashed as its Immutable form, like any other value there. */
+const PACKED = 7;
 
 // Decided once per prototype and kept on it: a property load is cheaper than a Map lookup.
 const KIND = Symbol('kmc.kind');
@@ -38,7 +42,9 @@ function kindOf(v: object): number {
   const proto = Object.getPrototypeOf(v) as Prototype;
   if (Object.prototype.hasOwnProperty.call(proto, KIND)) return proto[KIND]!;
   let kind: number;
-  if (isRecord(v)) {
+  if (v instanceof PackedView) {
+    kind = PACKED;
+  } else if (isRecord(v)) {
     kind = RECORD;
     proto[RECORD_KEYS] = Object.keys((v as unknown as { toObject(): object }).toObject());
   } else if (!isImmutable(v)) {
@@ -87,6 +93,12 @@ export class Fingerprinter {
 
   /** Fingerprint of `v`; the two lanes are left in `hi` and `lo` (never both zero). */
   of(v: unknown, rename: ReadonlyMap<unknown, unknown> | null = null): void {
+    if (v instanceof PackedView) {
+      // A packed state is its bytes; symmetry permutes them through the layout (Expander), never by value.
+      if (rename !== null) throw new Error('a packed state is renamed through its layout, not by value');
+      this.ofBytes(v._b, v._o, v._t.width);
+      return;
+    }
     this.rename = rename;
     this.value(v);
     let hi = fmix(this.hi ^ 0x5bd1e995) >>> 0;
@@ -94,6 +106,13 @@ export class Fingerprinter {
     if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
     this.hi = hi;
     this.lo = lo;
+  }
+
+  /** Fingerprint of `w` bytes at `b[o]` (a packed value): the engine's 64-bit byte hash. */
+  ofBytes(b: Uint8Array, o: number, w: number): void {
+    hash64(b, o, o + w);
+    this.hi = hashHi;
+    this.lo = hashLo;
   }
 
   /** Leaves the lanes of `v` in this.hi / this.lo (before the final mix). */
@@ -199,6 +218,9 @@ export class Fingerprinter {
       case SET:
         this.unordered(v as { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, false);
         break;
+      case PACKED:
+        this.value((v as PackedView).toImmutable());
+        return;
       default: {
         const what = Array.isArray(v) ? 'a plain array' : `a plain ${Object.getPrototypeOf(v)?.constructor?.name ?? 'object'}`;
         throw new UnhashableValueError(

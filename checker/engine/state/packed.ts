@@ -1,11 +1,10 @@
 /**
- * How the engine recognises a state declared with a layout: it carries its bytes and its layout. The
- * engine needs nothing else of a packed state; everything a spec reads goes through the layout's view.
+ * How the engine sees a state declared with a layout: its bytes and its layout (width, and a view over
+ * bytes). Everything a spec reads goes through the layout's view; the engine needs nothing else.
  */
-export interface PackedState {
-  readonly bytes: Uint8Array;
-  readonly layout: PackedLayout;
-}
+import { View } from '../../../spec/layout/views.ts';
+
+export type PackedState = View;
 
 /** What the engine needs of a layout: the width of a state and a view over bytes. */
 export interface PackedLayout {
@@ -13,6 +12,10 @@ export interface PackedLayout {
   wrap(bytes: Uint8Array): unknown;
 }
 
-export function isPacked(v: unknown): v is PackedState {
-  return typeof v === 'object' && v !== null && (v as { bytes?: unknown }).bytes instanceof Uint8Array && (v as { layout?: unknown }).layout !== undefined;
+export function isPacked(v: unknown): v is View {
+  return v instanceof View;
+}
+
+export function layoutOf(v: View): PackedLayout {
+  return v._t;
 }
