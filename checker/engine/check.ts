@@ -15,6 +15,8 @@ import { rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
+import { packedParallelBreadthFirst } from './parallel/packedCoordinator.ts';
+import { ByteFrontier } from './frontier.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -47,7 +49,10 @@ export async function checkModel<S>(
   } else if (workers > 1 && source) {
     const threshold = options.parallelFromStates ?? 50_000;
     const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold);
-    outcome = 'end' in sequential ? sequential : await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+    if ('end' in sequential) outcome = sequential;
+    else if (sequential.frontier instanceof ByteFrontier && expander.witnesses.length <= 32) {
+      outcome = await packedParallelBreadthFirst(expander, source, options, limits, workers, sequential);
+    } else outcome = await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
   } else {
     outcome = (await breadthFirst(expander, options, limits)) as SearchOutcome;
   }

@@ -273,6 +273,16 @@ export class Expander<S> {
     return newly;
   }
 
+  /** Whether witness `i` holds in `s`. */
+  holdsWitness(s: S, i: number): boolean {
+    const p = this.witnesses[i]!;
+    try {
+      return p.test(s);
+    } catch (e) {
+      throw new SpecError('property', `property ${p.name} threw`, e);
+    }
+  }
+
   /** False when the state is outside the model's CONSTRAINT and must not be expanded. */
   withinConstraint(s: S): boolean {
     if (!this.model.constraint) return true;

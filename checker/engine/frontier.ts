@@ -70,6 +70,9 @@ export class ByteFrontier<S> implements Frontier<S> {
   get length(): number {
     return this.count;
   }
+  get width(): number {
+    return this.layout.width;
+  }
   get remaining(): number {
     return this.count - this.head;
   }

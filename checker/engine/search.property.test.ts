@@ -62,11 +62,11 @@ test('the BFS counterexample is a shortest path to the bad state, and it replays
   );
 });
 
-test('worker threads give the same counts, coverage and trace as one thread', async () => {
+test('worker threads give the same counts, coverage and trace as one thread (Immutable.js and packed states)', async () => {
   await fc.assert(
-    fc.asyncProperty(graphs, fc.nat(), fc.boolean(), async (g, pick, withBad) => {
+    fc.asyncProperty(graphs, fc.nat(), fc.boolean(), fc.boolean(), async (g, pick, withBad, packed) => {
       const reachable = [...distances(g).keys()];
-      const params = { ...g, nodes: g.nodes * 20, bad: withBad ? reachable[pick % reachable.length]! : -1 };
+      const params = { ...g, nodes: g.nodes * 20, bad: withBad ? reachable[pick % reachable.length]! : -1, packed };
       const source = { modulePath, params };
       const one = await checkModel(graphSpec.build(params), { deadlock: true }, label);
       const two = await checkModel(graphSpec.build(params), { deadlock: true, workers: 2, parallelFromStates: 0 }, label, source);
@@ -81,6 +81,26 @@ test('worker threads give the same counts, coverage and trace as one thread', as
         assert.deepEqual(paramsOf(r), paramsOf(one));
       }
     }),
-    { numRuns: 4 },
+    { numRuns: 6 },
+  );
+});
+
+test('packed states: worker threads stop at the same violation, with the same counts, as one thread', async () => {
+  await fc.assert(
+    fc.asyncProperty(graphs, fc.nat(), async (g, pick) => {
+      const reachable = [...distances(g).keys()];
+      const params = { ...g, nodes: g.nodes * 20, bad: reachable[pick % reachable.length]!, packed: true };
+      const source = { modulePath, params };
+      const one = await checkModel(graphSpec.build(params), { deadlock: false }, label);
+      for (const workers of [1, 2, 3]) {
+        const r = await checkModel(graphSpec.build(params), { deadlock: false, workers, parallelFromStates: 0 }, label, source);
+        assert.equal(r.status, one.status);
+        assert.equal(r.stats.distinct, one.stats.distinct);
+        assert.equal(r.stats.generated, one.stats.generated);
+        assert.deepEqual(r.stats.coverage, one.stats.coverage);
+        assert.deepEqual(r.witnesses, one.witnesses);
+      }
+    }),
+    { numRuns: 8 },
   );
 });

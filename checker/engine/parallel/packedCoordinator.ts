@@ -1,0 +1,238 @@
+/**
+ * Breadth-first search of packed states with worker threads, giving exactly the counts, coverage and
+ * traces of the sequential search (bfs.ts) for any number of workers.
+ *
+ * Each level lives once, as bytes in shared memory. Workers expand chunks of it and send back, per
+ * parent, its counts, and each successor they could not rule out (not in the shared fingerprint set as
+ * it stood) with its fingerprint, its properties' verdict and its bytes. This thread merges the chunks
+ * in order, which is the sequential order: it alone decides which candidates are new, logs them and
+ * appends their bytes to the next level. No state is made twice, and no worker holds a copy of a level.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Expander } from '../expander.ts';
+import { SpecError } from '../expander.ts';
+import type { CheckOptions } from '../options.ts';
+import type { Limits } from '../limits.ts';
+import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
+import type { ByteFrontier } from '../frontier.ts';
+import type { ModelSource } from './coordinator.ts';
+import { CANDIDATE_WORDS, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
+
+type Chunk = Extract<FromPackedWorker, { type: 'chunk' }>;
+
+/** The next level, grown in place as accepted states are appended. */
+class LevelBuffer {
+  bytes: Uint8Array;
+  count = 0;
+  constructor(private readonly width: number, capacity: number) {
+    this.bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1 << 16, capacity * width)));
+  }
+  push(b: Uint8Array, at: number): void {
+    const end = (this.count + 1) * this.width;
+    if (end > this.bytes.length) {
+      const bigger = new Uint8Array(new SharedArrayBuffer(Math.ceil(this.bytes.length * 1.5) + this.width));
+      bigger.set(this.bytes.subarray(0, this.count * this.width));
+      this.bytes = bigger;
+    }
+    this.bytes.set(b.subarray(at, at + this.width), this.count * this.width);
+    this.count++;
+  }
+}
+
+class WorkerHandle {
+  private readonly worker: Worker;
+  private onMessage: ((m: FromPackedWorker) => void) | null = null;
+  private readonly inbox: FromPackedWorker[] = [];
+
+  constructor(setup: PackedWorkerSetup) {
+    this.worker = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
+    this.worker.on('message', (m: FromPackedWorker) => this.deliver(m));
+    this.worker.on('error', (e) => this.deliver({ type: 'failed', message: e.message }));
+    this.worker.on('exit', (code) => {
+      if (code !== 0) this.deliver({ type: 'failed', message: `worker thread exited with code ${code}` });
+    });
+  }
+  private deliver(m: FromPackedWorker): void {
+    if (this.onMessage) this.onMessage(m);
+    else this.inbox.push(m);
+  }
+  listen(f: (m: FromPackedWorker) => void): void {
+    this.onMessage = f;
+    for (const m of this.inbox.splice(0)) f(m);
+  }
+  send(m: ToPackedWorker): void {
+    this.worker.postMessage(m);
+  }
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+export async function packedParallelBreadthFirst<S>(
+  expander: Expander<S>,
+  source: ModelSource,
+  options: CheckOptions,
+  limits: Limits,
+  workerCount: number,
+  resume: ResumePoint,
+): Promise<SearchOutcome> {
+  const workers = Array.from(
+    { length: workerCount },
+    (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry: options.symmetry ?? false, index, count: workerCount }),
+  );
+  try {
+    // Every message goes to one queue, so chunks are taken in whatever order they arrive.
+    const queue: FromPackedWorker[] = [];
+    let wake: (() => void) | null = null;
+    for (const w of workers)
+      w.listen((m) => {
+        queue.push(m);
+        const f = wake;
+        wake = null;
+        f?.();
+      });
+    const next = async (): Promise<FromPackedWorker> => {
+      while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+      return queue.shift()!;
+    };
+    let ready = 0;
+    while (ready < workerCount) {
+      const m = await next();
+      if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
+      if (m.type === 'ready') ready++;
+    }
+    return await search(expander, workers, next, options, limits, resume);
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
+
+async function search<S>(
+  expander: Expander<S>,
+  workers: WorkerHandle[],
+  receive: () => Promise<FromPackedWorker>,
+  options: CheckOptions,
+  limits: Limits,
+  resume: ResumePoint,
+): Promise<SearchOutcome> {
+  const { seen, log, newStates } = resume;
+  const witnessesReached = Uint8Array.from(resume.witnessesReached);
+  const frontier = resume.frontier as ByteFrontier<unknown>;
+  const width = frontier.width;
+  const deadlock = options.deadlock ?? true;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxStates = options.maxStates ?? Infinity;
+  let generated = resume.generated;
+  let depth = resume.depth;
+  let { bytes: levelBytes } = frontier.contiguous(0);
+  let levelSize = frontier.remaining;
+  let levelFirstId = log.size - levelSize;
+  let nextLevel = new LevelBuffer(width, levelSize * 2);
+  const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength;
+
+  const outcome = (end: SearchEnd): SearchOutcome => ({
+    end,
+    log,
+    distinct: log.size,
+    generated,
+    depth: log.size > 0 ? depth + 1 : 0,
+    queued: 0,
+    newStates,
+    witnessesReached,
+    offHeapBytes: memory(),
+    workers: workers.length,
+  });
+
+  while (levelSize > 0) {
+    if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
+    // Enough chunks that both workers stay busy and a stop inside a level comes soon.
+    const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (workers.length * 8))));
+    const chunks = Math.ceil(levelSize / chunkSize);
+    for (const w of workers) {
+      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, seen: seen.buffer, witnessesReached });
+    }
+    const waiting = new Map<number, Chunk>();
+    let stop: SearchEnd | null = null;
+    for (let chunk = 0; chunk < chunks && stop === null; chunk++) {
+      while (!waiting.has(chunk)) {
+        const m = await receive();
+        if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
+        if (m.type === 'chunk') waiting.set(m.chunk, m);
+      }
+      const c = waiting.get(chunk)!;
+      waiting.delete(chunk);
+      stop = merge(c, chunk * chunkSize);
+      if (stop === null) {
+        const reason = limits.exceeded(log.size, memory());
+        if (reason !== null) stop = { kind: 'incomplete', reason };
+        limits.progress({ distinct: log.size, generated, queued: levelSize - (chunk + 1) * chunkSize + nextLevel.count, depth });
+      }
+    }
+    if (stop !== null) {
+      // The workers may still be busy with this level; they are stopped with the search.
+      return outcome(stop);
+    }
+    if (nextLevel.count === 0) break;
+    depth++;
+    levelFirstId = log.size - nextLevel.count;
+    levelBytes = nextLevel.bytes;
+    levelSize = nextLevel.count;
+    nextLevel = new LevelBuffer(width, levelSize * 2);
+  }
+  return outcome({ kind: 'complete' });
+
+  /** Merges one chunk whose first parent is at `firstPos`; returns how the search ends, if it does here. */
+  function merge(c: Chunk, firstPos: number): SearchEnd | null {
+    const p = c.parents;
+    const cand = c.candidates;
+    let at = 0;
+    let ci = 0;
+    let pos = firstPos;
+    while (at < p.length) {
+      const gen = p[at]!;
+      const count = p[at + 1]!;
+      const flags = p[at + 2]!;
+      const pairs = p[at + 3]!;
+      const parentId = levelFirstId + pos;
+      for (let k = 0; k < pairs; k++) {
+        const q = at + PARENT_HEADER + 3 * k;
+        expander.enabledCount[p[q]!]! += p[q + 1]!;
+        expander.firedCount[p[q]!]! += p[q + 2]!;
+      }
+      at += PARENT_HEADER + 3 * pairs;
+      let violation: SearchEnd | null = null;
+      for (let k = 0; k < count; k++, ci++) {
+        const o = ci * CANDIDATE_WORDS;
+        if (!seen.add(cand[o]!, cand[o + 1]!)) continue;
+        const action = cand[o + 2]!;
+        const id = log.add(parentId, action, cand[o + 3]!);
+        newStates[action]!++;
+        const verdict = cand[o + 5]!;
+        if (verdict === ERROR_VERDICT) {
+          // The sequential search stops at once, having generated this parent's successors up to this one.
+          generated += cand[o + 4]! + 1;
+          return { kind: 'error', stateId: id, error: specError('property', c.errors[cand[o + 6]!]!) };
+        }
+        const bits = cand[o + 6]!;
+        if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
+        if (verdict !== 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: verdict - 1 };
+        nextLevel.push(c.bytes, ci * width);
+      }
+      generated += gen;
+      if (flags & FLAG_ERROR) {
+        return { kind: 'error', stateId: parentId, error: specError('next', c.errors[flags >>> 2]!) };
+      }
+      if (violation !== null) return violation;
+      if ((flags & FLAG_NOT_EXPANDED) === 0 && gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
+      if (log.size >= maxStates && (pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
+      pos++;
+    }
+    return null;
+  }
+}
+
+/** A worker's spec error, sent as its detail and its cause's message (see packedWorker.ts). */
+function specError(phase: 'property' | 'next', sent: string): SpecError {
+  const [detail, cause] = sent.split('\u0000');
+  return new SpecError(phase, detail ?? sent, new Error(cause ?? ''));
+}

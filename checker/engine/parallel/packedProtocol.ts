@@ -1,0 +1,55 @@
+/**
+ * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
+ *
+ * A level lives once, as bytes in shared memory. It is cut into chunks of consecutive positions; chunk k
+ * is expanded by worker k mod N. For each parent a worker reports what the sequential search would have
+ * counted, and each successor not already in the shared fingerprint set as a candidate: its fingerprint,
+ * how it was reached, what the properties say of it, and its bytes. The coordinator merges chunks in
+ * order (the sequential order), keeps the candidates that are new, and appends their bytes to the next
+ * level. No state is ever made twice.
+ */
+
+/** Per parent, in the chunk's `parents` stream: this header, then `pairs` (action, enabled, fired) triples. */
+export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
+export const FLAG_NOT_EXPANDED = 1; // outside the model's CONSTRAINT
+export const FLAG_ERROR = 2; // spec code threw while expanding it: the chunk's `error` says what
+
+/** Per candidate, in the chunk's `candidates` stream. */
+export const CANDIDATE_WORDS = 7; // hi, lo, action, ordinal, successor index, verdict, witness bits
+/** `verdict`: 0 = every invariant holds; i + 1 = invariant i fails; ERROR_VERDICT = a property threw. */
+export const ERROR_VERDICT = 0xffffffff;
+
+export interface PackedWorkerSetup {
+  readonly packed: true;
+  readonly modulePath: string;
+  readonly params: Readonly<Record<string, string | number | boolean>>;
+  readonly symmetry: boolean;
+  readonly index: number;
+  readonly count: number;
+}
+
+export type ToPackedWorker =
+  | {
+      readonly type: 'level';
+      /** `count` states of `width` bytes each. */
+      readonly states: SharedArrayBuffer;
+      readonly count: number;
+      readonly chunkSize: number;
+      readonly seen: SharedArrayBuffer;
+      /** Witnesses already reached: not evaluated again. */
+      readonly witnessesReached: Uint8Array;
+    }
+  | { readonly type: 'stop' };
+
+export type FromPackedWorker =
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'chunk';
+      readonly chunk: number;
+      readonly parents: Uint32Array;
+      readonly candidates: Uint32Array;
+      readonly bytes: Uint8Array;
+      /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
+      readonly errors: readonly string[];
+    }
+  | { readonly type: 'failed'; readonly message: string };

@@ -1,0 +1,142 @@
+/** A worker thread of the packed search: expands its chunks of each level (see packedProtocol.ts). */
+import { parentPort } from 'node:worker_threads';
+import { Expander, SpecError } from '../expander.ts';
+import { importDefinition } from '../../cli/loadSpec.ts';
+import { FingerprintSetView } from '../state/fingerprintSet.ts';
+import { isPacked, layoutOf, type PackedLayout } from '../state/packed.ts';
+import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
+
+/** Growable streams of words and bytes, handed over (transferred) when a chunk is done. */
+class Words {
+  data = new Uint32Array(4096);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) this.data = grow(this.data);
+    this.data[this.length++] = x;
+  }
+  take(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+class Bytes {
+  data = new Uint8Array(1 << 16);
+  length = 0;
+  push(b: Uint8Array): void {
+    while (this.length + b.length > this.data.length) this.data = grow(this.data);
+    this.data.set(b, this.length);
+    this.length += b.length;
+  }
+  take(): Uint8Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+function grow<T extends Uint32Array | Uint8Array>(a: T): T {
+  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+  bigger.set(a);
+  return bigger;
+}
+
+export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
+  const port = parentPort!;
+  const send = (m: FromPackedWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  const definition = await importDefinition(setup.modulePath);
+  const expander = new Expander(definition.build(setup.params), setup.symmetry);
+  const first = expander.initialStates()[0];
+  if (!isPacked(first)) throw new Error('the packed search needs a spec declared with a layout');
+  const layout: PackedLayout = layoutOf(first);
+  const actions = expander.actions.length;
+  const enabledBefore = new Float64Array(actions);
+  const firedBefore = new Float64Array(actions);
+
+  function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
+    const states = new Uint8Array(m.states);
+    const seen = new FingerprintSetView(m.seen);
+    const w = layout.width;
+    const chunks = Math.ceil(m.count / m.chunkSize);
+    const witnesses = expander.witnesses;
+    for (let chunk = setup.index; chunk < chunks; chunk += setup.count) {
+      const parents = new Words();
+      const candidates = new Words();
+      const bytes = new Bytes();
+      const errors: string[] = [];
+      const end = Math.min(m.count, (chunk + 1) * m.chunkSize);
+      for (let pos = chunk * m.chunkSize; pos < end; pos++) {
+        const s = layout.wrap(states.subarray(pos * w, (pos + 1) * w));
+        const header = parents.length;
+        for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
+        enabledBefore.set(expander.enabledCount);
+        firedBefore.set(expander.firedCount);
+        let generated = 0;
+        let count = 0;
+        let flags = 0;
+        try {
+          if (!expander.withinConstraint(s)) flags = FLAG_NOT_EXPANDED;
+          else
+            expander.successors(s, (t, action, _params, ordinal) => {
+              const index = generated++;
+              expander.fingerprint(t);
+              if (seen.has(expander.hi, expander.lo)) return;
+              count++;
+              candidates.push(expander.hi);
+              candidates.push(expander.lo);
+              candidates.push(action);
+              candidates.push(ordinal);
+              candidates.push(index);
+              let verdict = 0;
+              let witnessBits = 0;
+              try {
+                verdict = expander.firstViolation(t) + 1;
+                for (let i = 0; i < witnesses.length && i < 32; i++) {
+                  if (m.witnessesReached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+                }
+              } catch (e) {
+                if (!(e instanceof SpecError)) throw e;
+                verdict = ERROR_VERDICT;
+                witnessBits = errors.length;
+                errors.push(`${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`);
+              }
+              candidates.push(verdict);
+              candidates.push(witnessBits >>> 0);
+              bytes.push(expander.bytesOf(t));
+            });
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          flags = FLAG_ERROR | (errors.length << 2);
+          errors.push(`${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`);
+        }
+        let pairs = 0;
+        for (let a = 0; a < actions; a++) {
+          const enabled = expander.enabledCount[a]! - enabledBefore[a]!;
+          const fired = expander.firedCount[a]! - firedBefore[a]!;
+          if (enabled === 0 && fired === 0) continue;
+          parents.push(a);
+          parents.push(enabled);
+          parents.push(fired);
+          pairs++;
+        }
+        parents.data[header] = generated;
+        parents.data[header + 1] = count;
+        parents.data[header + 2] = flags;
+        parents.data[header + 3] = pairs;
+        if (flags & FLAG_ERROR) break;
+      }
+      const p = parents.take();
+      const c = candidates.take();
+      const b = bytes.take();
+      send({ type: 'chunk', chunk, parents: p, candidates: c, bytes: b, errors }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
+    }
+  }
+
+  port.on('message', (m: ToPackedWorker) => {
+    try {
+      if (m.type === 'level') expandLevel(m);
+      else port.close();
+    } catch (e) {
+      send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  });
+  send({ type: 'ready' });
+}
+
