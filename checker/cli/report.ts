@@ -25,6 +25,7 @@ export interface CheckReport {
   readonly bytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
+  readonly spilledBytes: number;
   readonly coverage: CheckResult<unknown>['stats']['coverage'];
   readonly trace: ItfTrace | null;
 }
@@ -52,6 +53,7 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     bytesPerState: s.bytesPerState,
     peakMemoryBytes: s.peakMemoryBytes,
     workers: s.workers,
+    spilledBytes: s.spilledBytes,
     coverage: s.coverage,
     trace,
   };

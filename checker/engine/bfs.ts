@@ -12,6 +12,8 @@ import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
@@ -36,6 +38,13 @@ export async function breadthFirst<S>(
   let current: Frontier<S> | null = null;
   let next: Frontier<S> | null = null;
   const levelStarts = [0];
+  // Frontiers spill to disk only under a memory budget; without one the heap guard and the machine decide.
+  const spills = options.memoryBudgetBytes !== undefined || options.frontierMemoryBytes !== undefined;
+  const spillDir = spills ? (options.spillDirectory ?? join(tmpdir(), 'kmc-spill')) : undefined;
+  const frontierBytes = () => (current?.bytes ?? 0) + (next?.bytes ?? 0);
+  const mustSpill = () =>
+    options.frontierMemoryBytes !== undefined ? frontierBytes() > options.frontierMemoryBytes : limits.nearBudget(memory());
+  let spilledBytes = 0;
   const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0);
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
@@ -49,6 +58,7 @@ export async function breadthFirst<S>(
     witnessesReached,
     offHeapBytes: memory(),
     workers: 1,
+    spilledBytes,
   });
 
   // Level 0: the initial states.
@@ -57,8 +67,8 @@ export async function breadthFirst<S>(
     const inits = expander.initialStates();
     if (inits.length > 0) {
       // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
-      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0])) : new ObjectFrontier<S>();
-      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0])) : new ObjectFrontier<S>();
+      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
+      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
     }
     for (const [initIndex, s] of inits.entries()) {
       generated++;
@@ -121,6 +131,16 @@ export async function breadthFirst<S>(
       if (log.size >= maxStates && current.remaining + next.length > 0) return outcome({ kind: 'incomplete', reason: 'maxStates' });
       if (++sinceCheck >= 512) {
         sinceCheck = 0;
+        if (spillDir !== undefined && mustSpill()) {
+          try {
+            if (current instanceof ByteFrontier) spilledBytes += current.spillToDisk();
+            if (next instanceof ByteFrontier) spilledBytes += next.spillToDisk();
+          } catch (e) {
+            // A full disk ends the run like any other limit, with the stats so far.
+            limits.note(`spilling the frontier to ${spillDir} failed: ${(e as Error).message}`);
+            return outcome({ kind: 'incomplete', reason: 'memoryBudget' });
+          }
+        }
         const reason = limits.exceeded(log.size, memory());
         if (reason !== null) return outcome({ kind: 'incomplete', reason });
         limits.progress({ distinct: log.size, generated, queued: current.remaining + next.length, depth });

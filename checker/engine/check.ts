@@ -136,5 +136,6 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     bytesPerState: n === 0 ? 0 : Math.round((n >= 100_000 ? Math.max(o.offHeapBytes, limits.peakRss - limits.baseRss) : o.offHeapBytes) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
+    spilledBytes: o.spilledBytes ?? 0,
   };
 }

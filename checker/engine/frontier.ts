@@ -6,6 +6,8 @@
  * Immutable.js states of specs without a layout as the objects the spec built, so a successor is made
  * from exactly the value a trace rebuild makes it from (an Immutable Map iterates in insertion order).
  */
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PackedLayout } from './state/packed.ts';
 
 export interface Frontier<S> {
@@ -56,15 +58,62 @@ export class ObjectFrontier<S> implements Frontier<S> {
 
 const CHUNK_BYTES = 1 << 22;
 
+/**
+ * Where a frontier's chunks go when memory runs short (TLC's disk-backed state queue): one file per
+ * frontier, chunks written whole and read back whole, in order.
+ */
+export class SpillFile {
+  private fd: number;
+  private end = 0;
+  readonly path: string;
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.path = join(dir, `frontier-${process.pid}-${SpillFile.next++}.bin`);
+    this.fd = openSync(this.path, 'w+');
+  }
+  static next = 0;
+  write(bytes: Uint8Array): number {
+    const at = this.end;
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, at + done);
+    this.end += bytes.length;
+    return at;
+  }
+  read(into: Uint8Array, at: number): void {
+    let done = 0;
+    while (done < into.length) {
+      const n = readSync(this.fd, into, done, into.length - done, at + done);
+      if (n === 0) throw new Error(`spill file ${this.path} ended early`);
+      done += n;
+    }
+  }
+  close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+    rmSync(this.path, { force: true });
+  }
+}
+
 export class ByteFrontier<S> implements Frontier<S> {
   private readonly perChunk: number;
-  private chunks: Uint8Array[] = [];
-  private ids: Uint32Array[] = [];
+  private chunks: (Uint8Array | null)[] = [];
+  private ids: (Uint32Array | null)[] = [];
+  /** Per chunk on disk: where its bytes start in the spill file (ids follow them). */
+  private spilledAt: number[] = [];
+  private spill: SpillFile | null = null;
+  private inMemory = 0;
   private count = 0;
   private head = 0;
+  /** Chunks written to disk so far, over the frontier's life. */
+  spilledChunks = 0;
 
-  constructor(private readonly layout: PackedLayout) {
-    this.perChunk = Math.max(1, Math.floor(CHUNK_BYTES / Math.max(1, layout.width)));
+  constructor(
+    private readonly layout: PackedLayout,
+    private readonly spillDir?: string,
+    chunkBytes = CHUNK_BYTES,
+  ) {
+    this.perChunk = Math.max(1, Math.floor(chunkBytes / Math.max(1, layout.width)));
   }
 
   get length(): number {
@@ -77,7 +126,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     return this.count - this.head;
   }
   get bytes(): number {
-    return this.chunks.length * this.perChunk * (this.layout.width + 4);
+    return this.inMemory * this.perChunk * (this.layout.width + 4);
   }
 
   push(_s: S, bytes: Uint8Array, id: number): void {
@@ -86,20 +135,60 @@ export class ByteFrontier<S> implements Frontier<S> {
     if (c === this.chunks.length) {
       this.chunks.push(new Uint8Array(this.perChunk * this.layout.width));
       this.ids.push(new Uint32Array(this.perChunk));
+      this.spilledAt.push(-1);
+      this.inMemory++;
     }
     this.chunks[c]!.set(bytes, at * this.layout.width);
     this.ids[c]![at] = id;
     this.count++;
   }
 
+  /**
+   * Moves every whole chunk that is neither being read nor being written to disk; returns how many bytes
+   * that freed. A frontier without a spill directory keeps everything in memory.
+   */
+  spillToDisk(): number {
+    if (this.spillDir === undefined) return 0;
+    const reading = Math.floor(this.head / this.perChunk);
+    const writing = Math.floor(this.count / this.perChunk);
+    let freed = 0;
+    for (let c = reading + 1; c < Math.min(writing, this.chunks.length); c++) {
+      const chunk = this.chunks[c];
+      if (chunk === null || chunk === undefined || chunk.length === 0) continue;
+      this.spill ??= new SpillFile(this.spillDir);
+      const at = this.spill.write(chunk);
+      this.spill.write(new Uint8Array(this.ids[c]!.buffer));
+      this.spilledAt[c] = at;
+      this.chunks[c] = null;
+      this.ids[c] = null;
+      this.inMemory--;
+      this.spilledChunks++;
+      freed += chunk.length + this.perChunk * 4;
+    }
+    return freed;
+  }
+
+  private load(c: number): void {
+    if (this.chunks[c] !== null) return;
+    const chunk = new Uint8Array(this.perChunk * this.layout.width);
+    const ids = new Uint32Array(this.perChunk);
+    this.spill!.read(chunk, this.spilledAt[c]!);
+    this.spill!.read(new Uint8Array(ids.buffer), this.spilledAt[c]! + chunk.length);
+    this.chunks[c] = chunk;
+    this.ids[c] = ids;
+    this.inMemory++;
+  }
+
   peekState(): S {
     const c = Math.floor(this.head / this.perChunk);
+    this.load(c);
     const at = (this.head - c * this.perChunk) * this.layout.width;
     return this.layout.wrap(this.chunks[c]!.subarray(at, at + this.layout.width)) as S;
   }
 
   peekId(): number {
     const c = Math.floor(this.head / this.perChunk);
+    this.load(c);
     return this.ids[c]![this.head - c * this.perChunk]!;
   }
 
@@ -110,12 +199,17 @@ export class ByteFrontier<S> implements Frontier<S> {
       const c = this.head / this.perChunk - 1;
       this.chunks[c] = EMPTY;
       this.ids[c] = EMPTY_IDS;
+      this.inMemory--;
     }
   }
 
   reset(): void {
+    this.spill?.close();
+    this.spill = null;
     this.chunks = [];
     this.ids = [];
+    this.spilledAt = [];
+    this.inMemory = 0;
     this.count = 0;
     this.head = 0;
   }
@@ -129,6 +223,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     for (let i = 0; i < n; i++) {
       const p = from + i;
       const c = Math.floor(p / this.perChunk);
+      this.load(c);
       const at = p - c * this.perChunk;
       bytes.set(this.chunks[c]!.subarray(at * w, (at + 1) * w), i * w);
       ids[i] = this.ids[c]![at]!;

@@ -42,6 +42,19 @@ export class Limits {
     return null;
   }
 
+  /** True when the checker's memory is within a tenth of the budget: time to move the frontier to disk. */
+  nearBudget(offHeapBytes: number): boolean {
+    const budget = this.options.memoryBudgetBytes;
+    if (budget === undefined) return false;
+    return process.memoryUsage().heapUsed + offHeapBytes > budget * 0.9;
+  }
+
+  /** Something the user should hear about the run (e.g. why it stopped), kept for the result. */
+  note(message: string): void {
+    this.notes.push(message);
+  }
+  readonly notes: string[] = [];
+
   /** Calls the progress callback when its interval has passed. */
   progress(p: Omit<Progress, 'seconds'>): void {
     const now = performance.now();

@@ -7,8 +7,17 @@ export interface CheckOptions {
   readonly maxStates?: number;
   readonly maxDepth?: number;
   readonly timeLimitSeconds?: number;
-  /** Stop with an `incomplete` result before the checker's own memory passes this many bytes. */
+  /**
+   * The checker's memory budget. Packed states that do not fit spill to files in `spillDirectory`
+   * and the search goes on; it stops `incomplete` only if the fingerprint tables alone outgrow it.
+   */
   readonly memoryBudgetBytes?: number;
+  /** Most frontier bytes kept in memory before chunks spill to disk (default: what the memory budget leaves). */
+  readonly frontierMemoryBytes?: number;
+  /** Size of the frontier's chunks, the unit of spilling (default 4 MiB; smaller in tests). */
+  readonly frontierChunkBytes?: number;
+  /** Where a frontier spills (default: a `kmc-spill` folder in the system's temporary directory). */
+  readonly spillDirectory?: string;
   /** Report a state with no enabled action as a violation (default true, as in TLC). */
   readonly deadlock?: boolean;
   /** Reduce by the model's declared symmetry sets (default false). */

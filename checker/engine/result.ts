@@ -25,6 +25,8 @@ export interface Stats {
   readonly bytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
+  /** Frontier bytes moved to disk to stay within the memory budget (0 when everything fit). */
+  readonly spilledBytes: number;
 }
 
 export type IncompleteReason = 'maxStates' | 'maxDepth' | 'timeLimit' | 'memoryBudget' | 'interrupted';
