@@ -13,6 +13,13 @@ import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
+import { type CheckpointIdentity, type CheckpointState, writeCheckpoint } from './checkpoint.ts';
+
+/** Where to write checkpoints at level boundaries, and a checkpoint to start from. */
+export interface Checkpoints {
+  readonly write?: { readonly directory: string; readonly everySeconds: number; readonly identity: CheckpointIdentity };
+  readonly resumeFrom?: CheckpointState;
+}
 import { join } from 'node:path';
 
 /**
@@ -24,20 +31,23 @@ export async function breadthFirst<S>(
   options: CheckOptions,
   limits: Limits,
   handOver?: (distinct: number, seconds: number) => boolean,
+  checkpoints: Checkpoints = {},
 ): Promise<SearchOutcome | ResumePoint> {
-  const seen = new FingerprintSet();
-  const log = new StateLog();
+  const resumed = checkpoints.resumeFrom;
+  const seen = resumed?.seen ?? new FingerprintSet();
+  const log = resumed?.log ?? new StateLog();
   if (expander.actions.length > MAX_ACTIONS) throw new Error(`a model may have at most ${MAX_ACTIONS} actions`);
-  const newStates = new Float64Array(expander.actions.length);
-  const witnessesReached = new Uint8Array(expander.witnesses.length);
+  const newStates = resumed ? Float64Array.from(resumed.newStates) : new Float64Array(expander.actions.length);
+  const witnessesReached = resumed ? Uint8Array.from(resumed.witnessesReached) : new Uint8Array(expander.witnesses.length);
   const deadlock = options.deadlock ?? true;
   const maxDepth = options.maxDepth ?? Infinity;
   const maxStates = options.maxStates ?? Infinity;
-  let generated = 0;
-  let depth = 0; // index of the level being expanded; reported as TLC does, counting states (levels)
+  let generated = resumed?.generated ?? 0;
+  let depth = resumed?.depth ?? 0; // index of the level being expanded; reported as TLC does, counting states (levels)
   let current: Frontier<S> | null = null;
   let next: Frontier<S> | null = null;
-  const levelStarts = [0];
+  const levelStarts = resumed ? [...resumed.levelStarts] : [0];
+  let lastCheckpointAt = limits.seconds;
   // Frontiers spill to disk only under a memory budget; without one the heap guard and the machine decide.
   const spills = options.memoryBudgetBytes !== undefined || options.frontierMemoryBytes !== undefined;
   const spillDir = spills ? (options.spillDirectory ?? join(tmpdir(), 'kmc-spill')) : undefined;
@@ -70,7 +80,15 @@ export async function breadthFirst<S>(
       current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
       next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
     }
-    for (const [initIndex, s] of inits.entries()) {
+    if (resumed) {
+      if (!(current instanceof ByteFrontier)) throw new Error('only a spec with a layout can resume from a checkpoint');
+      expander.enabledCount.set(resumed.enabledCount);
+      expander.firedCount.set(resumed.firedCount);
+      const w = current.width;
+      const count = resumed.level.length / w;
+      for (let i = 0; i < count; i++) current.push(inits[0]!, resumed.level.subarray(i * w, (i + 1) * w), log.size - count + i);
+    }
+    for (const [initIndex, s] of resumed ? [] : inits.entries()) {
       generated++;
       expander.fingerprint(s);
       if (!seen.add(expander.hi, expander.lo)) continue;
@@ -153,6 +171,23 @@ export async function breadthFirst<S>(
     next.reset();
     nextQueue = next;
     levelStarts.push(log.size - current.length);
+    const every = checkpoints.write?.everySeconds ?? Infinity;
+    if (checkpoints.write && current instanceof ByteFrontier && limits.seconds - lastCheckpointAt >= every) {
+      writeCheckpoint(checkpoints.write.directory, {
+        identity: checkpoints.write.identity,
+        seen,
+        log,
+        level: current.contiguous(0).bytes,
+        levelStarts,
+        depth,
+        generated,
+        newStates,
+        witnessesReached,
+        enabledCount: expander.enabledCount,
+        firedCount: expander.firedCount,
+      });
+      lastCheckpointAt = limits.seconds;
+    }
     if (handOver?.(log.size, limits.seconds)) {
       return { seen, log, levelStarts, generated, depth, newStates, witnessesReached, frontier: current };
     }

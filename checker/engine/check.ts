@@ -17,6 +17,9 @@ import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
 import { packedParallelBreadthFirst } from './parallel/packedCoordinator.ts';
 import { ByteFrontier } from './frontier.ts';
+import { type Checkpoints } from './bfs.ts';
+import { CheckpointError, readCheckpoint } from './checkpoint.ts';
+import { isPacked, layoutOf } from './state/packed.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -43,20 +46,52 @@ export async function checkModel<S>(
   const expander = new Expander(model, options.symmetry ?? false);
   const limits = new Limits(options);
   const workers = options.workers ?? 1;
+  const checkpoints = checkpointsFor(expander, options, label);
   let outcome: SearchOutcome;
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (workers > 1 && source) {
     const threshold = options.parallelFromStates ?? 50_000;
-    const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold);
+    const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold, checkpoints);
     if ('end' in sequential) outcome = sequential;
     else if (sequential.frontier instanceof ByteFrontier && expander.witnesses.length <= 32) {
-      outcome = await packedParallelBreadthFirst(expander, source, options, limits, workers, sequential);
+      outcome = await packedParallelBreadthFirst(expander, source, options, limits, workers, sequential, checkpoints.write);
     } else outcome = await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
   } else {
-    outcome = (await breadthFirst(expander, options, limits)) as SearchOutcome;
+    outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints)) as SearchOutcome;
   }
   return toResult(expander, outcome, limits, label);
+}
+
+/** The checkpoints a run writes and the one it resumes from, checked against this run. */
+function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel): Checkpoints {
+  if (options.checkpointDirectory === undefined && options.resumeDirectory === undefined) return {};
+  if ((options.strategy ?? 'bfs') !== 'bfs') throw new ConfigError('checkpoints are written by the breadth-first search; drop --strategy dfs or the checkpoint options');
+  const first = expander.initialStates()[0];
+  if (!isPacked(first)) {
+    throw new ConfigError('checkpoints need a spec that declares its state layout (its states are then plain bytes); this spec keeps Immutable.js states. See docs/layouts.md.');
+  }
+  const identity = {
+    spec: label.spec,
+    params: label.params,
+    width: layoutOf(first).width,
+    actions: expander.actions.map((a) => a.name),
+    symmetry: options.symmetry ?? false,
+  };
+  let resumeFrom;
+  if (options.resumeDirectory !== undefined) {
+    try {
+      resumeFrom = readCheckpoint(options.resumeDirectory, identity);
+    } catch (e) {
+      if (e instanceof CheckpointError) throw new ConfigError(e.message);
+      throw e;
+    }
+  }
+  const directory = options.checkpointDirectory ?? options.resumeDirectory;
+  return {
+    ...(directory !== undefined ? { write: { directory, everySeconds: options.checkpointEverySeconds ?? 600, identity } } : {}),
+    ...(resumeFrom ? { resumeFrom } : {}),
+  };
 }
 
 function validate<S>(model: Model<S>, options: CheckOptions): void {

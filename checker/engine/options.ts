@@ -16,6 +16,11 @@ export interface CheckOptions {
   readonly frontierMemoryBytes?: number;
   /** Size of the frontier's chunks, the unit of spilling (default 4 MiB; smaller in tests). */
   readonly frontierChunkBytes?: number;
+  /** Write a checkpoint to this folder at level boundaries (packed specs), at most every `checkpointEverySeconds` (default 600). */
+  readonly checkpointDirectory?: string;
+  readonly checkpointEverySeconds?: number;
+  /** Continue the search saved in this folder's checkpoint instead of starting from the initial states. */
+  readonly resumeDirectory?: string;
   /** Where a frontier spills (default: a `kmc-spill` folder in the system's temporary directory). */
   readonly spillDirectory?: string;
   /** Report a state with no enabled action as a violation (default true, as in TLC). */

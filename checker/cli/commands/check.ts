@@ -18,7 +18,11 @@ export const checkCommand: KmcCommand = {
       .option('max-states', { type: 'string', describe: 'Stop after this many distinct states (result: incomplete)' })
       .option('max-depth', { type: 'string', describe: 'Do not explore past this depth (result: incomplete if states lie beyond)' })
       .option('time-limit', { type: 'string', describe: 'Stop after this many seconds (result: incomplete)' })
-      .option('memory-budget', { type: 'string', describe: 'Stop before the checker uses this much memory, e.g. 8G (result: incomplete)' })
+      .option('memory-budget', { type: 'string', describe: 'Memory the checker may use, e.g. 8G: a packed frontier beyond it spills to disk; past it otherwise the result is incomplete' })
+      .option('spill-dir', { type: 'string', describe: 'Where a frontier spills under --memory-budget (default: the system temporary folder)' })
+      .option('checkpoint', { type: 'string', describe: 'Write a checkpoint to this folder at level boundaries (specs with a layout); resume with --resume' })
+      .option('checkpoint-every', { type: 'string', default: '10', describe: 'Minutes between checkpoints' })
+      .option('resume', { type: 'string', describe: 'Continue the search saved in this checkpoint folder (same spec, preset and parameters); keeps checkpointing there' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
       .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
@@ -35,6 +39,10 @@ export const checkCommand: KmcCommand = {
         maxDepth: positiveInt('max-depth', argv['max-depth']),
         timeLimitSeconds: positiveNumber('time-limit', argv['time-limit']),
         memoryBudgetBytes: parseBytes(argv['memory-budget']),
+        ...(argv['spill-dir'] !== undefined ? { spillDirectory: String(argv['spill-dir']) } : {}),
+        ...(argv.checkpoint !== undefined ? { checkpointDirectory: String(argv.checkpoint) } : {}),
+        checkpointEverySeconds: 60 * (positiveNumber('checkpoint-every', argv['checkpoint-every']) ?? 10),
+        ...(argv.resume !== undefined ? { resumeDirectory: String(argv.resume) } : {}),
         deadlock: argv.deadlock as boolean | undefined,
         symmetry: argv.symmetry as boolean | undefined,
         workers: positiveInt('workers', argv.workers),

@@ -16,6 +16,8 @@ import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
 import type { ByteFrontier } from '../frontier.ts';
 import type { ModelSource } from './coordinator.ts';
+import type { Checkpoints } from '../bfs.ts';
+import { writeCheckpoint } from '../checkpoint.ts';
 import { CANDIDATE_WORDS, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 type Chunk = Extract<FromPackedWorker, { type: 'chunk' }>;
@@ -75,6 +77,7 @@ export async function packedParallelBreadthFirst<S>(
   limits: Limits,
   workerCount: number,
   resume: ResumePoint,
+  checkpoint?: NonNullable<Checkpoints['write']>,
 ): Promise<SearchOutcome> {
   const workers = Array.from(
     { length: workerCount },
@@ -101,7 +104,7 @@ export async function packedParallelBreadthFirst<S>(
       if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
       if (m.type === 'ready') ready++;
     }
-    return await search(expander, workers, next, options, limits, resume);
+    return await search(expander, workers, next, options, limits, resume, checkpoint);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
@@ -114,8 +117,11 @@ async function search<S>(
   options: CheckOptions,
   limits: Limits,
   resume: ResumePoint,
+  checkpoint: NonNullable<Checkpoints['write']> | undefined,
 ): Promise<SearchOutcome> {
   const { seen, log, newStates } = resume;
+  const levelStarts = [...resume.levelStarts];
+  let lastCheckpointAt = limits.seconds;
   const witnessesReached = Uint8Array.from(resume.witnessesReached);
   const frontier = resume.frontier as ByteFrontier<unknown>;
   const width = frontier.width;
@@ -177,6 +183,23 @@ async function search<S>(
     levelFirstId = log.size - nextLevel.count;
     levelBytes = nextLevel.bytes;
     levelSize = nextLevel.count;
+    levelStarts.push(levelFirstId);
+    if (checkpoint && limits.seconds - lastCheckpointAt >= checkpoint.everySeconds) {
+      writeCheckpoint(checkpoint.directory, {
+        identity: checkpoint.identity,
+        seen,
+        log,
+        level: levelBytes.subarray(0, levelSize * width),
+        levelStarts,
+        depth,
+        generated,
+        newStates,
+        witnessesReached,
+        enabledCount: expander.enabledCount,
+        firedCount: expander.firedCount,
+      });
+      lastCheckpointAt = limits.seconds;
+    }
     nextLevel = new LevelBuffer(width, levelSize * 2);
   }
   return outcome({ kind: 'complete' });

@@ -51,10 +51,21 @@ export class FingerprintSet {
     return probe(this.slots, this.capacity, hi, lo);
   }
 
-  /** Every stored fingerprint as [hi, lo] pairs, for a checkpoint. */
-  forEach(visit: (hi: number, lo: number) => void): void {
-    const s = this.slots;
-    for (let i = 0; i < s.length; i += 2) if (s[i] !== 0 || s[i + 1] !== 0) visit(s[i]!, s[i + 1]!);
+  /** The table as it is, for a checkpoint. */
+  get rawSlots(): Uint32Array {
+    return this.slots;
+  }
+
+  /** A set from a checkpoint's slots and size. */
+  static fromSlots(slots: Uint32Array, size: number): FingerprintSet {
+    const set = new FingerprintSet(16);
+    const shared = allocate(slots.length / 2);
+    shared.set(slots);
+    set.slots = shared;
+    set.capacity = slots.length / 2;
+    set.limit = Math.floor(set.capacity * MAX_LOAD);
+    set.size = size;
+    return set;
   }
 
   private grow(): void {

@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import { ConfigError, checkModel } from './check.ts';
+
+const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'kmc-checkpoint-test-'));
+}
+
+test('a search stopped after a checkpoint resumes to the counts and coverage of an uninterrupted run', async () => {
+  const dir = tempDir();
+  try {
+    const params = { rm: 6 };
+    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const stopped = await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params));
+    assert.equal(stopped.status, 'incomplete');
+    const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir, checkpointEverySeconds: 0 }, label(params));
+    assert.equal(resumed.status, 'holds');
+    assert.equal(resumed.stats.distinct, full.stats.distinct);
+    assert.equal(resumed.stats.generated, full.stats.generated);
+    assert.equal(resumed.stats.depth, full.stats.depth);
+    assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a resumed search finds the same counterexample as an uninterrupted one', async () => {
+  const dir = tempDir();
+  try {
+    const params = { rm: 5, bug: 'tmCommitEarly' };
+    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    assert.equal(full.status, 'violation');
+    await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 200 }, label(params));
+    const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
+    assert.equal(resumed.status, 'violation');
+    assert.equal(resumed.stats.distinct, full.stats.distinct);
+    const steps = (r: typeof full) => ('trace' in r ? r.trace?.steps.map((s) => `${s.action} ${JSON.stringify(s.params)}`) : []);
+    assert.deepEqual(steps(resumed), steps(full));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a checkpoint of another run is refused, naming what differs', async () => {
+  const dir = tempDir();
+  try {
+    await checkModel(twoPhase.build({ rm: 4 }), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 100 }, label({ rm: 4 }));
+    await assert.rejects(
+      checkModel(twoPhase.build({ rm: 5 }), { resumeDirectory: dir }, label({ rm: 5 })),
+      (e: unknown) => e instanceof ConfigError && /belongs to another run: its parameters are \{"rm":4\}, not \{"rm":5\}/.test((e as Error).message),
+    );
+    await assert.rejects(
+      checkModel(twoPhase.build({ rm: 4 }), { resumeDirectory: join(dir, 'nothing-here') }, label({ rm: 4 })),
+      (e: unknown) => e instanceof ConfigError && /holds no checkpoint/.test((e as Error).message),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the uninterrupted counts', async () => {
+  const { spawn, spawnSync } = await import('node:child_process');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+  const dir = tempDir();
+  try {
+    const child = spawn(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--quiet'], { stdio: 'ignore' });
+    const meta = join(dir, 'meta.json');
+    const depthSaved = () => (existsSync(meta) ? (JSON.parse(readFileSync(meta, 'utf8')) as { depth: number }).depth : 0);
+    while (depthSaved() < 6 && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(child.exitCode, null, 'the run was still going when killed');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
+    const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number };
+    const full = await checkModel(twoPhase.build({ rm: 6 }), {}, label({ rm: 6 }));
+    assert.equal(report.status, 'holds');
+    assert.equal(report.distinct, full.stats.distinct);
+    assert.equal(report.generated, full.stats.generated);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

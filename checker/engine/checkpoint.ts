@@ -1,0 +1,143 @@
+/**
+ * Checkpoints of a breadth-first search of packed states, written at level boundaries: the fingerprint
+ * table, the state log, the level to expand next (its bytes), and the counters. A run killed at any
+ * moment resumes from its last checkpoint and ends with the same counts and traces as a run that was
+ * never stopped, because the search from a level boundary depends on nothing else.
+ *
+ * Files are written beside each other under a temporary name and renamed into place last, so a kill
+ * while writing leaves the previous checkpoint whole.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ParamValues } from '../../spec/spec.ts';
+import { FingerprintSet } from './state/fingerprintSet.ts';
+import { StateLog } from './stateLog.ts';
+
+const VERSION = 1;
+
+/** What a checkpoint says about the run it belongs to, checked again on resume. */
+export interface CheckpointIdentity {
+  readonly spec: string;
+  readonly params: ParamValues;
+  readonly width: number;
+  readonly actions: readonly string[];
+  readonly symmetry: boolean;
+}
+
+export interface CheckpointState {
+  readonly identity: CheckpointIdentity;
+  readonly seen: FingerprintSet;
+  readonly log: StateLog;
+  /** The states of the level to expand next, `width` bytes each; their ids are the log's last ones. */
+  readonly level: Uint8Array;
+  readonly levelStarts: readonly number[];
+  readonly depth: number;
+  readonly generated: number;
+  readonly newStates: Float64Array;
+  readonly witnessesReached: Uint8Array;
+  readonly enabledCount: Float64Array;
+  readonly firedCount: Float64Array;
+}
+
+/** The checkpoint's data does not belong to this run, or is damaged (a user error). */
+export class CheckpointError extends Error {}
+
+const FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin', 'meta.json'] as const;
+
+export function writeCheckpoint(dir: string, c: CheckpointState): void {
+  mkdirSync(dir, { recursive: true });
+  const { parents, steps } = c.log.snapshot();
+  const meta = {
+    version: VERSION,
+    identity: c.identity,
+    seenSize: c.seen.size,
+    distinct: c.log.size,
+    levelStarts: c.levelStarts,
+    depth: c.depth,
+    generated: c.generated,
+    newStates: [...c.newStates],
+    witnessesReached: [...c.witnessesReached],
+    enabledCount: [...c.enabledCount],
+    firedCount: [...c.firedCount],
+  };
+  const data: Record<(typeof FILES)[number], Uint8Array | string> = {
+    'seen.bin': bytesOf(c.seen.rawSlots),
+    'parents.bin': bytesOf(parents),
+    'steps.bin': bytesOf(steps),
+    'level.bin': c.level,
+    'meta.json': JSON.stringify(meta),
+  };
+  for (const f of FILES) writeFileSync(join(dir, `${f}.tmp`), data[f]);
+  // meta.json goes last: a checkpoint is complete when its meta.json names the same run.
+  for (const f of FILES) renameSync(join(dir, `${f}.tmp`), join(dir, f));
+}
+
+export function hasCheckpoint(dir: string): boolean {
+  return existsSync(join(dir, 'meta.json'));
+}
+
+export function readCheckpoint(dir: string, expected: CheckpointIdentity): CheckpointState {
+  if (!hasCheckpoint(dir)) throw new CheckpointError(`${dir} holds no checkpoint (no meta.json); write one with kmc check --checkpoint ${dir}`);
+  let meta: {
+    version: number;
+    identity: CheckpointIdentity;
+    seenSize: number;
+    distinct: number;
+    levelStarts: number[];
+    depth: number;
+    generated: number;
+    newStates: number[];
+    witnessesReached: number[];
+    enabledCount: number[];
+    firedCount: number[];
+  };
+  try {
+    meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
+  } catch (e) {
+    throw new CheckpointError(`the checkpoint in ${dir} is damaged: meta.json: ${(e as Error).message}`);
+  }
+  if (meta.version !== VERSION) throw new CheckpointError(`the checkpoint in ${dir} has format ${meta.version}; this kmc reads format ${VERSION}`);
+  const differs = identityDifference(meta.identity, expected);
+  if (differs !== null) {
+    throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and --symmetry, or start afresh.`);
+  }
+  const words = (f: string) => {
+    const b = readFileSync(join(dir, f));
+    return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  };
+  const parents = words('parents.bin');
+  const steps = words('steps.bin');
+  if (parents.length !== meta.distinct || steps.length !== meta.distinct) throw new CheckpointError(`the checkpoint in ${dir} is damaged: its state log does not hold ${meta.distinct} states`);
+  const level = new Uint8Array(readFileSync(join(dir, 'level.bin')));
+  return {
+    identity: meta.identity,
+    seen: FingerprintSet.fromSlots(words('seen.bin'), meta.seenSize),
+    log: StateLog.restore(parents, steps),
+    level,
+    levelStarts: meta.levelStarts,
+    depth: meta.depth,
+    generated: meta.generated,
+    newStates: Float64Array.from(meta.newStates),
+    witnessesReached: Uint8Array.from(meta.witnessesReached),
+    enabledCount: Float64Array.from(meta.enabledCount),
+    firedCount: Float64Array.from(meta.firedCount),
+  };
+}
+
+function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity): string | null {
+  if (a.spec !== b.spec) return `it is a check of ${a.spec}, not ${b.spec}`;
+  const pa = JSON.stringify(sorted(a.params));
+  const pb = JSON.stringify(sorted(b.params));
+  if (pa !== pb) return `its parameters are ${pa}, not ${pb}`;
+  if (a.symmetry !== b.symmetry) return `it was ${a.symmetry ? '' : 'not '}run with --symmetry`;
+  if (a.width !== b.width || a.actions.join() !== b.actions.join()) return 'the spec has changed since (its layout or actions differ)';
+  return null;
+}
+
+function sorted(p: ParamValues): ParamValues {
+  return Object.fromEntries(Object.entries(p).sort(([x], [y]) => (x < y ? -1 : 1)));
+}
+
+function bytesOf(a: Uint32Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
