@@ -28,7 +28,7 @@ const setText = (set: Set<number>) => `{${set.sort().join(',')}}`;
 function partitionText(p: Partition): string {
   const leader = p.leader === NO_LEADER ? 'none' : String(p.leader);
   const elr = p.elr.isEmpty() ? '' : ` elr=${setText(p.elr)}`;
-  return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}`;
+  return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}${p.recovering ? ' RECOVERING' : ''}`;
 }
 
 /**
@@ -138,7 +138,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
     enabled: (s, { leader, follower }) => {
       const v = snapshotOf(s);
-      if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
+      // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
+      if (!controllerLeads(v, leader) || inMask(v.isr, follower) || s.partition.recovering) return false;
       if (!v.running[follower] || inMask(v.fenced | v.cut, follower)) return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
@@ -146,6 +147,16 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
     describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) | bit(follower))),
+  };
+
+  const completeRecovery: Action<S, One> = {
+    name: 'CompleteRecovery',
+    params: (s) => (s.partition.recovering && s.partition.leader !== NO_LEADER ? [ONE[s.partition.leader]!] : NOTHING),
+    // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
+    // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
+    enabled: (s, { broker }) => s.partition.recovering && controllerLeads(snapshotOf(s), broker),
+    next: (s) => settle(s.set('partition', s.partition.set('recovering', false).set('partitionEpoch', s.partition.partitionEpoch + 1)), cfg),
+    describe: (s, { broker }, t) => alterPartitionEvents(s, t, broker, s.partition.isr),
   };
 
   const cleanShutdown: Action<S, One> = {
@@ -306,6 +317,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     fetchRecords,
     shrinkIsr,
     expandIsr,
+    completeRecovery,
     cleanShutdown,
     uncleanShutdown,
     replaceDisk,

@@ -106,7 +106,7 @@ export function fetch(s: ReplicationState, f: number, l: number): ReplicationSta
   const theirs = s.brokers.get(l)!.log;
   const p = commonPrefix(mine, theirs);
   let ghost = s.ghost;
-  if (p < mine.size && !ghost.uncleanElection && !ghost.committedTruncated) {
+  if (p < mine.size && !ghost.committedTruncated) {
     const c = ghost.committed;
     for (let o = p; o < Math.min(mine.size, c.size); o++) {
       const e = mine.get(o)!;

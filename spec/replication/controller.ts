@@ -12,7 +12,19 @@ export interface Change {
   readonly partition: Partition;
   /** The clean election chose a replica outside the ISR and ELR it elected from (never, by construction). */
   readonly electedOutside: boolean;
+  /** The change elected the last known leader (an unclean election, as Kafka logs it). */
+  readonly lastKnownLeaderElected: boolean;
+  /** That election ran where the unclean recovery strategy's definition allows an unclean election. */
+  readonly uncleanAllowed: boolean;
 }
+
+/**
+ * Whether the controller keeps the last known leader in `lastKnownElr` and elects it inside the normal
+ * election: Kafka's `useLastKnownLeaderInBalancedRecovery`, on whenever the ELR is (the builder's
+ * default), off only in the KIP's design with the Unclean Recovery Manager, which keeps the real last
+ * known ELR instead.
+ */
+export const storesLastKnownLeader = (cfg: Config): boolean => cfg.elr && !cfg.recoveryManager;
 
 /**
  * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR (all sets as id masks).
@@ -30,6 +42,7 @@ export function changePartition(
   const oldElr = maskOf(p.elr);
   const oldLke = maskOf(p.lastKnownElr);
   const unclean = uncleanShutdown === NO_LEADER ? 0 : bit(uncleanShutdown);
+  const lkl = storesLastKnownLeader(cfg);
   let isr = targetIsr;
   let elr = cfg.elr ? oldElr : 0;
   let lke = cfg.elr ? oldLke : 0;
@@ -46,20 +59,45 @@ export function changePartition(
     }
   }
   // electAnyLeader: keep a valid leader, else the first valid replica in assignment order. A replica in the
-  // ELR is valid only while the ISR is empty (isValidNewLeader).
-  const electable = (isr !== 0 ? isr : elr) & ~fenced & ~unclean;
-  const leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : (cfg.replicas.find((r) => inMask(electable, r)) ?? NO_LEADER);
-  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !inMask(isr | elr, leader);
+  // ELR is valid only while the ISR is empty (isValidNewLeader); an acceptable leader is unfenced and not
+  // the broker being handled as an unclean shutdown.
+  const acceptable = ~fenced & ~unclean;
+  const electable = (isr !== 0 ? isr : elr) & acceptable;
+  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : (cfg.replicas.find((r) => inMask(electable, r)) ?? NO_LEADER);
+  // canElectLastKnownLeader: with the ISR and ELR both empty, the single last known leader is elected, if it
+  // is acceptable (KAFKA-19522, Kafka 4.1: before it the acceptability check only logged). The KIP's
+  // strategy None never elects uncleanly.
+  let lastKnownLeaderElected = false;
+  let uncleanAllowed = true;
+  if (leader === NO_LEADER && lkl && cfg.strategy !== 'None' && isr === 0 && elr === 0 && countOf(oldLke) === 1 && (oldLke & acceptable) !== 0) {
+    leader = cfg.replicas.find((r) => inMask(oldLke, r))!;
+    lastKnownLeaderElected = true;
+    uncleanAllowed = uncleanAllowedFor(cfg, isr, elr, fenced);
+  }
+  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !lastKnownLeaderElected && !inMask(isr | elr, leader);
+  let recovering = p.recovering;
   if (leader !== p.leader && leader !== NO_LEADER && inMask(elr, leader)) {
     // tryElection: a leader from the ELR becomes the whole ISR.
     isr = bit(leader);
     elr &= ~bit(leader);
+  } else if (lastKnownLeaderElected) {
+    // tryElection, unclean: the ISR is forced to the new leader, the partition is marked RECOVERING, and
+    // maybeUpdateRecordElr clears the ELR.
+    isr = bit(leader);
+    elr = 0;
+    recovering = true;
   }
   // Before KIP-966 the ISR never becomes empty: the last member stays, leaderless ("last replica standing").
   if (!cfg.elr && isr === 0) isr = oldIsr;
-  const lastKnownLeader = leader !== NO_LEADER ? NO_LEADER : p.leader !== NO_LEADER ? p.leader : p.lastKnownLeader;
-  if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && lastKnownLeader === p.lastKnownLeader) {
-    return { partition: p, electedOutside };
+  if (lkl) {
+    // maybeUpdateLastKnownLeader: the leader is remembered the first time the ISR empties, kept while the
+    // partition stays leaderless, and forgotten once it has a leader again.
+    if (isr === 0 && oldIsr !== 0 && p.leader !== NO_LEADER && oldLke !== bit(p.leader)) lke = bit(p.leader);
+    else if (leader !== NO_LEADER) lke = 0;
+    else lke = oldLke;
+  }
+  if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && recovering === p.recovering) {
+    return { partition: p, electedOutside, lastKnownLeaderElected, uncleanAllowed };
   }
   // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
   const partition = Partition({
@@ -69,9 +107,9 @@ export function changePartition(
     isr: idSet(isr),
     elr: idSet(elr),
     lastKnownElr: idSet(lke),
-    lastKnownLeader,
+    recovering,
   });
-  return { partition, electedOutside };
+  return { partition, electedOutside, lastKnownLeaderElected, uncleanAllowed };
 }
 
 function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
@@ -79,6 +117,9 @@ function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutd
   if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
   if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
+  if (c.lastKnownLeaderElected) {
+    t = t.set('ghost', t.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed));
+  }
   return t;
 }
 
@@ -144,20 +185,21 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
     return available.slice(0, 1);
   }
   if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
-  const lkl = p.lastKnownLeader;
-  const lklAvailable = lkl !== NO_LEADER && !s.fenced.has(lkl);
+  const lke = maskOf(p.lastKnownElr);
+  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(lke) === 1 ? cfg.replicas.find((r) => inMask(lke, r))! : NO_LEADER;
+  const lklAvailable = lastKnownLeader !== NO_LEADER && !s.fenced.has(lastKnownLeader);
   switch (cfg.strategy) {
     case 'None':
       return [];
     case 'Aggressive':
       if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
       if (cfg.recoveryManager) return longestLogs(s, available);
-      return lklAvailable ? [lkl] : available;
+      return lklAvailable ? [lastKnownLeader] : available;
     case 'Balanced':
       if (!p.isr.isEmpty() || !p.elr.isEmpty()) return [];
       if (cfg.recoveryManager) return p.lastKnownElr.every((r) => !s.fenced.has(r)) ? longestLogs(s, available) : [];
-      if (lklAvailable) return [lkl];
-      return cfg.balancedFallback === 'lastKnownLeaderOrAny' ? available : [];
+      // An available last known leader is already elected by the normal election (changePartition).
+      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
   }
 }
 
@@ -179,6 +221,7 @@ function longestLogs(s: ReplicationState, available: number[]): number[] {
 export function electUnclean(s: ReplicationState, cfg: Config, b: number): ReplicationState {
   const p = s.partition;
   const allowed = uncleanElectionAllowed(cfg, p, s.fenced);
+  // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
   const next = Partition({
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
@@ -186,11 +229,23 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
     isr: idSet(bit(b)),
     elr: idSet(0),
     lastKnownElr: idSet(0),
-    lastKnownLeader: NO_LEADER,
+    recovering: true,
   });
   return s
     .set('partition', next)
     .set('ghost', s.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', s.ghost.uncleanOutsideStrategy || !allowed));
+}
+
+/** `uncleanElectionAllowed` on target sets given as masks. */
+function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number): boolean {
+  switch (cfg.strategy) {
+    case 'None':
+      return false;
+    case 'Balanced':
+      return isr === 0 && elr === 0;
+    case 'Aggressive':
+      return ((isr | elr) & ~fenced) === 0;
+  }
 }
 
 /**

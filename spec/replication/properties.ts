@@ -47,7 +47,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     ),
     always<S>(
       'TruncationKeepsCommitted',
-      'no follower truncation erases the last copy of a committed record unless an unclean election happened first (KAFKA-13872, last replica standing)',
+      'no follower truncation erases the last copy of a committed record, whatever election came before it (KAFKA-13872, last replica standing)',
       (s) => !s.ghost.committedTruncated,
     ),
     always<S>(

@@ -171,7 +171,7 @@ const PRESETS: readonly Preset[] = [
   {
     name: 'balanced-empty',
     description:
-      'KIP-966 Balanced without the manager, reading it as "wait for the last known leader" (Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; the last known leader is elected uncleanly (ElectUncleanLeader) although it lost the record, and the other replica truncates it (S6)',
+      'KIP-966 Balanced without the manager, as Kafka ships it ("wait for the last known leader", Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; when the last known leader registers again the normal election elects it (canElectLastKnownLeader, unclean, RECOVERING) although it lost the record, and the other replica truncates it (S6). Kafka\'s design accepts this loss ("The Balanced mode could still lead to data loss", Jun Rao, #40)',
     params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
     expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
     options: { deadlock: false },
@@ -187,9 +187,9 @@ const PRESETS: readonly Preset[] = [
   {
     name: 'empty-disk-kip966',
     description:
-      'KAFKA-13872 with KIP-966: the empty-disk broker registers without a clean-shutdown file matching its broker epoch, leaves the ISR/ELR and is never elected cleanly, so no clean election truncates committed data. Under Balanced (the default) it can come back only as the last known leader through an unclean election, which the checker records; with strategy None the partition stays offline',
+      'KAFKA-13872 under KIP-966 as Kafka ships it: the empty-disk broker registers without a clean-shutdown file, leaves the ISR and ELR, and with both empty PartitionChangeBuilder elects it as the last known leader (canElectLastKnownLeader, an unclean election marked RECOVERING); the follower truncates the committed record. Violates TruncationKeepsCommitted, and Kafka\'s design accepts it: one empty disk with min.insync.replicas=1 is outside the promised tolerance, and the election is the Balanced recovery the KIP says may lose data (Jun Rao, #40). With strategy None the partition stays offline instead',
     params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
-    expect: { verdict: 'holds' },
+    expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
     options: { deadlock: false },
   },
   {

@@ -19,9 +19,11 @@ export type Entry = ReturnType<typeof Entry>;
 export type Log = List<Entry>;
 
 /**
- * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). `lastKnownLeader` is the
- * leader the partition had when it became leaderless (KIP-966 "LastKnownLeader"; Kafka stores it in the
- * lastKnownElr field when `useLastKnownLeaderInBalancedRecovery` is on).
+ * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). Without the Unclean
+ * Recovery Manager, `lastKnownElr` holds the last known leader alone, as Kafka stores it
+ * (`PartitionChangeBuilder.useLastKnownLeaderInBalancedRecovery`, `maybeUpdateLastKnownLeader`); with the
+ * manager it holds the last known ELR members. `recovering` is `LeaderRecoveryState.RECOVERING` (KIP-704):
+ * an unclean election set it, and the leader has not yet reported RECOVERED.
  */
 export const Partition = Record<{
   leader: number;
@@ -30,7 +32,7 @@ export const Partition = Record<{
   isr: Set<number>;
   elr: Set<number>;
   lastKnownElr: Set<number>;
-  lastKnownLeader: number;
+  recovering: boolean;
 }>({
   leader: NO_LEADER,
   leaderEpoch: 0,
@@ -38,7 +40,7 @@ export const Partition = Record<{
   isr: idSet(0),
   elr: idSet(0),
   lastKnownElr: idSet(0),
-  lastKnownLeader: NO_LEADER,
+  recovering: false,
 });
 export type Partition = ReturnType<typeof Partition>;
 
@@ -92,7 +94,7 @@ export const Ghost = Record({
   uncleanElection: false,
   /** A leader exposed a committed prefix that disagrees with `committed`. */
   committedRewritten: false,
-  /** A follower's truncation erased the last copy of a committed record, with no unclean election before it. */
+  /** A follower's truncation erased the last copy of a committed record (whatever election came before it). */
   committedTruncated: false,
   /** A strong acknowledgement went out while fewer than min.insync.replicas logs held the record. */
   ackBelowMinIsr: false,
