@@ -5,7 +5,7 @@
 import { List, type Set } from 'immutable';
 import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, electUnclean, fenceBroker, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -234,7 +234,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
       const marks = ['restart', 'unfenced'];
-      if (!clean && cfg.elr && cfg.uncleanShutdownDetection) marks.splice(1, 0, 'unclean shutdown detected');
+      if (cfg.elr && restartLooksUnclean(cfg, clean)) marks.splice(1, 0, 'handled as an unclean shutdown');
       return {
         actor: brokerName(broker),
         sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t, broker)],

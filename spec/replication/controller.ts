@@ -146,18 +146,35 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
 }
 
 /**
- * BrokerRegistration, then unfencing. KIP-966: without a clean-shutdown file matching its last broker
- * epoch the broker restarted uncleanly, and `handleBrokerUncleanShutdown` removes it from the ISR and
- * ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
+ * BrokerRegistration, then unfencing. KIP-966: a restart the controller cannot prove clean
+ * (`cleanShutdownCheck`) goes through `handleBrokerUncleanShutdown`, which removes the broker from the ISR
+ * and ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
  * controller does not look.
+ *
+ * The CleanShutdownFile holds the broker epoch of the incarnation that wrote it, and a broker's registered
+ * epoch changes only when it registers, which it does only by restarting, reading the file and deleting
+ * it: so the PreviousBrokerEpoch comparison and the presence of the file never disagree here, and broker
+ * epochs are not state (they would split states without changing any verdict).
  */
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
   const isr = maskOf(t.partition.isr);
-  if (cfg.elr && cfg.uncleanShutdownDetection && !clean && inMask(isr | maskOf(t.partition.elr), b)) {
+  if (cfg.elr && restartLooksUnclean(cfg, clean) && inMask(isr | maskOf(t.partition.elr), b)) {
     t = apply(t, cfg, isr & ~bit(b), b);
   }
   return unfenceBroker(t, cfg, b);
+}
+
+/** Whether the controller handles a restart as unclean, given whether the broker left a clean-shutdown file. */
+export function restartLooksUnclean(cfg: Config, clean: boolean): boolean {
+  switch (cfg.cleanShutdownCheck) {
+    case 'previousBrokerEpoch':
+      return !clean;
+    case 'everyIncarnationUnclean':
+      return true;
+    case 'none':
+      return false;
+  }
 }
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';

@@ -62,6 +62,22 @@ const PINS: Readonly<Record<string, Pin>> = {
     ],
   },
   elr: { status: 'holds', distinct: 8119, depth: 14 },
+  'elr-incarnation-unclean': {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 4711,
+    depth: 8,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'CleanShutdown(broker=0)',
+      'UncleanShutdown(broker=1, keep=0)',
+      'StartBroker(broker=0)',
+      'StartBroker(broker=1)',
+      'FetchRecords(broker=0)',
+    ],
+  },
   'acks-quorum-ghost': {
     status: 'violation',
     property: 'NoAckedRecordLost',
@@ -180,7 +196,7 @@ test('KIP-966 closes the last replica standing: the lrs-pre-elr faults with the 
   assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 940, depth: 12 }));
 
 test('without unclean-shutdown detection, a replica that lost data rejoins the ELR', () =>
-  assertPin('elr', { uncleanShutdownDetection: false }, {
+  assertPin('elr', { cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'ElrMembersHoldCommitted',
     distinct: 745,
@@ -205,7 +221,7 @@ test('without the strict high watermark, the ELR member that is elected lacks co
   }));
 
 test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no detection the empty broker is elected', () =>
-  assertPin('empty-disk-13872', { elr: true, strictHwm: true, uncleanShutdownDetection: false }, {
+  assertPin('empty-disk-13872', { elr: true, strictHwm: true, cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 274,

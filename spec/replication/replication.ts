@@ -21,7 +21,7 @@ import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spe
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { idSet } from './ids.ts';
-import { type Acks, type BalancedFallback, Broker, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
+import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
@@ -34,7 +34,7 @@ export function configOf(given: ParamValues): Config {
     values: params.values as number,
     acks: params.acks as Acks,
     elr: params.elr as boolean,
-    uncleanShutdownDetection: params.uncleanShutdownDetection as boolean,
+    cleanShutdownCheck: params.cleanShutdownCheck as CleanShutdownCheck,
     strictHwm: params.strictHwm as boolean,
     strategy: params.strategy as Strategy,
     recoveryManager: params.recoveryManager as boolean,
@@ -96,10 +96,12 @@ const PARAMS: readonly ParamDef[] = [
   { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
   { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
   {
-    name: 'uncleanShutdownDetection',
-    description: 'KIP-966: a broker restarting without a clean-shutdown file matching its broker epoch leaves the ISR and ELR (with elr)',
-    type: 'bool',
-    default: true,
+    name: 'cleanShutdownCheck',
+    description:
+      'KIP-966 clean-shutdown detection at registration (with elr): previousBrokerEpoch = the CleanShutdownFile epoch must match the registered one (Kafka since KAFKA-18635), everyIncarnationUnclean = ClusterControlManager.registerBroker before that fix, none = no detection',
+    type: 'enum',
+    default: 'previousBrokerEpoch',
+    choices: ['previousBrokerEpoch', 'everyIncarnationUnclean', 'none'],
   },
   { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
   { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
@@ -135,6 +137,14 @@ const PRESETS: readonly Preset[] = [
       'KIP-966 on (ELR and LastKnownELR rules as Kafka\'s PartitionChangeBuilder, strict high watermark, unclean-shutdown detection, Balanced, no manager): with min.insync.replicas-1 = 1 unclean shutdown, a clean one and two ISR shrinks, no acknowledged or committed record is ever lost. Failures are counted as KIP-966 does: data-loss shutdowns only (open question 1)',
     params: { maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
     expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'elr-incarnation-unclean',
+    description:
+      'the elr faults with ClusterControlManager.registerBroker as it was before KAFKA-18635, handling every new incarnation as an unclean shutdown: the cleanly shut down ELR member loses its place when it registers again, the last known leader, which lost the record in an unclean shutdown, is elected (canElectLastKnownLeader) and the clean replica truncates to it. ONE data-loss failure loses an acknowledged record; the shipped PreviousBrokerEpoch check (the elr preset) keeps it',
+    params: { cleanShutdownCheck: 'everyIncarnationUnclean', maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
     options: { deadlock: false },
   },
   {

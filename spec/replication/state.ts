@@ -120,6 +120,14 @@ export type ReplicationState = ReturnType<typeof ReplicationState>;
 
 export type Acks = '0' | '1' | 'all' | 'quorum';
 export type Strategy = 'None' | 'Balanced' | 'Aggressive';
+/**
+ * `previousBrokerEpoch`: Kafka since KAFKA-18635 (and the KIP-966 design): the broker sends the epoch its
+ * CleanShutdownFile holds as PreviousBrokerEpoch and `ClusterControlManager.registerBroker` compares it with
+ * the registration it knows. `everyIncarnationUnclean`: `registerBroker` before that fix, which handled
+ * every new incarnation as an unclean shutdown. `none`: no detection (KIP-966 without KAFKA-15586).
+ */
+export type CleanShutdownCheck = 'previousBrokerEpoch' | 'everyIncarnationUnclean' | 'none';
+
 /** The two seed readings of Balanced recovery without the Unclean Recovery Manager (KIP-966 thread, Oct 3 2023). */
 export type BalancedFallback = 'waitLastKnownLeader' | 'lastKnownLeaderOrAny';
 
@@ -134,8 +142,8 @@ export interface Config {
   readonly acks: Acks;
   /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */
   readonly elr: boolean;
-  /** KIP-966: a broker that restarts without a matching clean-shutdown file leaves the ISR and ELR (with `elr`). */
-  readonly uncleanShutdownDetection: boolean;
+  /** How the controller tells a clean restart from an unclean one at registration (with `elr`). */
+  readonly cleanShutdownCheck: CleanShutdownCheck;
   /** KIP-966: the high watermark advances only while the ISR has at least min.insync.replicas members. */
   readonly strictHwm: boolean;
   readonly strategy: Strategy;
