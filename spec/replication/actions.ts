@@ -5,7 +5,7 @@
 import { List, type Set } from 'immutable';
 import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, electUnclean, fenceBroker, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -291,6 +291,19 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
+  const preferredElection: Action<S> = {
+    name: 'ElectPreferredLeader',
+    // kafka-leader-election --election-type PREFERRED (ElectLeaders, Election.PREFERRED), or the auto
+    // leader rebalance: the admin asks whenever it likes.
+    enabled: (s) => preferredElectionAllowed(s, cfg),
+    next: (s) => settle(electPreferred(s, cfg), cfg),
+    describe: (s, _p, t) => ({
+      actor: CONTROLLER,
+      sends: [{ from: 'admin', to: CONTROLLER, label: 'ElectLeaders PREFERRED' }, ...consequences(s, t)],
+      marks: [`preferred leader ${brokerName(cfg.replicas[0]!)} elected`],
+    }),
+  };
+
   const unclean = (name: UncleanPath): Action<S, One> => ({
     name,
     params: (s) => (s.partition.leader === NO_LEADER ? ONE : NOTHING),
@@ -322,6 +335,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     uncleanShutdown,
     replaceDisk,
     startBroker,
+    ...(cfg.preferredElection === 'off' ? [] : [preferredElection]),
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];

@@ -5,7 +5,7 @@
  */
 import type { Set } from 'immutable';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
-import { lastEpoch } from './log.ts';
+import { commonPrefix, lastEpoch } from './log.ts';
 import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
 
 export interface Change {
@@ -37,6 +37,7 @@ export function changePartition(
   fenced: number,
   targetIsr: number,
   uncleanShutdown = NO_LEADER,
+  logRank: (r: number) => number = () => 0,
 ): Change {
   const oldIsr = maskOf(p.isr);
   const oldElr = maskOf(p.elr);
@@ -63,7 +64,7 @@ export function changePartition(
   // the broker being handled as an unclean shutdown.
   const acceptable = ~fenced & ~unclean;
   const electable = (isr !== 0 ? isr : elr) & acceptable;
-  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : (cfg.replicas.find((r) => inMask(electable, r)) ?? NO_LEADER);
+  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : firstValid(cfg, electable, logRank);
   // canElectLastKnownLeader: with the ISR and ELR both empty, the single last known leader is elected, if it
   // is acceptable (KAFKA-19522, Kafka 4.1: before it the acceptability check only logged). The KIP's
   // strategy None never elects uncleanly.
@@ -112,8 +113,31 @@ export function changePartition(
   return { partition, electedOutside, lastKnownLeaderElected, uncleanAllowed };
 }
 
+/**
+ * The replica a clean election picks among `electable`: the first in assignment order (Kafka), or under
+ * KIP-250's proposal the one with the longest log (the controller asks each, atomically here), ties going
+ * to assignment order.
+ */
+function firstValid(cfg: Config, electable: number, logRank: (r: number) => number): number {
+  let best = NO_LEADER;
+  for (const r of cfg.replicas) {
+    if (!inMask(electable, r)) continue;
+    if (cfg.election === 'assignmentOrder') return r;
+    if (best === NO_LEADER || logRank(r) > logRank(best)) best = r;
+  }
+  return best;
+}
+
+/** (last epoch, log end offset) as one number, for `longestLog` elections and the recovery manager. */
+export function logRankOf(s: ReplicationState): (r: number) => number {
+  return (r) => {
+    const log = s.brokers.get(r)!.log;
+    return lastEpoch(log) * 1_000 + log.size;
+  };
+}
+
 function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
-  const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown);
+  const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
   if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
   if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
@@ -177,6 +201,44 @@ export function restartLooksUnclean(cfg: Config, clean: boolean): boolean {
   }
 }
 
+/**
+ * Whether an admin preferred-leader election may move leadership to the first replica in assignment order
+ * now: `Election.PREFERRED` (`electPreferredLeader`) needs it to be a valid new leader (in the ISR, or in the
+ * ELR with the ISR empty, and unfenced); the KIP-250 safe variant also needs the current leader reachable
+ * and the preferred replica's log equal to the leader's (steps a to d of Jun Rao #4, in one step: the
+ * leader takes no write in between).
+ */
+export function preferredElectionAllowed(s: ReplicationState, cfg: Config): boolean {
+  const p = s.partition;
+  const preferred = cfg.replicas[0]!;
+  if (cfg.preferredElection === 'off' || p.leader === NO_LEADER || p.leader === preferred) return false;
+  const isr = maskOf(p.isr);
+  const valid = isr !== 0 ? isr : maskOf(p.elr);
+  if (!inMask(valid & ~maskOf(s.fenced), preferred)) return false;
+  if (cfg.preferredElection === 'immediate') return true;
+  const leader = s.brokers.get(p.leader)!;
+  const mine = s.brokers.get(preferred)!;
+  return leader.running && !s.cut.has(p.leader) && mine.running && commonPrefix(mine.log, leader.log) === leader.log.size && mine.log.size === leader.log.size;
+}
+
+/** The preferred replica becomes the leader; the ISR is unchanged (a member of it moved up). */
+export function electPreferred(s: ReplicationState, cfg: Config): ReplicationState {
+  const p = s.partition;
+  const preferred = cfg.replicas[0]!;
+  const isr = maskOf(p.isr);
+  const fromElr = isr === 0;
+  return s.set(
+    'partition',
+    p.merge({
+      leader: preferred,
+      leaderEpoch: p.leaderEpoch + 1,
+      partitionEpoch: p.partitionEpoch + 1,
+      isr: fromElr ? idSet(bit(preferred)) : p.isr,
+      elr: fromElr ? idSet(maskOf(p.elr) & ~bit(preferred)) : p.elr,
+    }),
+  );
+}
+
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
 const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~maskOf(s.fenced)) !== 0;
@@ -222,10 +284,7 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
 
 /** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
 function longestLogs(s: ReplicationState, available: number[]): number[] {
-  const key = (r: number) => {
-    const log = s.brokers.get(r)!.log;
-    return lastEpoch(log) * 1_000 + log.size;
-  };
+  const key = logRankOf(s);
   const best = Math.max(...available.map(key));
   return available.filter((r) => key(r) === best);
 }

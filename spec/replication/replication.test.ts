@@ -107,6 +107,38 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=2)',
     ],
   },
+  'acks-quorum-leo': { status: 'holds', distinct: 238, depth: 9 },
+  'acks-quorum-ghost-leo': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 163,
+    depth: 6,
+    trace: [
+      'PartitionNetwork(brokers=[0,1])',
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'HealNetwork',
+      'FetchRecords(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  'acks-quorum-preferred': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 77,
+    depth: 8,
+    trace: [
+      'CleanShutdown(broker=0)',
+      'ProduceRecord(broker=1)',
+      'StartBroker(broker=0)',
+      'ExpandIsr(leader=1, follower=0)',
+      'FetchRecords(broker=2)',
+      'ElectPreferredLeader',
+      'FetchRecords(broker=1)',
+      'FetchRecords(broker=2)',
+    ],
+  },
+  'acks-quorum-preferred-safe': { status: 'holds', distinct: 72, depth: 8 },
   'unclean-aggressive': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
@@ -243,6 +275,9 @@ test('Aggressive with the Unclean Recovery Manager still loses: only the stale r
     depth: 8,
     trace: PINS['unclean-aggressive']!.trace!.map((s) => s.replace('ElectUncleanLeader', 'UncleanRecovery')),
   }));
+
+test('preferred-leader election is safe under acks=all: the preferred replica in the ISR holds every acknowledged record', () =>
+  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 78, depth: 8 }));
 
 test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold under Balanced', () =>
   assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 610, depth: 10 }));

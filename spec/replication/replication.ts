@@ -21,7 +21,7 @@ import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spe
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { idSet } from './ids.ts';
-import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
+import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
@@ -39,6 +39,8 @@ export function configOf(given: ParamValues): Config {
     strategy: params.strategy as Strategy,
     recoveryManager: params.recoveryManager as boolean,
     balancedFallback: params.balancedFallback as BalancedFallback,
+    election: params.election as ElectionOrder,
+    preferredElection: params.preferredElection as PreferredElection,
     uncleanLeaderElection: params.uncleanLeaderElection as boolean,
     maxUncleanShutdowns: params.maxUncleanShutdowns as number,
     maxCleanShutdowns: params.maxCleanShutdowns as number,
@@ -113,6 +115,21 @@ const PARAMS: readonly ParamDef[] = [
     default: 'waitLastKnownLeader',
     choices: ['waitLastKnownLeader', 'lastKnownLeaderOrAny'],
   },
+  {
+    name: 'election',
+    description: 'clean election order: assignmentOrder = Kafka (first valid replica in assignment order), longestLog = KIP-250 proposal (valid replica with the largest last epoch and LEO)',
+    type: 'enum',
+    default: 'assignmentOrder',
+    choices: ['assignmentOrder', 'longestLog'],
+  },
+  {
+    name: 'preferredElection',
+    description:
+      'admin preferred-leader election: off, immediate = Kafka Election.PREFERRED (the preferred replica takes over once valid), safe = KIP-250 (Jun Rao #4: only once it has caught up to the leader log end)',
+    type: 'enum',
+    default: 'off',
+    choices: ['off', 'immediate', 'safe'],
+  },
   { name: 'uncleanLeaderElection', description: 'legacy unclean.leader.election.enable (used when elr is off)', type: 'bool', default: false },
   { name: 'maxUncleanShutdowns', description: 'budget: unclean shutdowns (each keeps any flushed prefix)', type: 'int', default: 1, min: 0, max: 5 },
   { name: 'maxCleanShutdowns', description: 'budget: controlled shutdowns', type: 'int', default: 0, min: 0, max: 5 },
@@ -168,6 +185,38 @@ const PRESETS: readonly Preset[] = [
       'KIP-250 acks=quorum, counting isolations as failures (KIP-250 reading): ONE isolated leader (fewer than min.insync.replicas failures) still loses an acknowledged record, because the controller elects the first ISR replica in assignment order, which lacks it, not the longest log (S3, Jeff Widman)',
     params: { ...PRE_ELR, acks: 'quorum', countIsolations: true, maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
     expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-leo',
+    description:
+      'KIP-250 proposed fix, a design under discussion (Kafka elects in assignment order): the acks-quorum-ar-order faults with the longest-log election ("the live replicas in ISR with the largest LEO", Jun Rao). The replica that holds the acknowledged record is elected, and nothing acknowledged is lost',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', countIsolations: true, maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-ghost-leo',
+    description:
+      'KIP-250 with the longest-log election still loses to the ghost leader: the deposed leader acks from its stale ISR before the controller\'s election can see its log (S2 is not an election-order problem)',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-preferred',
+    description:
+      'KIP-250 acks=quorum with the longest-log election and Kafka\'s preferred-leader election (Election.PREFERRED: the first assigned replica takes over as soon as it is in the ISR): the preferred replica rejoins the ISR empty, a record is acked by the other two, the admin moves leadership back and both truncate: an acknowledged record is lost with NO failure (S4, Jun Rao #4)',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', preferredElection: 'immediate', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxCleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-preferred-safe',
+    description:
+      'KIP-250 proposed fix, a design under discussion: the same faults with the safe preferred-leader election (Jun Rao #4: the leader stops writes, the preferred replica catches up to its log end, then leadership moves). The preferred election happens and nothing acknowledged is lost',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', preferredElection: 'safe', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxCleanShutdowns: 1 },
+    expect: { verdict: 'holds' },
     options: { deadlock: false },
   },
   {

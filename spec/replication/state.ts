@@ -128,6 +128,20 @@ export type Strategy = 'None' | 'Balanced' | 'Aggressive';
  */
 export type CleanShutdownCheck = 'previousBrokerEpoch' | 'everyIncarnationUnclean' | 'none';
 
+/**
+ * `assignmentOrder`: Kafka, the first valid replica in assignment order (`PartitionChangeBuilder.electAnyLeader`).
+ * `longestLog`: KIP-250's proposal, "the live replicas in ISR with the largest LEO" (Jun Rao; Litao Deng:
+ * "Yes"), compared as (last epoch, log end offset) since logs may have diverged (open question 6).
+ */
+export type ElectionOrder = 'assignmentOrder' | 'longestLog';
+
+/**
+ * `off`: no admin election. `immediate`: Kafka's `Election.PREFERRED` (`electPreferredLeader`): the first
+ * replica in assignment order takes over as soon as it is a valid leader. `safe`: KIP-250 thread, Jun Rao
+ * #4: the leader stops taking writes, the preferred replica catches up to its log end, then leadership moves.
+ */
+export type PreferredElection = 'off' | 'immediate' | 'safe';
+
 /** The two seed readings of Balanced recovery without the Unclean Recovery Manager (KIP-966 thread, Oct 3 2023). */
 export type BalancedFallback = 'waitLastKnownLeader' | 'lastKnownLeaderOrAny';
 
@@ -149,6 +163,10 @@ export interface Config {
   readonly strategy: Strategy;
   readonly recoveryManager: boolean;
   readonly balancedFallback: BalancedFallback;
+  /** How a clean election picks among the valid replicas (KIP-250 proposes the longest log). */
+  readonly election: ElectionOrder;
+  /** Whether an admin may move leadership back to the preferred replica, and how (KIP-250, Jun Rao #4). */
+  readonly preferredElection: PreferredElection;
   /** The legacy unclean.leader.election.enable, consulted when the ELR is off. */
   readonly uncleanLeaderElection: boolean;
   readonly maxUncleanShutdowns: number;
