@@ -67,6 +67,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     range(cfg.values + 1).map((n) => range(n + 1).map((keep) => ({ broker, keep }))),
   );
   const each = () => ONE;
+  const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
   const ledPairs = (s: S) => (s.partition.leader === NO_LEADER ? NOTHING : PAIRS[s.partition.leader]!);
@@ -96,10 +97,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const fetchRecords: Action<S, One> = {
     name: 'FetchRecords',
     params: each,
-    enabled: (s, { broker }) => fetchSource(s, broker) !== NO_LEADER,
-    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker)), cfg),
+    enabled: (s, { broker }) => fetchSource(s, broker, acrossEpochs) !== NO_LEADER,
+    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker, acrossEpochs)), cfg),
     describe: (s, { broker }, t) => {
-      const l = fetchSource(s, broker);
+      const l = fetchSource(s, broker, acrossEpochs);
       const mine = s.brokers.get(broker)!.log;
       const theirs = s.brokers.get(l)!.log;
       const p = commonPrefix(mine, theirs);
@@ -139,11 +140,13 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     enabled: (s, { leader, follower }) => {
       const v = snapshotOf(s);
       // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
-      if (!controllerLeads(v, leader) || inMask(v.isr, follower) || s.partition.recovering) return false;
-      if (!v.running[follower] || inMask(v.fenced | v.cut, follower)) return false;
+      if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
+      if (s.partition.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
+      if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
-      return mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) && isPrefixOf(mine, theirs);
+      const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
+      return caughtUp && isPrefixOf(mine, theirs);
     },
     next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
     describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) | bit(follower))),
@@ -323,7 +326,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   // The order breaks ties between equally short counterexamples: with the network partition first, the
   // shortest history in which a cut-off leader acknowledges is the one where it acks as a ghost.
-  return [
+  const actions: Action<S, any>[] = [
     partitionNetwork,
     healNetwork,
     produce,
@@ -339,6 +342,34 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];
+  return actions.map((a) => ({ ...a, next: (s: S, p: any) => observeMilestones(s, a.next(s, p), a.name) }));
+}
+
+/** Records the witness milestones a step reached (observer variables: no guard reads them). */
+function observeMilestones(before: S, after: S, action: string): S {
+  let g = after.ghost;
+  const acked = g.acked;
+  if (!acked.isEmpty() && !g.ackedCopyCrashed) {
+    const erased = after.brokers.some((b, i) => {
+      const was = before.brokers.get(i)!;
+      return was.running && !b.running && acked.some((v) => was.log.some((e) => e.value === v) && !b.log.some((e) => e.value === v));
+    });
+    if (erased) g = g.set('ackedCopyCrashed', true);
+  }
+  if (!g.ghostAppended && after.ghost.produced > before.ghost.produced) {
+    if (after.cut.some((b) => after.brokers.get(b)!.log.size > before.brokers.get(b)!.log.size)) g = g.set('ghostAppended', true);
+  }
+  const p = before.partition;
+  const q = after.partition;
+  if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
+    const lacks = (b: number) => acked.some((v) => !after.brokers.get(b)!.log.some((e) => e.value === v));
+    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) g = g.set('electionPastLaggingIsr', true);
+    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) g = g.set('elrElectionAfterAck', true);
+    // The crash of a leader changes the leader in the same step; that counts too.
+    if (g.ackedCopyCrashed) g = g.set('electionAfterAckedCopyCrashed', true);
+    if (action === 'ElectPreferredLeader') g = g.set('preferredElected', true);
+  }
+  return g === after.ghost ? after : after.set('ghost', g);
 }
 
 function alterPartitionEvents(s: S, t: S, leader: number, isr: Set<number>): StepEvents {

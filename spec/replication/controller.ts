@@ -50,27 +50,29 @@ export function changePartition(
   if (cfg.elr) {
     // maybePopulateTargetElr: at or above min ISR the ELR and LastKnownELR are cleared; below it, replicas
     // leaving the ISR join the ELR, except one that shut down uncleanly, which joins the LastKnownELR.
-    if (countOf(isr) >= cfg.minIsr) {
+    if (countOf(isr) >= cfg.minIsr && cfg.mutation !== 'elrNotClearedAtMinIsr') {
       elr = 0;
       lke = 0;
     } else {
       const candidates = elr | oldIsr;
-      elr = candidates & ~isr & ~unclean;
+      elr = candidates & ~isr & (cfg.mutation === 'elrKeepsUncleanReplica' ? ~0 : ~unclean);
       lke = (candidates | lke) & ~isr & ~elr;
     }
   }
   // electAnyLeader: keep a valid leader, else the first valid replica in assignment order. A replica in the
   // ELR is valid only while the ISR is empty (isValidNewLeader); an acceptable leader is unfenced and not
   // the broker being handled as an unclean shutdown.
-  const acceptable = ~fenced & ~unclean;
-  const electable = (isr !== 0 ? isr : elr) & acceptable;
+  const acceptable = (cfg.mutation === 'electFencedReplica' ? ~0 : ~fenced) & ~unclean;
+  const electable = (isr !== 0 ? (cfg.mutation === 'elrValidWithIsr' ? isr | elr : isr) : elr) & acceptable;
   let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : firstValid(cfg, electable, logRank);
   // canElectLastKnownLeader: with the ISR and ELR both empty, the single last known leader is elected, if it
   // is acceptable (KAFKA-19522, Kafka 4.1: before it the acceptability check only logged). The KIP's
   // strategy None never elects uncleanly.
   let lastKnownLeaderElected = false;
   let uncleanAllowed = true;
-  if (leader === NO_LEADER && lkl && cfg.strategy !== 'None' && isr === 0 && elr === 0 && countOf(oldLke) === 1 && (oldLke & acceptable) !== 0) {
+  const emptyIsrAndElr = (isr === 0 && elr === 0) || cfg.mutation === 'lastKnownLeaderWithElr';
+  const lklAcceptable = (oldLke & acceptable) !== 0 || (cfg.mutation === 'lastKnownLeaderFenced' && (oldLke & ~unclean) !== 0);
+  if (leader === NO_LEADER && lkl && cfg.strategy !== 'None' && emptyIsrAndElr && countOf(oldLke) === 1 && lklAcceptable) {
     leader = cfg.replicas.find((r) => inMask(oldLke, r))!;
     lastKnownLeaderElected = true;
     uncleanAllowed = uncleanAllowedFor(cfg, isr, elr, fenced);
@@ -122,7 +124,7 @@ function firstValid(cfg: Config, electable: number, logRank: (r: number) => numb
   let best = NO_LEADER;
   for (const r of cfg.replicas) {
     if (!inMask(electable, r)) continue;
-    if (cfg.election === 'assignmentOrder') return r;
+    if (cfg.election === 'assignmentOrder' || cfg.mutation === 'longestLogIgnored') return r;
     if (best === NO_LEADER || logRank(r) > logRank(best)) best = r;
   }
   return best;
@@ -183,7 +185,7 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
   const isr = maskOf(t.partition.isr);
-  if (cfg.elr && restartLooksUnclean(cfg, clean) && inMask(isr | maskOf(t.partition.elr), b)) {
+  if (cfg.elr && restartLooksUnclean(cfg, clean) && inMask(isr | maskOf(t.partition.elr), b) && cfg.mutation !== 'uncleanRestartKeepsElr') {
     t = apply(t, cfg, isr & ~bit(b), b);
   }
   return unfenceBroker(t, cfg, b);
@@ -215,7 +217,7 @@ export function preferredElectionAllowed(s: ReplicationState, cfg: Config): bool
   const isr = maskOf(p.isr);
   const valid = isr !== 0 ? isr : maskOf(p.elr);
   if (!inMask(valid & ~maskOf(s.fenced), preferred)) return false;
-  if (cfg.preferredElection === 'immediate') return true;
+  if (cfg.preferredElection === 'immediate' || cfg.mutation === 'preferredSkipsCatchUp') return true;
   const leader = s.brokers.get(p.leader)!;
   const mine = s.brokers.get(preferred)!;
   return leader.running && !s.cut.has(p.leader) && mine.running && commonPrefix(mine.log, leader.log) === leader.log.size && mine.log.size === leader.log.size;
@@ -275,8 +277,11 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
       if (cfg.recoveryManager) return longestLogs(s, available);
       return lklAvailable ? [lastKnownLeader] : available;
     case 'Balanced':
-      if (!p.isr.isEmpty() || !p.elr.isEmpty()) return [];
-      if (cfg.recoveryManager) return p.lastKnownElr.every((r) => !s.fenced.has(r)) ? longestLogs(s, available) : [];
+      if ((!p.isr.isEmpty() || !p.elr.isEmpty()) && cfg.mutation !== 'balancedIgnoresElr') return [];
+      if (cfg.recoveryManager) {
+        const waited = p.lastKnownElr.every((r) => !s.fenced.has(r)) || cfg.mutation === 'managerSkipsLastKnownElr';
+        return waited ? longestLogs(s, available) : [];
+      }
       // An available last known leader is already elected by the normal election (changePartition).
       return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
   }

@@ -17,7 +17,7 @@
  *   the ISR; every log is empty.
  */
 import { Map } from 'immutable';
-import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
+import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { idSet } from './ids.ts';
@@ -220,6 +220,14 @@ const PRESETS: readonly Preset[] = [
     options: { deadlock: false },
   },
   {
+    name: 'acks-all-lenient-hwm',
+    description:
+      'Kafka before KIP-966 (the high watermark advances on the ISR alone) with acks=all, two ISR shrinks, one clean shutdown and no crash: the min.insync.replicas checks on append and acknowledgement are what keep an acks=all record from being acknowledged with one copy (the strict high watermark masks them in the elr preset). Holds',
+    params: { ...PRE_ELR, maxUncleanShutdowns: 0, maxCleanShutdowns: 1, maxIsrShrinks: 2 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
     name: 'unclean-aggressive',
     description:
       'KIP-966 Aggressive without the manager ("the last known leader if available, or a random leader": any unfenced replica): a network partition fences every ISR/ELR member, the controller elects the stale replica (ElectUncleanLeader), and an acknowledged record is lost with no data-loss failure, after an unclean election (S5)',
@@ -233,6 +241,14 @@ const PRESETS: readonly Preset[] = [
       'KIP-966 Balanced without the manager, as Kafka ships it ("wait for the last known leader", Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; when the last known leader registers again the normal election elects it (canElectLastKnownLeader, unclean, RECOVERING) although it lost the record, and the other replica truncates it (S6). Kafka\'s design accepts this loss ("The Balanced mode could still lead to data loss", Jun Rao, #40)',
     params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
     expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'balanced-recovery-manager',
+    description:
+      'KIP-966 design under discussion (not in Kafka: no Unclean Recovery Manager ships): the balanced-empty faults with unclean.recovery.manager.enabled. The manager waits for every LastKnownELR member, reads their logs (GetReplicaLogInfo) and elects the longest (UncleanRecovery), so the record balanced-empty loses is kept',
+    params: { strategy: 'Balanced', recoveryManager: true, maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
+    expect: { verdict: 'holds' },
     options: { deadlock: false },
   },
   {
@@ -261,19 +277,21 @@ const PRESETS: readonly Preset[] = [
   },
 ];
 
+/** The model for resolved constants (the mutation table builds it with `Config.mutation` set). */
+export function modelOf(cfg: Config): Model<ReplicationState> {
+  return {
+    init: () => [initialState(cfg)],
+    actions: replicationActions(cfg),
+    properties: replicationProperties(cfg),
+    view: withoutPartitionEpochs,
+  };
+}
+
 export default defineSpec<ReplicationState>({
   name: 'replication',
   description:
     'One Kafka partition replicated on rf brokers with its KRaft controller: ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
   params: PARAMS,
   presets: PRESETS,
-  build: (params) => {
-    const cfg = configOf(params);
-    return {
-      init: () => [initialState(cfg)],
-      actions: replicationActions(cfg),
-      properties: replicationProperties(cfg),
-      view: withoutPartitionEpochs,
-    };
-  },
+  build: (params) => modelOf(configOf(params)),
 });

@@ -9,6 +9,7 @@
  */
 import { List, Map, Record, Set } from 'immutable';
 import { idSet } from './ids.ts';
+import type { Mutation } from './mutations.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
@@ -102,6 +103,19 @@ export const Ghost = Record({
   cleanElectionOutside: false,
   /** An unclean election or recovery ran when the unclean recovery strategy forbids it. */
   uncleanOutsideStrategy: false,
+  // Milestones for the `sometimes` witnesses: each says a preset reached the situation its fix is about.
+  /** A leader was elected from the ELR after some record was acknowledged. */
+  elrElectionAfterAck: false,
+  /** A crash (unclean shutdown or lost disk) erased a broker's copy of an acknowledged record. */
+  ackedCopyCrashed: false,
+  /** The leader changed after such a crash. */
+  electionAfterAckedCopyCrashed: false,
+  /** An admin preferred-leader election moved leadership. */
+  preferredElected: false,
+  /** A broker cut off from the controller, still believing it leads, took a write (the KIP-250 ghost). */
+  ghostAppended: false,
+  /** A leader was elected after an acknowledgement while an ISR member lacked the acknowledged record. */
+  electionPastLaggingIsr: false,
 });
 export type Ghost = ReturnType<typeof Ghost>;
 
@@ -176,6 +190,8 @@ export interface Config {
   readonly maxIsrShrinks: number;
   /** Count isolated brokers as failures against min.insync.replicas (the KIP-250 reading) as well as data loss. */
   readonly countIsolations: boolean;
+  /** A guard mutation (tests only; never a parameter). */
+  readonly mutation?: Mutation;
 }
 
 export const brokerName = (b: number): string => `broker${b}`;
