@@ -5,7 +5,7 @@
 import { List, type Set } from 'immutable';
 import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -49,9 +49,12 @@ function consequences(before: S, after: S, about = NO_LEADER): Message[] {
   return out;
 }
 
-/** A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected. */
+/**
+ * A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected,
+ * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
+ */
 function crashed(s: S, cfg: Config, b: number): S {
-  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))), cfg, b);
+  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(b))), cfg, b);
 }
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
@@ -143,6 +146,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
       if (s.partition.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
       if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
+      // KIP-841: nor a follower in controlled shutdown.
+      if (s.shuttingDown.has(follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
       const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
@@ -162,17 +167,31 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, { broker }, t) => alterPartitionEvents(s, t, broker, s.partition.isr),
   };
 
-  const cleanShutdown: Action<S, One> = {
-    name: 'CleanShutdown',
+  const controlledShutdown: Action<S, One> = {
+    name: 'ControlledShutdown',
     params: (s) => (s.faults.cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
-    // Controlled shutdown needs the controller (`handleBrokerInControlledShutdown` moves leadership and the
-    // ISR away); the broker then writes its CleanShutdownFile (KIP-966).
+    // The broker asks to shut down (BrokerHeartbeat wantShutDown); the controller must be reachable.
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
-      return v.running[broker]! && !inMask(v.cut, broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
+      return v.running[broker]! && !inMask(v.cut, broker) && !s.shuttingDown.has(broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
     },
+    next: (s, { broker }) =>
+      settle(beginControlledShutdown(s.set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1)), cfg, broker), cfg),
+    describe: (s, { broker }, t) => ({
+      actor: brokerName(broker),
+      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(s, t, broker)],
+      marks: ['controlled shutdown begins'],
+    }),
+  };
+
+  const cleanShutdown: Action<S, One> = {
+    name: 'CleanShutdown',
+    params: (s) => (s.shuttingDown.isEmpty() ? NOTHING : ONE),
+    // Once the controller has moved its leadership and ISR membership away (shouldShutDown), the broker
+    // stops, writes its CleanShutdownFile (KIP-966) and is fenced.
+    enabled: (s, { broker }) => s.shuttingDown.has(broker) && snapshotOf(s).running[broker]! && !inMask(snapshotOf(s).cut, broker),
     next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1));
+      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(broker)));
       return settle(fenceBroker(t, cfg, broker), cfg);
     },
     describe: (s, { broker }, t) => ({
@@ -334,6 +353,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     shrinkIsr,
     expandIsr,
     completeRecovery,
+    controlledShutdown,
     cleanShutdown,
     uncleanShutdown,
     replaceDisk,

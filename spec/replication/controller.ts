@@ -139,7 +139,7 @@ export function logRankOf(s: ReplicationState): (r: number) => number {
 }
 
 function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
-  const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
+  const c = changePartition(cfg, s.partition, unavailable(s), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
   if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
   if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
@@ -147,6 +147,22 @@ function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutd
     t = t.set('ghost', t.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed));
   }
   return t;
+}
+
+/**
+ * The brokers `isAcceptableLeader` rejects (`ReplicationControlManager`): fenced ones and, since KIP-841,
+ * those in controlled shutdown.
+ */
+export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | maskOf(s.shuttingDown);
+
+/**
+ * `handleBrokerInControlledShutdown` (BrokerHeartbeat with wantShutDown): the broker keeps running while
+ * the controller records it in controlled shutdown, takes it out of the ISR and moves its leadership away
+ * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
+ */
+export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  const t = s.set('shuttingDown', idSet(maskOf(s.shuttingDown) | bit(b)));
+  return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR. */
@@ -216,7 +232,7 @@ export function preferredElectionAllowed(s: ReplicationState, cfg: Config): bool
   if (cfg.preferredElection === 'off' || p.leader === NO_LEADER || p.leader === preferred) return false;
   const isr = maskOf(p.isr);
   const valid = isr !== 0 ? isr : maskOf(p.elr);
-  if (!inMask(valid & ~maskOf(s.fenced), preferred)) return false;
+  if (!inMask(valid & ~unavailable(s), preferred)) return false;
   if (cfg.preferredElection === 'immediate' || cfg.mutation === 'preferredSkipsCatchUp') return true;
   const leader = s.brokers.get(p.leader)!;
   const mine = s.brokers.get(preferred)!;
@@ -243,7 +259,7 @@ export function electPreferred(s: ReplicationState, cfg: Config): ReplicationSta
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
-const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~maskOf(s.fenced)) !== 0;
+const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~unavailable(s)) !== 0;
 
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
@@ -259,7 +275,7 @@ const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr
 export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath): number[] {
   const p = s.partition;
   if (p.leader !== NO_LEADER) return [];
-  const available = cfg.replicas.filter((r) => !s.fenced.has(r));
+  const available = cfg.replicas.filter((r) => !inMask(unavailable(s), r));
   if (!cfg.elr) {
     // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
     if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];

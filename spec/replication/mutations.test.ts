@@ -26,11 +26,11 @@ const CAUGHT: Readonly<Partial<Record<Mutation, Caught>>> = {
   uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
   elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
   elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 3 },
-  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 7 },
+  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 8 },
   lastKnownLeaderWithElr: { preset: 'elr', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
   expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 4 },
   balancedIgnoresElr: { preset: 'balanced-recovery-manager', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
-  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 8 },
+  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 9 },
   longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 6 },
 };
 
@@ -44,6 +44,8 @@ const NOT_CAUGHT: Readonly<Partial<Record<Mutation, string>>> = {
     'availability (KAFKA-19522): a fenced last known leader elected is an offline leader; it takes over when it returns, which is when the guarded rule elects it anyway',
   expandFencedFollower:
     'unreachable here: registration and unfencing are one step and a cut-off broker cannot be caught up, so no running, connected follower is ever fenced (the KIP-841 race needs the heartbeat lease the model does not have)',
+  expandShuttingDownFollower:
+    'availability: a follower in controlled shutdown that rejoins the ISR has caught up, and a clean stop keeps its log and ELR place; Kafka keeps it out so the high watermark and acks=all do not wait on a broker about to leave',
   expandWhileRecovering:
     'KIP-704 protects the leader-side recovery of transactional state, which the model does not have: the uncleanly elected log is the truth either way and followers truncate to it',
   fetchAcrossEpochs:

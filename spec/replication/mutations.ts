@@ -18,6 +18,7 @@ export const MUTATIONS = {
   lastKnownLeaderFenced: 'canElectLastKnownLeader elects a fenced last known leader (before KAFKA-19522)',
   expandBeforeCaughtUp: 'ISR expansion before the follower reached the high watermark and the leader epoch start (isFollowerInSync)',
   expandFencedFollower: 'KIP-841: the controller accepts a fenced follower into the ISR',
+  expandShuttingDownFollower: 'KIP-841: the controller accepts a follower in controlled shutdown into the ISR',
   expandWhileRecovering: 'KIP-704: the controller accepts an ISR expansion while the partition is RECOVERING',
   fetchAcrossEpochs: 'KIP-320: a leader serves a follower whose leader epoch differs',
   balancedIgnoresElr: 'the Balanced strategy recovers while the ISR or ELR is not empty',

@@ -61,16 +61,17 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=1)',
     ],
   },
-  elr: { status: 'holds', distinct: 8625, depth: 14 },
+  elr: { status: 'holds', distinct: 12376, depth: 15 },
   'elr-incarnation-unclean': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 4873,
-    depth: 8,
+    distinct: 8433,
+    depth: 9,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
       'ShrinkIsr(leader=0, follower=2)',
+      'ControlledShutdown(broker=0)',
       'CleanShutdown(broker=0)',
       'UncleanShutdown(broker=1, keep=0)',
       'StartBroker(broker=0)',
@@ -125,11 +126,12 @@ const PINS: Readonly<Record<string, Pin>> = {
   'acks-quorum-preferred': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 82,
-    depth: 8,
+    distinct: 111,
+    depth: 9,
     trace: [
-      'CleanShutdown(broker=0)',
+      'ControlledShutdown(broker=0)',
       'ProduceRecord(broker=1)',
+      'CleanShutdown(broker=0)',
       'StartBroker(broker=0)',
       'ExpandIsr(leader=1, follower=0)',
       'FetchRecords(broker=2)',
@@ -138,8 +140,8 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=2)',
     ],
   },
-  'acks-quorum-preferred-safe': { status: 'holds', distinct: 77, depth: 8 },
-  'acks-all-lenient-hwm': { status: 'holds', distinct: 462, depth: 11 },
+  'acks-quorum-preferred-safe': { status: 'holds', distinct: 106, depth: 9 },
+  'acks-all-lenient-hwm': { status: 'holds', distinct: 669, depth: 12 },
   'unclean-aggressive': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
@@ -233,7 +235,7 @@ test('without unclean-shutdown detection, a replica that lost data rejoins the E
   assertPin('elr', { cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'ElrMembersHoldCommitted',
-    distinct: 748,
+    distinct: 873,
     depth: 5,
     trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
   }));
@@ -242,16 +244,9 @@ test('without the strict high watermark, the ELR member that is elected lacks co
   assertPin('elr', { strictHwm: false }, {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
-    distinct: 1668,
-    depth: 6,
-    trace: [
-      'ProduceRecord(broker=0)',
-      'FetchRecords(broker=1)',
-      'ShrinkIsr(leader=0, follower=1)',
-      'ShrinkIsr(leader=0, follower=2)',
-      'UncleanShutdown(broker=0, keep=0)',
-      'FetchRecords(broker=1)',
-    ],
+    distinct: 1195,
+    depth: 5,
+    trace: ['ProduceRecord(broker=0)', 'ShrinkIsr(leader=0, follower=1)', 'ShrinkIsr(leader=0, follower=2)', 'ControlledShutdown(broker=0)', 'FetchRecords(broker=0)'],
   }));
 
 test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no detection the empty broker is elected', () =>
@@ -276,7 +271,7 @@ test('Aggressive with the Unclean Recovery Manager still loses: only the stale r
   }));
 
 test('preferred-leader election is safe under acks=all: the preferred replica in the ISR holds every acknowledged record', () =>
-  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 78, depth: 8 }));
+  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 103, depth: 9 }));
 
 test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold under Balanced', () =>
   assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 767, depth: 10 }));

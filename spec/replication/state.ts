@@ -125,6 +125,11 @@ export const ReplicationState = Record({
   partition: Partition(),
   /** Brokers the controller treats as unavailable (KIP-631 fenced). */
   fenced: idSet(0),
+  /**
+   * Brokers in controlled shutdown (KIP-841 `BrokerRegistration.inControlledShutdown`): running, but no longer
+   * an acceptable leader or ISR member; a broker leaves the state when it stops.
+   */
+  shuttingDown: idSet(0),
   /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
   cut: idSet(0),
   faults: Faults(),
