@@ -146,7 +146,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
       if (s.partition.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
       if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
-      // KIP-841: nor a follower in controlled shutdown.
+      // KIP-841: nor a follower in controlled shutdown. KIP-903 (the AlterPartition carries each new member's
+      // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
+      // by its current log, never by a fetch state left from an earlier incarnation that lost data.
       if (s.shuttingDown.has(follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
