@@ -1,5 +1,6 @@
 // Re-records traces/regressions/: the counterexample of every bundled preset expected to violate a
-// property, as an .itf.json that `kmc replay` reproduces. Run after a deliberate change to a spec.
+// property, as an .itf.json that `kmc replay` reproduces. Run after a deliberate change to a spec;
+// `node scripts/regressions.mjs replication` re-records one spec's traces only.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,8 @@ const kmc = (...args) => spawnSync(process.execPath, ['checker/cli/bin.mjs', ...
 const outDir = `${root}traces/regressions`;
 mkdirSync(outDir, { recursive: true });
 const { specs } = JSON.parse(kmc('list', '--json').stdout);
-for (const spec of specs) {
+const only = process.argv[2];
+for (const spec of specs.filter((s) => !only || s.name === only)) {
   for (const preset of spec.presets) {
     if (!preset.expect.startsWith('violates')) continue;
     const r = kmc('check', spec.name, '--preset', preset.name, '--json', '--quiet', '--workers', '1');

@@ -5,7 +5,7 @@
 import { List, type Set } from 'immutable';
 import type { Action, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, electUnclean, fenceBroker, registerBroker, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -28,7 +28,7 @@ const setText = (set: Set<number>) => `{${set.sort().join(',')}}`;
 function partitionText(p: Partition): string {
   const leader = p.leader === NO_LEADER ? 'none' : String(p.leader);
   const elr = p.elr.isEmpty() ? '' : ` elr=${setText(p.elr)}`;
-  return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}`;
+  return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}${p.recovering ? ' RECOVERING' : ''}`;
 }
 
 /**
@@ -49,9 +49,12 @@ function consequences(before: S, after: S, about = NO_LEADER): Message[] {
   return out;
 }
 
-/** A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected. */
+/**
+ * A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected,
+ * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
+ */
 function crashed(s: S, cfg: Config, b: number): S {
-  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))), cfg, b);
+  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(b))), cfg, b);
 }
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
@@ -67,6 +70,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     range(cfg.values + 1).map((n) => range(n + 1).map((keep) => ({ broker, keep }))),
   );
   const each = () => ONE;
+  const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
   const ledPairs = (s: S) => (s.partition.leader === NO_LEADER ? NOTHING : PAIRS[s.partition.leader]!);
@@ -96,10 +100,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const fetchRecords: Action<S, One> = {
     name: 'FetchRecords',
     params: each,
-    enabled: (s, { broker }) => fetchSource(s, broker) !== NO_LEADER,
-    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker)), cfg),
+    enabled: (s, { broker }) => fetchSource(s, broker, acrossEpochs) !== NO_LEADER,
+    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker, acrossEpochs)), cfg),
     describe: (s, { broker }, t) => {
-      const l = fetchSource(s, broker);
+      const l = fetchSource(s, broker, acrossEpochs);
       const mine = s.brokers.get(broker)!.log;
       const theirs = s.brokers.get(l)!.log;
       const p = commonPrefix(mine, theirs);
@@ -138,27 +142,58 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
     enabled: (s, { leader, follower }) => {
       const v = snapshotOf(s);
+      // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
-      if (!v.running[follower] || inMask(v.fenced | v.cut, follower)) return false;
+      if (s.partition.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
+      if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
+      // KIP-841: nor a follower in controlled shutdown. KIP-903 (the AlterPartition carries each new member's
+      // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
+      // by its current log, never by a fetch state left from an earlier incarnation that lost data.
+      if (s.shuttingDown.has(follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
-      return mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) && isPrefixOf(mine, theirs);
+      const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
+      return caughtUp && isPrefixOf(mine, theirs);
     },
     next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
     describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) | bit(follower))),
   };
 
-  const cleanShutdown: Action<S, One> = {
-    name: 'CleanShutdown',
+  const completeRecovery: Action<S, One> = {
+    name: 'CompleteRecovery',
+    params: (s) => (s.partition.recovering && s.partition.leader !== NO_LEADER ? [ONE[s.partition.leader]!] : NOTHING),
+    // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
+    // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
+    enabled: (s, { broker }) => s.partition.recovering && controllerLeads(snapshotOf(s), broker),
+    next: (s) => settle(s.set('partition', s.partition.set('recovering', false).set('partitionEpoch', s.partition.partitionEpoch + 1)), cfg),
+    describe: (s, { broker }, t) => alterPartitionEvents(s, t, broker, s.partition.isr),
+  };
+
+  const controlledShutdown: Action<S, One> = {
+    name: 'ControlledShutdown',
     params: (s) => (s.faults.cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
-    // Controlled shutdown needs the controller (`handleBrokerInControlledShutdown` moves leadership and the
-    // ISR away); the broker then writes its CleanShutdownFile (KIP-966).
+    // The broker asks to shut down (BrokerHeartbeat wantShutDown); the controller must be reachable.
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
-      return v.running[broker]! && !inMask(v.cut, broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
+      return v.running[broker]! && !inMask(v.cut, broker) && !s.shuttingDown.has(broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
     },
+    next: (s, { broker }) =>
+      settle(beginControlledShutdown(s.set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1)), cfg, broker), cfg),
+    describe: (s, { broker }, t) => ({
+      actor: brokerName(broker),
+      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(s, t, broker)],
+      marks: ['controlled shutdown begins'],
+    }),
+  };
+
+  const cleanShutdown: Action<S, One> = {
+    name: 'CleanShutdown',
+    params: (s) => (s.shuttingDown.isEmpty() ? NOTHING : ONE),
+    // Once the controller has moved its leadership and ISR membership away (shouldShutDown), the broker
+    // stops, writes its CleanShutdownFile (KIP-966) and is fenced.
+    enabled: (s, { broker }) => s.shuttingDown.has(broker) && snapshotOf(s).running[broker]! && !inMask(snapshotOf(s).cut, broker),
     next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1));
+      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(broker)));
       return settle(fenceBroker(t, cfg, broker), cfg);
     },
     describe: (s, { broker }, t) => ({
@@ -223,7 +258,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
       const marks = ['restart', 'unfenced'];
-      if (!clean && cfg.elr && cfg.uncleanShutdownDetection) marks.splice(1, 0, 'unclean shutdown detected');
+      if (cfg.elr && restartLooksUnclean(cfg, clean)) marks.splice(1, 0, 'handled as an unclean shutdown');
       return {
         actor: brokerName(broker),
         sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t, broker)],
@@ -280,6 +315,19 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
+  const preferredElection: Action<S> = {
+    name: 'ElectPreferredLeader',
+    // kafka-leader-election --election-type PREFERRED (ElectLeaders, Election.PREFERRED), or the auto
+    // leader rebalance: the admin asks whenever it likes.
+    enabled: (s) => preferredElectionAllowed(s, cfg),
+    next: (s) => settle(electPreferred(s, cfg), cfg),
+    describe: (s, _p, t) => ({
+      actor: CONTROLLER,
+      sends: [{ from: 'admin', to: CONTROLLER, label: 'ElectLeaders PREFERRED' }, ...consequences(s, t)],
+      marks: [`preferred leader ${brokerName(cfg.replicas[0]!)} elected`],
+    }),
+  };
+
   const unclean = (name: UncleanPath): Action<S, One> => ({
     name,
     params: (s) => (s.partition.leader === NO_LEADER ? ONE : NOTHING),
@@ -299,20 +347,51 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   // The order breaks ties between equally short counterexamples: with the network partition first, the
   // shortest history in which a cut-off leader acknowledges is the one where it acks as a ghost.
-  return [
+  const actions: Action<S, any>[] = [
     partitionNetwork,
     healNetwork,
     produce,
     fetchRecords,
     shrinkIsr,
     expandIsr,
+    completeRecovery,
+    controlledShutdown,
     cleanShutdown,
     uncleanShutdown,
     replaceDisk,
     startBroker,
+    ...(cfg.preferredElection === 'off' ? [] : [preferredElection]),
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];
+  return actions.map((a) => ({ ...a, next: (s: S, p: any) => observeMilestones(s, a.next(s, p), a.name) }));
+}
+
+/** Records the witness milestones a step reached (observer variables: no guard reads them). */
+function observeMilestones(before: S, after: S, action: string): S {
+  let g = after.ghost;
+  const acked = g.acked;
+  if (!acked.isEmpty() && !g.ackedCopyCrashed) {
+    const erased = after.brokers.some((b, i) => {
+      const was = before.brokers.get(i)!;
+      return was.running && !b.running && acked.some((v) => was.log.some((e) => e.value === v) && !b.log.some((e) => e.value === v));
+    });
+    if (erased) g = g.set('ackedCopyCrashed', true);
+  }
+  if (!g.ghostAppended && after.ghost.produced > before.ghost.produced) {
+    if (after.cut.some((b) => after.brokers.get(b)!.log.size > before.brokers.get(b)!.log.size)) g = g.set('ghostAppended', true);
+  }
+  const p = before.partition;
+  const q = after.partition;
+  if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
+    const lacks = (b: number) => acked.some((v) => !after.brokers.get(b)!.log.some((e) => e.value === v));
+    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) g = g.set('electionPastLaggingIsr', true);
+    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) g = g.set('elrElectionAfterAck', true);
+    // The crash of a leader changes the leader in the same step; that counts too.
+    if (g.ackedCopyCrashed) g = g.set('electionAfterAckedCopyCrashed', true);
+    if (action === 'ElectPreferredLeader') g = g.set('preferredElected', true);
+  }
+  return g === after.ghost ? after : after.set('ghost', g);
 }
 
 function alterPartitionEvents(s: S, t: S, leader: number, isr: Set<number>): StepEvents {

@@ -33,12 +33,12 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, v
   let low = log.size;
   for (const m of cfg.replicas) {
     if (!inMask(isr, m)) continue;
-    const k = m === b ? log.size : commonPrefix(log, s.brokers.get(m)!.log);
+    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, s.brokers.get(m)!.log);
     agreement.push(k);
     if (k < low) low = k;
   }
   let hw = me.hw;
-  if ((!cfg.strictHwm || isrSize >= cfg.minIsr) && low > hw) hw = low;
+  if ((!cfg.strictHwm || isrSize >= cfg.minIsr || cfg.mutation === 'strictHwmIgnored') && low > hw) hw = low;
 
   // Consumers read below the high watermark: that prefix is committed. It must extend, or lie inside, the
   // longest committed prefix ever exposed.
@@ -85,12 +85,12 @@ export function settle(s: ReplicationState, cfg: Config): ReplicationState {
  * leader epoch and the leader serves only its own epoch (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH
  * otherwise). A fetch that would change nothing is not a step.
  */
-export function fetchSource(s: ReplicationState, f: number): number {
+export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false): number {
   const v = snapshotOf(s);
   if (!v.running[f]) return NO_LEADER;
   const l = v.viewLeader[f]!;
   if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
-  if (!v.running[l] || v.viewLeader[l] !== l || v.viewEpoch[l] !== v.viewEpoch[f]) return NO_LEADER;
+  if (!v.running[l] || v.viewLeader[l] !== l || (v.viewEpoch[l] !== v.viewEpoch[f] && !acrossEpochs)) return NO_LEADER;
   const mine = v.logs[f]!;
   const theirs = v.logs[l]!;
   const p = commonPrefix(mine, theirs);
@@ -106,7 +106,7 @@ export function fetch(s: ReplicationState, f: number, l: number): ReplicationSta
   const theirs = s.brokers.get(l)!.log;
   const p = commonPrefix(mine, theirs);
   let ghost = s.ghost;
-  if (p < mine.size && !ghost.uncleanElection && !ghost.committedTruncated) {
+  if (p < mine.size && !ghost.committedTruncated) {
     const c = ghost.committed;
     for (let o = p; o < Math.min(mine.size, c.size); o++) {
       const e = mine.get(o)!;

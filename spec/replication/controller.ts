@@ -5,14 +5,26 @@
  */
 import type { Set } from 'immutable';
 import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
-import { lastEpoch } from './log.ts';
+import { commonPrefix, lastEpoch } from './log.ts';
 import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
 
 export interface Change {
   readonly partition: Partition;
   /** The clean election chose a replica outside the ISR and ELR it elected from (never, by construction). */
   readonly electedOutside: boolean;
+  /** The change elected the last known leader (an unclean election, as Kafka logs it). */
+  readonly lastKnownLeaderElected: boolean;
+  /** That election ran where the unclean recovery strategy's definition allows an unclean election. */
+  readonly uncleanAllowed: boolean;
 }
+
+/**
+ * Whether the controller keeps the last known leader in `lastKnownElr` and elects it inside the normal
+ * election: Kafka's `useLastKnownLeaderInBalancedRecovery`, on whenever the ELR is (the builder's
+ * default), off only in the KIP's design with the Unclean Recovery Manager, which keeps the real last
+ * known ELR instead.
+ */
+export const storesLastKnownLeader = (cfg: Config): boolean => cfg.elr && !cfg.recoveryManager;
 
 /**
  * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR (all sets as id masks).
@@ -25,41 +37,70 @@ export function changePartition(
   fenced: number,
   targetIsr: number,
   uncleanShutdown = NO_LEADER,
+  logRank: (r: number) => number = () => 0,
 ): Change {
   const oldIsr = maskOf(p.isr);
   const oldElr = maskOf(p.elr);
   const oldLke = maskOf(p.lastKnownElr);
   const unclean = uncleanShutdown === NO_LEADER ? 0 : bit(uncleanShutdown);
+  const lkl = storesLastKnownLeader(cfg);
   let isr = targetIsr;
   let elr = cfg.elr ? oldElr : 0;
   let lke = cfg.elr ? oldLke : 0;
   if (cfg.elr) {
     // maybePopulateTargetElr: at or above min ISR the ELR and LastKnownELR are cleared; below it, replicas
     // leaving the ISR join the ELR, except one that shut down uncleanly, which joins the LastKnownELR.
-    if (countOf(isr) >= cfg.minIsr) {
+    if (countOf(isr) >= cfg.minIsr && cfg.mutation !== 'elrNotClearedAtMinIsr') {
       elr = 0;
       lke = 0;
     } else {
       const candidates = elr | oldIsr;
-      elr = candidates & ~isr & ~unclean;
+      elr = candidates & ~isr & (cfg.mutation === 'elrKeepsUncleanReplica' ? ~0 : ~unclean);
       lke = (candidates | lke) & ~isr & ~elr;
     }
   }
   // electAnyLeader: keep a valid leader, else the first valid replica in assignment order. A replica in the
-  // ELR is valid only while the ISR is empty (isValidNewLeader).
-  const electable = (isr !== 0 ? isr : elr) & ~fenced & ~unclean;
-  const leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : (cfg.replicas.find((r) => inMask(electable, r)) ?? NO_LEADER);
-  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !inMask(isr | elr, leader);
+  // ELR is valid only while the ISR is empty (isValidNewLeader); an acceptable leader is unfenced and not
+  // the broker being handled as an unclean shutdown.
+  const acceptable = (cfg.mutation === 'electFencedReplica' ? ~0 : ~fenced) & ~unclean;
+  const electable = (isr !== 0 ? (cfg.mutation === 'elrValidWithIsr' ? isr | elr : isr) : elr) & acceptable;
+  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : firstValid(cfg, electable, logRank);
+  // canElectLastKnownLeader: with the ISR and ELR both empty, the single last known leader is elected, if it
+  // is acceptable (KAFKA-19522, Kafka 4.1: before it the acceptability check only logged). The KIP's
+  // strategy None never elects uncleanly.
+  let lastKnownLeaderElected = false;
+  let uncleanAllowed = true;
+  const emptyIsrAndElr = (isr === 0 && elr === 0) || cfg.mutation === 'lastKnownLeaderWithElr';
+  const lklAcceptable = (oldLke & acceptable) !== 0 || (cfg.mutation === 'lastKnownLeaderFenced' && (oldLke & ~unclean) !== 0);
+  if (leader === NO_LEADER && lkl && cfg.strategy !== 'None' && emptyIsrAndElr && countOf(oldLke) === 1 && lklAcceptable) {
+    leader = cfg.replicas.find((r) => inMask(oldLke, r))!;
+    lastKnownLeaderElected = true;
+    uncleanAllowed = uncleanAllowedFor(cfg, isr, elr, fenced);
+  }
+  const electedOutside = leader !== NO_LEADER && leader !== p.leader && !lastKnownLeaderElected && !inMask(isr | elr, leader);
+  let recovering = p.recovering;
   if (leader !== p.leader && leader !== NO_LEADER && inMask(elr, leader)) {
     // tryElection: a leader from the ELR becomes the whole ISR.
     isr = bit(leader);
     elr &= ~bit(leader);
+  } else if (lastKnownLeaderElected) {
+    // tryElection, unclean: the ISR is forced to the new leader, the partition is marked RECOVERING, and
+    // maybeUpdateRecordElr clears the ELR.
+    isr = bit(leader);
+    elr = 0;
+    recovering = true;
   }
   // Before KIP-966 the ISR never becomes empty: the last member stays, leaderless ("last replica standing").
   if (!cfg.elr && isr === 0) isr = oldIsr;
-  const lastKnownLeader = leader !== NO_LEADER ? NO_LEADER : p.leader !== NO_LEADER ? p.leader : p.lastKnownLeader;
-  if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && lastKnownLeader === p.lastKnownLeader) {
-    return { partition: p, electedOutside };
+  if (lkl) {
+    // maybeUpdateLastKnownLeader: the leader is remembered the first time the ISR empties, kept while the
+    // partition stays leaderless, and forgotten once it has a leader again.
+    if (isr === 0 && oldIsr !== 0 && p.leader !== NO_LEADER && oldLke !== bit(p.leader)) lke = bit(p.leader);
+    else if (leader !== NO_LEADER) lke = 0;
+    else lke = oldLke;
+  }
+  if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && recovering === p.recovering) {
+    return { partition: p, electedOutside, lastKnownLeaderElected, uncleanAllowed };
   }
   // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
   const partition = Partition({
@@ -69,17 +110,59 @@ export function changePartition(
     isr: idSet(isr),
     elr: idSet(elr),
     lastKnownElr: idSet(lke),
-    lastKnownLeader,
+    recovering,
   });
-  return { partition, electedOutside };
+  return { partition, electedOutside, lastKnownLeaderElected, uncleanAllowed };
+}
+
+/**
+ * The replica a clean election picks among `electable`: the first in assignment order (Kafka), or under
+ * KIP-250's proposal the one with the longest log (the controller asks each, atomically here), ties going
+ * to assignment order.
+ */
+function firstValid(cfg: Config, electable: number, logRank: (r: number) => number): number {
+  let best = NO_LEADER;
+  for (const r of cfg.replicas) {
+    if (!inMask(electable, r)) continue;
+    if (cfg.election === 'assignmentOrder' || cfg.mutation === 'longestLogIgnored') return r;
+    if (best === NO_LEADER || logRank(r) > logRank(best)) best = r;
+  }
+  return best;
+}
+
+/** (last epoch, log end offset) as one number, for `longestLog` elections and the recovery manager. */
+export function logRankOf(s: ReplicationState): (r: number) => number {
+  return (r) => {
+    const log = s.brokers.get(r)!.log;
+    return lastEpoch(log) * 1_000 + log.size;
+  };
 }
 
 function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
-  const c = changePartition(cfg, s.partition, maskOf(s.fenced), targetIsr, uncleanShutdown);
+  const c = changePartition(cfg, s.partition, unavailable(s), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
   if (c.partition === s.partition && !c.electedOutside) return s;
   let t = s.set('partition', c.partition);
   if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
+  if (c.lastKnownLeaderElected) {
+    t = t.set('ghost', t.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed));
+  }
   return t;
+}
+
+/**
+ * The brokers `isAcceptableLeader` rejects (`ReplicationControlManager`): fenced ones and, since KIP-841,
+ * those in controlled shutdown.
+ */
+export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | maskOf(s.shuttingDown);
+
+/**
+ * `handleBrokerInControlledShutdown` (BrokerHeartbeat with wantShutDown): the broker keeps running while
+ * the controller records it in controlled shutdown, takes it out of the ISR and moves its leadership away
+ * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
+ */
+export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  const t = s.set('shuttingDown', idSet(maskOf(s.shuttingDown) | bit(b)));
+  return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR. */
@@ -105,23 +188,78 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
 }
 
 /**
- * BrokerRegistration, then unfencing. KIP-966: without a clean-shutdown file matching its last broker
- * epoch the broker restarted uncleanly, and `handleBrokerUncleanShutdown` removes it from the ISR and
- * ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
+ * BrokerRegistration, then unfencing. KIP-966: a restart the controller cannot prove clean
+ * (`cleanShutdownCheck`) goes through `handleBrokerUncleanShutdown`, which removes the broker from the ISR
+ * and ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
  * controller does not look.
+ *
+ * The CleanShutdownFile holds the broker epoch of the incarnation that wrote it, and a broker's registered
+ * epoch changes only when it registers, which it does only by restarting, reading the file and deleting
+ * it: so the PreviousBrokerEpoch comparison and the presence of the file never disagree here, and broker
+ * epochs are not state (they would split states without changing any verdict).
  */
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
   const isr = maskOf(t.partition.isr);
-  if (cfg.elr && cfg.uncleanShutdownDetection && !clean && inMask(isr | maskOf(t.partition.elr), b)) {
+  if (cfg.elr && restartLooksUnclean(cfg, clean) && inMask(isr | maskOf(t.partition.elr), b) && cfg.mutation !== 'uncleanRestartKeepsElr') {
     t = apply(t, cfg, isr & ~bit(b), b);
   }
   return unfenceBroker(t, cfg, b);
 }
 
+/** Whether the controller handles a restart as unclean, given whether the broker left a clean-shutdown file. */
+export function restartLooksUnclean(cfg: Config, clean: boolean): boolean {
+  switch (cfg.cleanShutdownCheck) {
+    case 'previousBrokerEpoch':
+      return !clean;
+    case 'everyIncarnationUnclean':
+      return true;
+    case 'none':
+      return false;
+  }
+}
+
+/**
+ * Whether an admin preferred-leader election may move leadership to the first replica in assignment order
+ * now: `Election.PREFERRED` (`electPreferredLeader`) needs it to be a valid new leader (in the ISR, or in the
+ * ELR with the ISR empty, and unfenced); the KIP-250 safe variant also needs the current leader reachable
+ * and the preferred replica's log equal to the leader's (steps a to d of Jun Rao #4, in one step: the
+ * leader takes no write in between).
+ */
+export function preferredElectionAllowed(s: ReplicationState, cfg: Config): boolean {
+  const p = s.partition;
+  const preferred = cfg.replicas[0]!;
+  if (cfg.preferredElection === 'off' || p.leader === NO_LEADER || p.leader === preferred) return false;
+  const isr = maskOf(p.isr);
+  const valid = isr !== 0 ? isr : maskOf(p.elr);
+  if (!inMask(valid & ~unavailable(s), preferred)) return false;
+  if (cfg.preferredElection === 'immediate' || cfg.mutation === 'preferredSkipsCatchUp') return true;
+  const leader = s.brokers.get(p.leader)!;
+  const mine = s.brokers.get(preferred)!;
+  return leader.running && !s.cut.has(p.leader) && mine.running && commonPrefix(mine.log, leader.log) === leader.log.size && mine.log.size === leader.log.size;
+}
+
+/** The preferred replica becomes the leader; the ISR is unchanged (a member of it moved up). */
+export function electPreferred(s: ReplicationState, cfg: Config): ReplicationState {
+  const p = s.partition;
+  const preferred = cfg.replicas[0]!;
+  const isr = maskOf(p.isr);
+  const fromElr = isr === 0;
+  return s.set(
+    'partition',
+    p.merge({
+      leader: preferred,
+      leaderEpoch: p.leaderEpoch + 1,
+      partitionEpoch: p.partitionEpoch + 1,
+      isr: fromElr ? idSet(bit(preferred)) : p.isr,
+      elr: fromElr ? idSet(maskOf(p.elr) & ~bit(preferred)) : p.elr,
+    }),
+  );
+}
+
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
-const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~maskOf(s.fenced)) !== 0;
+const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~unavailable(s)) !== 0;
 
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
@@ -137,36 +275,37 @@ const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr
 export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath): number[] {
   const p = s.partition;
   if (p.leader !== NO_LEADER) return [];
-  const available = cfg.replicas.filter((r) => !s.fenced.has(r));
+  const available = cfg.replicas.filter((r) => !inMask(unavailable(s), r));
   if (!cfg.elr) {
     // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
     if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];
     return available.slice(0, 1);
   }
   if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
-  const lkl = p.lastKnownLeader;
-  const lklAvailable = lkl !== NO_LEADER && !s.fenced.has(lkl);
+  const lke = maskOf(p.lastKnownElr);
+  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(lke) === 1 ? cfg.replicas.find((r) => inMask(lke, r))! : NO_LEADER;
+  const lklAvailable = lastKnownLeader !== NO_LEADER && !s.fenced.has(lastKnownLeader);
   switch (cfg.strategy) {
     case 'None':
       return [];
     case 'Aggressive':
       if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
       if (cfg.recoveryManager) return longestLogs(s, available);
-      return lklAvailable ? [lkl] : available;
+      return lklAvailable ? [lastKnownLeader] : available;
     case 'Balanced':
-      if (!p.isr.isEmpty() || !p.elr.isEmpty()) return [];
-      if (cfg.recoveryManager) return p.lastKnownElr.every((r) => !s.fenced.has(r)) ? longestLogs(s, available) : [];
-      if (lklAvailable) return [lkl];
-      return cfg.balancedFallback === 'lastKnownLeaderOrAny' ? available : [];
+      if ((!p.isr.isEmpty() || !p.elr.isEmpty()) && cfg.mutation !== 'balancedIgnoresElr') return [];
+      if (cfg.recoveryManager) {
+        const waited = p.lastKnownElr.every((r) => !s.fenced.has(r)) || cfg.mutation === 'managerSkipsLastKnownElr';
+        return waited ? longestLogs(s, available) : [];
+      }
+      // An available last known leader is already elected by the normal election (changePartition).
+      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
   }
 }
 
 /** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
 function longestLogs(s: ReplicationState, available: number[]): number[] {
-  const key = (r: number) => {
-    const log = s.brokers.get(r)!.log;
-    return lastEpoch(log) * 1_000 + log.size;
-  };
+  const key = logRankOf(s);
   const best = Math.max(...available.map(key));
   return available.filter((r) => key(r) === best);
 }
@@ -179,6 +318,7 @@ function longestLogs(s: ReplicationState, available: number[]): number[] {
 export function electUnclean(s: ReplicationState, cfg: Config, b: number): ReplicationState {
   const p = s.partition;
   const allowed = uncleanElectionAllowed(cfg, p, s.fenced);
+  // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
   const next = Partition({
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
@@ -186,11 +326,23 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
     isr: idSet(bit(b)),
     elr: idSet(0),
     lastKnownElr: idSet(0),
-    lastKnownLeader: NO_LEADER,
+    recovering: true,
   });
   return s
     .set('partition', next)
     .set('ghost', s.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', s.ghost.uncleanOutsideStrategy || !allowed));
+}
+
+/** `uncleanElectionAllowed` on target sets given as masks. */
+function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number): boolean {
+  switch (cfg.strategy) {
+    case 'None':
+      return false;
+    case 'Balanced':
+      return isr === 0 && elr === 0;
+    case 'Aggressive':
+      return ((isr | elr) & ~fenced) === 0;
+  }
 }
 
 /**

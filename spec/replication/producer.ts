@@ -13,7 +13,7 @@ export const strongAcks = (cfg: Config): boolean => cfg.acks === 'all' || cfg.ac
  * below min.insync.replicas (open question 2, Kafka's behaviour); quorum is refused on the same check.
  */
 export function acceptsAppend(cfg: Config, isrSize: number): boolean {
-  return !strongAcks(cfg) || isrSize >= cfg.minIsr;
+  return !strongAcks(cfg) || isrSize >= cfg.minIsr || cfg.mutation === 'appendIgnoresMinIsr';
 }
 
 /** The number of ISR copies acks=quorum waits for: max(floor(RF/2)+1, min.insync.replicas). */
@@ -32,7 +32,7 @@ export function quorumSize(cfg: Config): number {
 export function acknowledges(cfg: Config, offset: number, hw: number, isrSize: number, isrHolders: number): boolean {
   switch (cfg.acks) {
     case 'all':
-      return offset < hw && isrSize >= cfg.minIsr;
+      return (offset < hw || cfg.mutation === 'ackBeforeHighWatermark') && (isrSize >= cfg.minIsr || cfg.mutation === 'ackIgnoresMinIsr');
     case 'quorum':
       return isrHolders >= quorumSize(cfg);
     default:

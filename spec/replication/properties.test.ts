@@ -110,11 +110,21 @@ test('uncleanElectionAllowed follows the strategy definitions (KIP-966 thread, C
 
 test('witnesses follow the configuration, so no preset passes vacuously', () => {
   const names = (params: ParamValues) => replicationProperties(configOf(params)).filter((p) => p.kind === 'sometimes').map((p) => p.name);
-  assert.deepEqual(names({}), ['RecordAcknowledged', 'LeaderChanged', 'UncleanShutdownHappened', 'ElrNonEmpty']);
+  assert.deepEqual(names({}), ['RecordAcknowledged', 'LeaderChanged', 'UncleanShutdownHappened', 'ElrNonEmpty', 'AckedCopyCrashedThenLeaderChange']);
+  assert.deepEqual(names({ maxCleanShutdowns: 1, strategy: 'Aggressive' }).slice(4), ['ElrElectionAfterAck', 'AckedCopyCrashedThenLeaderChange', 'UncleanElectionHappened']);
+  assert.deepEqual(names({ acks: 'quorum', elr: false, election: 'longestLog', preferredElection: 'safe', maxUncleanShutdowns: 0, maxPartitions: 1 }), [
+    'RecordAcknowledged',
+    'LeaderChanged',
+    'BrokerIsolated',
+    'GhostLeaderAppended',
+    'ElectionPastLaggingIsrMember',
+    'PreferredLeaderElected',
+  ]);
   assert.deepEqual(names({ acks: '1', elr: false, maxUncleanShutdowns: 0, maxEmptyDisks: 1, maxPartitions: 1 }), [
     'RecordCommitted',
     'LeaderChanged',
     'EmptyDiskReturned',
     'BrokerIsolated',
+    'GhostLeaderAppended',
   ]);
 });

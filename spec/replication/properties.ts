@@ -47,7 +47,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     ),
     always<S>(
       'TruncationKeepsCommitted',
-      'no follower truncation erases the last copy of a committed record unless an unclean election happened first (KAFKA-13872, last replica standing)',
+      'no follower truncation erases the last copy of a committed record, whatever election came before it (KAFKA-13872, last replica standing)',
       (s) => !s.ghost.committedTruncated,
     ),
     always<S>(
@@ -101,6 +101,41 @@ export function replicationProperties(cfg: Config): Property<S>[] {
   }
   if (cfg.elr) {
     props.push(sometimes<S>('ElrNonEmpty', 'the ELR has a member', (s) => !s.partition.elr.isEmpty()));
+  }
+  const crashes = cfg.maxUncleanShutdowns + cfg.maxEmptyDisks;
+  // An ELR member elected with its data needs a stop that keeps it in the ELR: a clean one or a cut.
+  if (cfg.elr && strong && cfg.maxCleanShutdowns + cfg.maxPartitions > 0) {
+    props.push(
+      sometimes<S>('ElrElectionAfterAck', 'KIP-966: a leader is elected from the ELR after a record was acknowledged', (s) => s.ghost.elrElectionAfterAck),
+    );
+  }
+  if (strong && crashes > 0) {
+    props.push(
+      sometimes<S>(
+        'AckedCopyCrashedThenLeaderChange',
+        'a crash erases a copy of an acknowledged record, and the leader changes afterwards',
+        (s) => s.ghost.electionAfterAckedCopyCrashed,
+      ),
+    );
+  }
+  if (cfg.maxPartitions > 0) {
+    props.push(sometimes<S>('GhostLeaderAppended', 'a broker cut off from the controller that still believes it leads takes a write (KIP-250 ghost)', (s) => s.ghost.ghostAppended));
+  }
+  // Under acks=all every ISR member holds an acknowledged record, so only acks=quorum can reach this.
+  if (cfg.acks === 'quorum' && cfg.election === 'longestLog') {
+    props.push(
+      sometimes<S>(
+        'ElectionPastLaggingIsrMember',
+        'after an acknowledgement, a leader holding the record is elected while an ISR member lacks it',
+        (s) => s.ghost.electionPastLaggingIsr,
+      ),
+    );
+  }
+  if (cfg.preferredElection !== 'off') {
+    props.push(sometimes<S>('PreferredLeaderElected', 'an admin preferred-leader election moves leadership', (s) => s.ghost.preferredElected));
+  }
+  if (cfg.elr ? cfg.strategy === 'Aggressive' || (cfg.strategy === 'Balanced' && cfg.recoveryManager) : cfg.uncleanLeaderElection) {
+    props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', (s) => s.ghost.uncleanElection));
   }
   return props;
 }

@@ -50,7 +50,7 @@ const PINS: Readonly<Record<string, Pin>> = {
   'lrs-pre-elr': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 308,
+    distinct: 312,
     depth: 6,
     trace: [
       'ProduceRecord(broker=0)',
@@ -61,11 +61,28 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=1)',
     ],
   },
-  elr: { status: 'holds', distinct: 8478, depth: 14 },
+  elr: { status: 'holds', distinct: 12376, depth: 15 },
+  'elr-incarnation-unclean': {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 8433,
+    depth: 9,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'ControlledShutdown(broker=0)',
+      'CleanShutdown(broker=0)',
+      'UncleanShutdown(broker=1, keep=0)',
+      'StartBroker(broker=0)',
+      'StartBroker(broker=1)',
+      'FetchRecords(broker=0)',
+    ],
+  },
   'acks-quorum-ghost': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 152,
+    distinct: 191,
     depth: 6,
     trace: [
       'PartitionNetwork(brokers=[0,1])',
@@ -76,11 +93,11 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=1)',
     ],
   },
-  'acks-all-ghost': { status: 'holds', distinct: 173, depth: 8 },
+  'acks-all-ghost': { status: 'holds', distinct: 219, depth: 8 },
   'acks-quorum-ar-order': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 200,
+    distinct: 256,
     depth: 6,
     trace: [
       'ProduceRecord(broker=0)',
@@ -91,10 +108,44 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=2)',
     ],
   },
+  'acks-quorum-leo': { status: 'holds', distinct: 304, depth: 9 },
+  'acks-quorum-ghost-leo': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 202,
+    depth: 6,
+    trace: [
+      'PartitionNetwork(brokers=[0,1])',
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'HealNetwork',
+      'FetchRecords(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
+  'acks-quorum-preferred': {
+    status: 'violation',
+    property: 'NoAckedRecordLost',
+    distinct: 111,
+    depth: 9,
+    trace: [
+      'ControlledShutdown(broker=0)',
+      'ProduceRecord(broker=1)',
+      'CleanShutdown(broker=0)',
+      'StartBroker(broker=0)',
+      'ExpandIsr(leader=1, follower=0)',
+      'FetchRecords(broker=2)',
+      'ElectPreferredLeader',
+      'FetchRecords(broker=1)',
+      'FetchRecords(broker=2)',
+    ],
+  },
+  'acks-quorum-preferred-safe': { status: 'holds', distinct: 106, depth: 9 },
+  'acks-all-lenient-hwm': { status: 'holds', distinct: 669, depth: 12 },
   'unclean-aggressive': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 663,
+    distinct: 844,
     depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
@@ -110,8 +161,8 @@ const PINS: Readonly<Record<string, Pin>> = {
   'balanced-empty': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 3257,
-    depth: 9,
+    distinct: 2558,
+    depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -120,10 +171,10 @@ const PINS: Readonly<Record<string, Pin>> = {
       'UncleanShutdown(broker=1, keep=0)',
       'StartBroker(broker=0)',
       'StartBroker(broker=1)',
-      'ElectUncleanLeader(broker=1)',
       'FetchRecords(broker=0)',
     ],
   },
+  'balanced-recovery-manager': { status: 'holds', distinct: 4513, depth: 15 },
   'empty-disk-13872': {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
@@ -139,7 +190,21 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=1)',
     ],
   },
-  'empty-disk-kip966': { status: 'holds', distinct: 393, depth: 12 },
+  'empty-disk-kip966': {
+    status: 'violation',
+    property: 'TruncationKeepsCommitted',
+    distinct: 272,
+    depth: 7,
+    trace: [
+      'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
+      'ShrinkIsr(leader=0, follower=1)',
+      'ShrinkIsr(leader=0, follower=2)',
+      'ReplaceDisk(broker=0)',
+      'StartBroker(broker=0)',
+      'FetchRecords(broker=1)',
+    ],
+  },
 };
 
 test('every preset but the benchmark is pinned, and its pin agrees with its expectation', () => {
@@ -158,19 +223,19 @@ for (const [name, pin] of Object.entries(PINS)) {
 }
 
 test('preset replication-bench (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW }, () =>
-  assertPin('replication-bench', {}, { status: 'holds', distinct: 117_428, depth: 18 }),
+  assertPin('replication-bench', {}, { status: 'holds', distinct: 159_876, depth: 19 }),
 );
 
 // ---- what closes each history --------------------------------------------------------------------
 
 test('KIP-966 closes the last replica standing: the lrs-pre-elr faults with the ELR and strict HW hold', () =>
-  assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 964, depth: 12 }));
+  assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 973, depth: 12 }));
 
 test('without unclean-shutdown detection, a replica that lost data rejoins the ELR', () =>
-  assertPin('elr', { uncleanShutdownDetection: false }, {
+  assertPin('elr', { cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'ElrMembersHoldCommitted',
-    distinct: 745,
+    distinct: 873,
     depth: 5,
     trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
   }));
@@ -179,20 +244,13 @@ test('without the strict high watermark, the ELR member that is elected lacks co
   assertPin('elr', { strictHwm: false }, {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
-    distinct: 1683,
-    depth: 6,
-    trace: [
-      'ProduceRecord(broker=0)',
-      'FetchRecords(broker=1)',
-      'ShrinkIsr(leader=0, follower=1)',
-      'ShrinkIsr(leader=0, follower=2)',
-      'UncleanShutdown(broker=0, keep=0)',
-      'FetchRecords(broker=1)',
-    ],
+    distinct: 1195,
+    depth: 5,
+    trace: ['ProduceRecord(broker=0)', 'ShrinkIsr(leader=0, follower=1)', 'ShrinkIsr(leader=0, follower=2)', 'ControlledShutdown(broker=0)', 'FetchRecords(broker=0)'],
   }));
 
 test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no detection the empty broker is elected', () =>
-  assertPin('empty-disk-13872', { elr: true, strictHwm: true, uncleanShutdownDetection: false }, {
+  assertPin('empty-disk-13872', { elr: true, strictHwm: true, cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 274,
@@ -203,20 +261,20 @@ test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no
 test('KAFKA-13872 with KIP-966 and strategy None also holds (the partition waits offline)', () =>
   assertPin('empty-disk-kip966', { strategy: 'None' }, { status: 'holds', distinct: 364, depth: 12 }));
 
-test('Balanced with the Unclean Recovery Manager picks the longest log and keeps the balanced-empty record', () =>
-  assertPin('balanced-empty', { recoveryManager: true }, { status: 'holds', distinct: 4165, depth: 14 }));
-
 test('Aggressive with the Unclean Recovery Manager still loses: only the stale replica is available', () =>
   assertPin('unclean-aggressive', { recoveryManager: true }, {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 663,
+    distinct: 844,
     depth: 8,
     trace: PINS['unclean-aggressive']!.trace!.map((s) => s.replace('ElectUncleanLeader', 'UncleanRecovery')),
   }));
 
+test('preferred-leader election is safe under acks=all: the preferred replica in the ISR holds every acknowledged record', () =>
+  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 103, depth: 9 }));
+
 test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold under Balanced', () =>
-  assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 610, depth: 10 }));
+  assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 767, depth: 10 }));
 
 // ---- controller rules on hand-built partitions ---------------------------------------------------
 
@@ -230,7 +288,7 @@ test('before KIP-966 the last ISR member stays in the ISR when fenced, leaderles
   assert.equal(c.partition.leader, NO_LEADER);
   assert.deepEqual(c.partition.isr.toArray(), [0]);
   assert.equal(c.partition.leaderEpoch, 2);
-  assert.equal(c.partition.lastKnownLeader, 0);
+  assert.equal(c.partition.recovering, false);
 });
 
 test('KIP-966: leaving the ISR below min.insync.replicas joins the ELR; reaching it clears ELR and LastKnownELR', () => {
@@ -253,9 +311,11 @@ test('KIP-966: the last ISR member fenced empties the ISR; an unfenced ELR membe
   assert.deepEqual([elected.isr.toArray(), elected.elr.toArray()], [[1], [0]]);
 });
 
-test('KIP-966: a broker found to have shut down uncleanly moves from the ELR to the LastKnownELR', () => {
-  const c = changePartition(cfg(), part(NO_LEADER, [], [0, 1]), mask(0, 1), 0, 1).partition;
+test('KIP-966 with the recovery manager: a broker found to have shut down uncleanly moves from the ELR to the LastKnownELR', () => {
+  const c = changePartition(cfg({ recoveryManager: true }), part(NO_LEADER, [], [0, 1]), mask(0, 1), 0, 1).partition;
   assert.deepEqual([c.elr.toArray(), c.lastKnownElr.toArray()], [[0], [1]]);
+  const shipped = changePartition(cfg(), part(NO_LEADER, [], [0, 1], [0]), mask(0, 1), 0, 1).partition;
+  assert.deepEqual([shipped.elr.toArray(), shipped.lastKnownElr.toArray()], [[0], [0]], 'Kafka keeps the last known leader there instead');
 });
 
 function state(logs: Log[], p: Partition, fenced: number[] = []): ReplicationState {
@@ -269,7 +329,7 @@ function state(logs: Log[], p: Partition, fenced: number[] = []): ReplicationSta
 test('registration after an unclean shutdown: KIP-966 removes the broker from the ELR; Kafka 3.5 re-elects it', () => {
   const s = state([log(), log([1, 1]), log()], part(NO_LEADER, [], [0, 1]), [0, 1]);
   const withElr = registerBroker(s, cfg(), 0, false);
-  assert.deepEqual([withElr.partition.leader, withElr.partition.elr.toArray(), withElr.partition.lastKnownElr.toArray()], [NO_LEADER, [1], [0]]);
+  assert.deepEqual([withElr.partition.leader, withElr.partition.elr.toArray()], [NO_LEADER, [1]]);
   assert.equal(maskOf(withElr.fenced), mask(1));
   const clean = registerBroker(s, cfg(), 0, true);
   assert.equal(clean.partition.leader, 0, 'a clean restart keeps ELR eligibility');
@@ -278,19 +338,35 @@ test('registration after an unclean shutdown: KIP-966 removes the broker from th
 });
 
 test('unclean paths by strategy (KIP-966 thread): None never, Balanced waits for the last known leader, Aggressive takes anyone', () => {
-  const p = part(NO_LEADER, [], [1]).set('lastKnownLeader', 1);
+  const p = part(NO_LEADER, [], [1], [1]);
   const s = state([log(), log([1, 1]), log()], p, [1]);
   assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'None' }), 'ElectUncleanLeader'), []);
   assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the ELR is not empty');
   assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [0, 2]);
   assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'UncleanRecovery'), [], 'the manager is off');
-  const empty = state([log([1, 1]), log([1, 1], [2, 2]), log()], part(NO_LEADER, [], [], [0, 1]).set('lastKnownLeader', 1), [1]);
+  const empty = state([log([1, 1]), log([1, 1], [2, 2]), log()], part(NO_LEADER, [], [], [1]), [1]);
   assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'waits for broker 1');
   assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced', balancedFallback: 'lastKnownLeaderOrAny' }), 'ElectUncleanLeader'), [0, 2]);
-  assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [], 'waits for LastKnownELR');
-  const back = empty.set('fenced', idSet(0));
+  const lastKnownElr = state([log([1, 1]), log([1, 1], [2, 2]), log()], part(NO_LEADER, [], [], [0, 1]), [1]);
+  assert.deepEqual(uncleanCandidates(lastKnownElr, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [], 'waits for LastKnownELR');
+  const back = lastKnownElr.set('fenced', idSet(0));
   assert.deepEqual(uncleanCandidates(back, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [1], 'longest log');
-  assert.deepEqual(uncleanCandidates(back, cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [1]);
+  assert.deepEqual(uncleanCandidates(empty.set('fenced', idSet(0)), cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the normal election takes it');
+});
+
+test('Kafka as shipped: the last known leader is stored when the ISR empties and elected inside the normal election, RECOVERING', () => {
+  // maybeUpdateLastKnownLeader: the last ISR member (the leader) fenced empties the ISR.
+  const leaderless = changePartition(cfg({ minIsr: 1 }), part(0, [0]), mask(0), 0).partition;
+  assert.deepEqual([leaderless.leader, leaderless.isr.size, leaderless.lastKnownElr.toArray()], [NO_LEADER, 0, [0]]);
+  // handleBrokerUncleanShutdown takes it out of the ELR; the unfence then elects it (canElectLastKnownLeader).
+  const uncleanRestart = changePartition(cfg({ minIsr: 1 }), leaderless, mask(0), 0, 0).partition;
+  assert.deepEqual([uncleanRestart.leader, uncleanRestart.elr.size, uncleanRestart.lastKnownElr.toArray()], [NO_LEADER, 0, [0]]);
+  const elected = changePartition(cfg({ minIsr: 1 }), uncleanRestart, 0, 0);
+  assert.deepEqual([elected.partition.leader, elected.partition.isr.toArray(), elected.partition.lastKnownElr.size], [0, [0], 0]);
+  assert.equal(elected.partition.recovering, true);
+  assert.equal(elected.lastKnownLeaderElected, true);
+  assert.equal(changePartition(cfg({ minIsr: 1, strategy: 'None' }), uncleanRestart, 0, 0).partition.leader, NO_LEADER, 'strategy None never elects uncleanly');
+  assert.equal(changePartition(cfg({ minIsr: 1 }), uncleanRestart, mask(0), 0).partition.leader, NO_LEADER, 'a fenced last known leader is not elected (KAFKA-19522)');
 });
 
 // ---- broker rules on hand-built states -----------------------------------------------------------
@@ -304,10 +380,10 @@ test('a follower truncates a divergent suffix (KIP-279) and appends one record p
   assert.equal(fetchSource(caughtUp, 1), NO_LEADER, 'a fetch that changes nothing is not a step');
 });
 
-test('a truncation that erases the last copy of a committed record is recorded, unless an unclean election came first', () => {
+test('a truncation that erases the last copy of a committed record is recorded, whatever election came first', () => {
   const s = state([log(), log([1, 1]), log()], part(0, [0]).set('leaderEpoch', 3)).setIn(['ghost', 'committed'], log([1, 1]));
   assert.equal(fetch(s, 1, 0).ghost.committedTruncated, true);
-  assert.equal(fetch(s.setIn(['ghost', 'uncleanElection'], true), 1, 0).ghost.committedTruncated, false);
+  assert.equal(fetch(s.setIn(['ghost', 'uncleanElection'], true), 1, 0).ghost.committedTruncated, true);
   const twoCopies = state([log(), log([1, 1]), log([1, 1])], part(0, [0]).set('leaderEpoch', 3)).setIn(['ghost', 'committed'], log([1, 1]));
   assert.equal(fetch(twoCopies, 1, 0).ghost.committedTruncated, false);
 });

@@ -17,11 +17,11 @@
  *   the ISR; every log is empty.
  */
 import { Map } from 'immutable';
-import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
+import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { idSet } from './ids.ts';
-import { type Acks, type BalancedFallback, Broker, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
+import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
@@ -34,11 +34,13 @@ export function configOf(given: ParamValues): Config {
     values: params.values as number,
     acks: params.acks as Acks,
     elr: params.elr as boolean,
-    uncleanShutdownDetection: params.uncleanShutdownDetection as boolean,
+    cleanShutdownCheck: params.cleanShutdownCheck as CleanShutdownCheck,
     strictHwm: params.strictHwm as boolean,
     strategy: params.strategy as Strategy,
     recoveryManager: params.recoveryManager as boolean,
     balancedFallback: params.balancedFallback as BalancedFallback,
+    election: params.election as ElectionOrder,
+    preferredElection: params.preferredElection as PreferredElection,
     uncleanLeaderElection: params.uncleanLeaderElection as boolean,
     maxUncleanShutdowns: params.maxUncleanShutdowns as number,
     maxCleanShutdowns: params.maxCleanShutdowns as number,
@@ -96,10 +98,12 @@ const PARAMS: readonly ParamDef[] = [
   { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
   { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
   {
-    name: 'uncleanShutdownDetection',
-    description: 'KIP-966: a broker restarting without a clean-shutdown file matching its broker epoch leaves the ISR and ELR (with elr)',
-    type: 'bool',
-    default: true,
+    name: 'cleanShutdownCheck',
+    description:
+      'KIP-966 clean-shutdown detection at registration (with elr): previousBrokerEpoch = the CleanShutdownFile epoch must match the registered one (Kafka since KAFKA-18635), everyIncarnationUnclean = ClusterControlManager.registerBroker before that fix, none = no detection',
+    type: 'enum',
+    default: 'previousBrokerEpoch',
+    choices: ['previousBrokerEpoch', 'everyIncarnationUnclean', 'none'],
   },
   { name: 'strictHwm', description: 'KIP-966: the high watermark advances only while |ISR| >= min.insync.replicas', type: 'bool', default: true },
   { name: 'strategy', description: 'unclean.recovery.strategy (with the ELR)', type: 'enum', default: 'Balanced', choices: ['None', 'Balanced', 'Aggressive'] },
@@ -110,6 +114,21 @@ const PARAMS: readonly ParamDef[] = [
     type: 'enum',
     default: 'waitLastKnownLeader',
     choices: ['waitLastKnownLeader', 'lastKnownLeaderOrAny'],
+  },
+  {
+    name: 'election',
+    description: 'clean election order: assignmentOrder = Kafka (first valid replica in assignment order), longestLog = KIP-250 proposal (valid replica with the largest last epoch and LEO)',
+    type: 'enum',
+    default: 'assignmentOrder',
+    choices: ['assignmentOrder', 'longestLog'],
+  },
+  {
+    name: 'preferredElection',
+    description:
+      'admin preferred-leader election: off, immediate = Kafka Election.PREFERRED (the preferred replica takes over once valid), safe = KIP-250 (Jun Rao #4: only once it has caught up to the leader log end)',
+    type: 'enum',
+    default: 'off',
+    choices: ['off', 'immediate', 'safe'],
   },
   { name: 'uncleanLeaderElection', description: 'legacy unclean.leader.election.enable (used when elr is off)', type: 'bool', default: false },
   { name: 'maxUncleanShutdowns', description: 'budget: unclean shutdowns (each keeps any flushed prefix)', type: 'int', default: 1, min: 0, max: 5 },
@@ -138,6 +157,14 @@ const PRESETS: readonly Preset[] = [
     options: { deadlock: false },
   },
   {
+    name: 'elr-incarnation-unclean',
+    description:
+      'the elr faults with ClusterControlManager.registerBroker as it was before KAFKA-18635, handling every new incarnation as an unclean shutdown: the cleanly shut down ELR member loses its place when it registers again, the last known leader, which lost the record in an unclean shutdown, is elected (canElectLastKnownLeader) and the clean replica truncates to it. ONE data-loss failure loses an acknowledged record; the shipped PreviousBrokerEpoch check (the elr preset) keeps it',
+    params: { cleanShutdownCheck: 'everyIncarnationUnclean', maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
     name: 'acks-quorum-ghost',
     description:
       'KIP-250 acks=quorum (Guozhang Wang rule: max(majority of RF, min.insync.replicas) ISR copies; the high watermark stays the ISR minimum, open questions 4-5): a network partition cuts the leader and one follower off; the controller elects the third replica, while the deposed leader (the ghost) still acks with 2 of its stale ISR, then truncates on healing (S2). Isolations are not data-loss failures here (KIP-966 reading); countIsolations=true is the KIP-250 reading',
@@ -161,6 +188,46 @@ const PRESETS: readonly Preset[] = [
     options: { deadlock: false },
   },
   {
+    name: 'acks-quorum-leo',
+    description:
+      'KIP-250 proposed fix, a design under discussion (Kafka elects in assignment order): the acks-quorum-ar-order faults with the longest-log election ("the live replicas in ISR with the largest LEO", Jun Rao). The replica that holds the acknowledged record is elected, and nothing acknowledged is lost',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', countIsolations: true, maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-ghost-leo',
+    description:
+      'KIP-250 with the longest-log election still loses to the ghost leader: the deposed leader acks from its stale ISR before the controller\'s election can see its log (S2 is not an election-order problem)',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxPartitions: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-preferred',
+    description:
+      'KIP-250 acks=quorum with the longest-log election and Kafka\'s preferred-leader election (Election.PREFERRED: the first assigned replica takes over as soon as it is in the ISR): the preferred replica rejoins the ISR empty, a record is acked by the other two, the admin moves leadership back and both truncate: an acknowledged record is lost with NO failure (S4, Jun Rao #4)',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', preferredElection: 'immediate', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxCleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-quorum-preferred-safe',
+    description:
+      'KIP-250 proposed fix, a design under discussion: the same faults with the safe preferred-leader election (Jun Rao #4: the leader stops writes, the preferred replica catches up to its log end, then leadership moves). The preferred election happens and nothing acknowledged is lost',
+    params: { ...PRE_ELR, acks: 'quorum', election: 'longestLog', preferredElection: 'safe', maxUncleanShutdowns: 0, maxIsrShrinks: 0, maxCleanShutdowns: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'acks-all-lenient-hwm',
+    description:
+      'Kafka before KIP-966 (the high watermark advances on the ISR alone) with acks=all, two ISR shrinks, one clean shutdown and no crash: the min.insync.replicas checks on append and acknowledgement are what keep an acks=all record from being acknowledged with one copy (the strict high watermark masks them in the elr preset). Holds',
+    params: { ...PRE_ELR, maxUncleanShutdowns: 0, maxCleanShutdowns: 1, maxIsrShrinks: 2 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
     name: 'unclean-aggressive',
     description:
       'KIP-966 Aggressive without the manager ("the last known leader if available, or a random leader": any unfenced replica): a network partition fences every ISR/ELR member, the controller elects the stale replica (ElectUncleanLeader), and an acknowledged record is lost with no data-loss failure, after an unclean election (S5)',
@@ -171,9 +238,17 @@ const PRESETS: readonly Preset[] = [
   {
     name: 'balanced-empty',
     description:
-      'KIP-966 Balanced without the manager, reading it as "wait for the last known leader" (Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; the last known leader is elected uncleanly (ElectUncleanLeader) although it lost the record, and the other replica truncates it (S6)',
+      'KIP-966 Balanced without the manager, as Kafka ships it ("wait for the last known leader", Artem Livshits; balancedFallback picks Colin McCabe\'s reading): two unclean shutdowns, only one of which loses data, empty the ISR and ELR; when the last known leader registers again the normal election elects it (canElectLastKnownLeader, unclean, RECOVERING) although it lost the record, and the other replica truncates it (S6). Kafka\'s design accepts this loss ("The Balanced mode could still lead to data loss", Jun Rao, #40)',
     params: { strategy: 'Balanced', balancedFallback: 'waitLastKnownLeader', maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
     expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'balanced-recovery-manager',
+    description:
+      'KIP-966 design under discussion (not in Kafka: no Unclean Recovery Manager ships): the balanced-empty faults with unclean.recovery.manager.enabled. The manager waits for every LastKnownELR member, reads their logs (GetReplicaLogInfo) and elects the longest (UncleanRecovery), so the record balanced-empty loses is kept',
+    params: { strategy: 'Balanced', recoveryManager: true, maxUncleanShutdowns: 2, maxIsrShrinks: 1 },
+    expect: { verdict: 'holds' },
     options: { deadlock: false },
   },
   {
@@ -187,9 +262,9 @@ const PRESETS: readonly Preset[] = [
   {
     name: 'empty-disk-kip966',
     description:
-      'KAFKA-13872 with KIP-966: the empty-disk broker registers without a clean-shutdown file matching its broker epoch, leaves the ISR/ELR and is never elected cleanly, so no clean election truncates committed data. Under Balanced (the default) it can come back only as the last known leader through an unclean election, which the checker records; with strategy None the partition stays offline',
+      'KAFKA-13872 under KIP-966 as Kafka ships it: the empty-disk broker registers without a clean-shutdown file, leaves the ISR and ELR, and with both empty PartitionChangeBuilder elects it as the last known leader (canElectLastKnownLeader, an unclean election marked RECOVERING); the follower truncates the committed record. Violates TruncationKeepsCommitted, and Kafka\'s design accepts it: one empty disk with min.insync.replicas=1 is outside the promised tolerance, and the election is the Balanced recovery the KIP says may lose data (Jun Rao, #40). With strategy None the partition stays offline instead',
     params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
-    expect: { verdict: 'holds' },
+    expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
     options: { deadlock: false },
   },
   {
@@ -202,19 +277,21 @@ const PRESETS: readonly Preset[] = [
   },
 ];
 
+/** The model for resolved constants (the mutation table builds it with `Config.mutation` set). */
+export function modelOf(cfg: Config): Model<ReplicationState> {
+  return {
+    init: () => [initialState(cfg)],
+    actions: replicationActions(cfg),
+    properties: replicationProperties(cfg),
+    view: withoutPartitionEpochs,
+  };
+}
+
 export default defineSpec<ReplicationState>({
   name: 'replication',
   description:
     'One Kafka partition replicated on rf brokers with its KRaft controller: ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
   params: PARAMS,
   presets: PRESETS,
-  build: (params) => {
-    const cfg = configOf(params);
-    return {
-      init: () => [initialState(cfg)],
-      actions: replicationActions(cfg),
-      properties: replicationProperties(cfg),
-      view: withoutPartitionEpochs,
-    };
-  },
+  build: (params) => modelOf(configOf(params)),
 });

@@ -9,6 +9,7 @@
  */
 import { List, Map, Record, Set } from 'immutable';
 import { idSet } from './ids.ts';
+import type { Mutation } from './mutations.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
@@ -19,9 +20,11 @@ export type Entry = ReturnType<typeof Entry>;
 export type Log = List<Entry>;
 
 /**
- * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). `lastKnownLeader` is the
- * leader the partition had when it became leaderless (KIP-966 "LastKnownLeader"; Kafka stores it in the
- * lastKnownElr field when `useLastKnownLeaderInBalancedRecovery` is on).
+ * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). Without the Unclean
+ * Recovery Manager, `lastKnownElr` holds the last known leader alone, as Kafka stores it
+ * (`PartitionChangeBuilder.useLastKnownLeaderInBalancedRecovery`, `maybeUpdateLastKnownLeader`); with the
+ * manager it holds the last known ELR members. `recovering` is `LeaderRecoveryState.RECOVERING` (KIP-704):
+ * an unclean election set it, and the leader has not yet reported RECOVERED.
  */
 export const Partition = Record<{
   leader: number;
@@ -30,7 +33,7 @@ export const Partition = Record<{
   isr: Set<number>;
   elr: Set<number>;
   lastKnownElr: Set<number>;
-  lastKnownLeader: number;
+  recovering: boolean;
 }>({
   leader: NO_LEADER,
   leaderEpoch: 0,
@@ -38,7 +41,7 @@ export const Partition = Record<{
   isr: idSet(0),
   elr: idSet(0),
   lastKnownElr: idSet(0),
-  lastKnownLeader: NO_LEADER,
+  recovering: false,
 });
 export type Partition = ReturnType<typeof Partition>;
 
@@ -92,7 +95,7 @@ export const Ghost = Record({
   uncleanElection: false,
   /** A leader exposed a committed prefix that disagrees with `committed`. */
   committedRewritten: false,
-  /** A follower's truncation erased the last copy of a committed record, with no unclean election before it. */
+  /** A follower's truncation erased the last copy of a committed record (whatever election came before it). */
   committedTruncated: false,
   /** A strong acknowledgement went out while fewer than min.insync.replicas logs held the record. */
   ackBelowMinIsr: false,
@@ -100,6 +103,19 @@ export const Ghost = Record({
   cleanElectionOutside: false,
   /** An unclean election or recovery ran when the unclean recovery strategy forbids it. */
   uncleanOutsideStrategy: false,
+  // Milestones for the `sometimes` witnesses: each says a preset reached the situation its fix is about.
+  /** A leader was elected from the ELR after some record was acknowledged. */
+  elrElectionAfterAck: false,
+  /** A crash (unclean shutdown or lost disk) erased a broker's copy of an acknowledged record. */
+  ackedCopyCrashed: false,
+  /** The leader changed after such a crash. */
+  electionAfterAckedCopyCrashed: false,
+  /** An admin preferred-leader election moved leadership. */
+  preferredElected: false,
+  /** A broker cut off from the controller, still believing it leads, took a write (the KIP-250 ghost). */
+  ghostAppended: false,
+  /** A leader was elected after an acknowledgement while an ISR member lacked the acknowledged record. */
+  electionPastLaggingIsr: false,
 });
 export type Ghost = ReturnType<typeof Ghost>;
 
@@ -109,6 +125,11 @@ export const ReplicationState = Record({
   partition: Partition(),
   /** Brokers the controller treats as unavailable (KIP-631 fenced). */
   fenced: idSet(0),
+  /**
+   * Brokers in controlled shutdown (KIP-841 `BrokerRegistration.inControlledShutdown`): running, but no longer
+   * an acceptable leader or ISR member; a broker leaves the state when it stops.
+   */
+  shuttingDown: idSet(0),
   /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
   cut: idSet(0),
   faults: Faults(),
@@ -118,6 +139,28 @@ export type ReplicationState = ReturnType<typeof ReplicationState>;
 
 export type Acks = '0' | '1' | 'all' | 'quorum';
 export type Strategy = 'None' | 'Balanced' | 'Aggressive';
+/**
+ * `previousBrokerEpoch`: Kafka since KAFKA-18635 (and the KIP-966 design): the broker sends the epoch its
+ * CleanShutdownFile holds as PreviousBrokerEpoch and `ClusterControlManager.registerBroker` compares it with
+ * the registration it knows. `everyIncarnationUnclean`: `registerBroker` before that fix, which handled
+ * every new incarnation as an unclean shutdown. `none`: no detection (KIP-966 without KAFKA-15586).
+ */
+export type CleanShutdownCheck = 'previousBrokerEpoch' | 'everyIncarnationUnclean' | 'none';
+
+/**
+ * `assignmentOrder`: Kafka, the first valid replica in assignment order (`PartitionChangeBuilder.electAnyLeader`).
+ * `longestLog`: KIP-250's proposal, "the live replicas in ISR with the largest LEO" (Jun Rao; Litao Deng:
+ * "Yes"), compared as (last epoch, log end offset) since logs may have diverged (open question 6).
+ */
+export type ElectionOrder = 'assignmentOrder' | 'longestLog';
+
+/**
+ * `off`: no admin election. `immediate`: Kafka's `Election.PREFERRED` (`electPreferredLeader`): the first
+ * replica in assignment order takes over as soon as it is a valid leader. `safe`: KIP-250 thread, Jun Rao
+ * #4: the leader stops taking writes, the preferred replica catches up to its log end, then leadership moves.
+ */
+export type PreferredElection = 'off' | 'immediate' | 'safe';
+
 /** The two seed readings of Balanced recovery without the Unclean Recovery Manager (KIP-966 thread, Oct 3 2023). */
 export type BalancedFallback = 'waitLastKnownLeader' | 'lastKnownLeaderOrAny';
 
@@ -132,13 +175,17 @@ export interface Config {
   readonly acks: Acks;
   /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */
   readonly elr: boolean;
-  /** KIP-966: a broker that restarts without a matching clean-shutdown file leaves the ISR and ELR (with `elr`). */
-  readonly uncleanShutdownDetection: boolean;
+  /** How the controller tells a clean restart from an unclean one at registration (with `elr`). */
+  readonly cleanShutdownCheck: CleanShutdownCheck;
   /** KIP-966: the high watermark advances only while the ISR has at least min.insync.replicas members. */
   readonly strictHwm: boolean;
   readonly strategy: Strategy;
   readonly recoveryManager: boolean;
   readonly balancedFallback: BalancedFallback;
+  /** How a clean election picks among the valid replicas (KIP-250 proposes the longest log). */
+  readonly election: ElectionOrder;
+  /** Whether an admin may move leadership back to the preferred replica, and how (KIP-250, Jun Rao #4). */
+  readonly preferredElection: PreferredElection;
   /** The legacy unclean.leader.election.enable, consulted when the ELR is off. */
   readonly uncleanLeaderElection: boolean;
   readonly maxUncleanShutdowns: number;
@@ -148,6 +195,8 @@ export interface Config {
   readonly maxIsrShrinks: number;
   /** Count isolated brokers as failures against min.insync.replicas (the KIP-250 reading) as well as data loss. */
   readonly countIsolations: boolean;
+  /** A guard mutation (tests only; never a parameter). */
+  readonly mutation?: Mutation;
 }
 
 export const brokerName = (b: number): string => `broker${b}`;

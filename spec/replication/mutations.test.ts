@@ -1,0 +1,81 @@
+/**
+ * The guard-mutation table: every safety-relevant guard of the replication model, mutated one at a time,
+ * must turn a preset that holds into a violation, or be listed with the reason no safety property can
+ * notice it. A "holds" from a preset is worth something only if the guards it depends on are watched.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkModel } from '../../checker/engine/check.ts';
+import type { ParamValues } from '../spec.ts';
+import spec, { configOf, modelOf } from './replication.ts';
+import { MUTATIONS, type Mutation } from './mutations.ts';
+
+interface Caught {
+  readonly preset: string;
+  readonly property: string;
+  /** The length of the shortest counterexample under the mutation. */
+  readonly depth: number;
+}
+
+/** Each mutation that a preset catches: the preset, the property it breaks, the counterexample length. */
+const CAUGHT: Readonly<Partial<Record<Mutation, Caught>>> = {
+  ackIgnoresMinIsr: { preset: 'acks-all-lenient-hwm', property: 'AckImpliesMinIsrCopies', depth: 3 },
+  ackBeforeHighWatermark: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 1 },
+  highWatermarkIgnoresIsr: { preset: 'acks-quorum-preferred-safe', property: 'AckImpliesMinIsrCopies', depth: 1 },
+  strictHwmIgnored: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 3 },
+  uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
+  elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
+  elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 3 },
+  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 8 },
+  lastKnownLeaderWithElr: { preset: 'elr', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
+  expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 4 },
+  balancedIgnoresElr: { preset: 'balanced-recovery-manager', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
+  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 9 },
+  longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 6 },
+};
+
+/** Each mutation no safety property can notice here, and why. */
+const NOT_CAUGHT: Readonly<Partial<Record<Mutation, string>>> = {
+  appendIgnoresMinIsr:
+    'availability: the acknowledgement check (ackIgnoresMinIsr, caught) already refuses to ack below min.insync.replicas; refusing the append early only fails the request sooner (NotEnoughReplicas instead of a timeout)',
+  elrValidWithIsr:
+    'leadership choice only: an ELR member holds every committed record (ElrMembersHoldCommitted), so electing one beside a live ISR loses nothing; Kafka prefers the ISR because its members are in sync now',
+  lastKnownLeaderFenced:
+    'availability (KAFKA-19522): a fenced last known leader elected is an offline leader; it takes over when it returns, which is when the guarded rule elects it anyway',
+  expandFencedFollower:
+    'unreachable here: registration and unfencing are one step and a cut-off broker cannot be caught up, so no running, connected follower is ever fenced (the KIP-841 race needs the heartbeat lease the model does not have)',
+  expandShuttingDownFollower:
+    'availability: a follower in controlled shutdown that rejoins the ISR has caught up, and a clean stop keeps its log and ELR place; Kafka keeps it out so the high watermark and acks=all do not wait on a broker about to leave',
+  expandWhileRecovering:
+    'KIP-704 protects the leader-side recovery of transactional state, which the model does not have: the uncleanly elected log is the truth either way and followers truncate to it',
+  fetchAcrossEpochs:
+    'unreachable here: metadata reaches every connected broker in the step that changes it, so a follower and the leader it fetches from disagree on the epoch only across a network cut, where the cut already stops the fetch',
+  managerSkipsLastKnownElr:
+    'not caught within a bound that fits the table: the wait binds only when a LastKnownELR member is fenced again after its unclean restart (a third fault; about 36K states and 20 s), and the loss it then causes is outside the min.insync.replicas tolerance',
+};
+
+test('every mutation is either caught by a preset or listed with the reason it is not', () => {
+  const listed = [...Object.keys(CAUGHT), ...Object.keys(NOT_CAUGHT)].sort();
+  assert.deepEqual(listed, Object.keys(MUTATIONS).sort());
+  for (const m of Object.keys(CAUGHT)) assert.ok(!(m in NOT_CAUGHT), m);
+  assert.equal(Object.keys(CAUGHT).length, 13);
+});
+
+test('mutations are hidden: no parameter of the spec names them', () => {
+  const names = spec.params.map((p) => p.name);
+  assert.ok(!names.includes('mutation'));
+  assert.equal(configOf({ mutation: 'ackIgnoresMinIsr' }).mutation, undefined, 'a parameter cannot switch one on');
+});
+
+for (const [mutation, caught] of Object.entries(CAUGHT) as [Mutation, Caught][]) {
+  test(`${mutation}: ${caught.preset} holds, and breaks ${caught.property} under the mutation`, async () => {
+    const preset = spec.presets.find((p) => p.name === caught.preset)!;
+    assert.equal(preset.expect.verdict, 'holds', `${caught.preset} must be a holding preset`);
+    const params = preset.params as ParamValues;
+    const result = await checkModel(modelOf({ ...configOf(params), mutation }), { deadlock: false }, { spec: 'replication', preset: caught.preset, params });
+    assert.equal(result.status, 'violation');
+    assert.equal('property' in result ? result.property : undefined, caught.property);
+    assert.equal('kind' in result ? result.kind : undefined, 'always');
+    assert.equal(result.stats.depth, caught.depth);
+  });
+}
