@@ -1,6 +1,7 @@
 /**
  * kmc's public API: everything a spec author imports. A spec module default-exports `defineSpec({...})`;
- * its properties are built with `always` and `sometimes`.
+ * its properties are built with `always` and `sometimes`, its liveness properties with `eventually`,
+ * `leadsTo` and `alwaysEventually` (under the actions' `fairness`).
  */
 export { defineSpec } from './spec.ts';
 export type {
@@ -19,3 +20,4 @@ export type {
 } from './spec.ts';
 export { always, sometimes } from '../invariants/property.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';
+export { alwaysEventually, eventually, leadsTo } from '../invariants/temporal.ts';

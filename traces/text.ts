@@ -105,8 +105,21 @@ export function renderText(trace: ItfTrace): string {
     }
     previous = state;
   }
+  const loop = trace.loop;
+  if (loop !== undefined) {
+    const closing = trace['#meta'].loopStep;
+    const last = trace.states.length - 1;
+    lines.push(
+      chalk.magenta.bold(
+        closing === undefined
+          ? `Step ${last} repeats forever from step ${loop} (stuttering: nothing fair is left to do)`
+          : `${formatStep(closing.action, closing.params)} leads back to step ${loop}: repeats forever from step ${loop}`,
+      ),
+    );
+  }
   if (verdict) {
-    const what = verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : `Invariant ${verdict.property} violated`;
+    const what =
+      verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : verdict.kind === 'liveness' ? `Temporal property ${verdict.property} violated` : `Invariant ${verdict.property} violated`;
     lines.push(chalk.red.bold(`${what}: ${verdict.description}`));
   }
   return lines.join('\n');

@@ -3,6 +3,7 @@
  * `CheckResult` with stats, coverage and a rebuilt counterexample.
  */
 import type { Model, ParamValues } from '../../spec/spec.ts';
+import { isTemporal } from '../../invariants/property.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
 import { breadthFirst } from './bfs.ts';
 import { depthFirst } from './dfs.ts';
@@ -15,6 +16,7 @@ import { rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
+import { checkLiveness, livenessRefusal } from './liveness/checkLiveness.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -51,10 +53,30 @@ export async function checkModel<S>(
   } else {
     outcome = (await breadthFirst(expander, options, limits)) as SearchOutcome;
   }
-  return toResult(expander, outcome, limits, label);
+  const result = toResult(expander, outcome, limits, label);
+  return result.status === 'holds' && livenessRefusal(model, false) === null && model.properties.some(isTemporal)
+    ? withLiveness(model, result, limits, label)
+    : result;
+}
+
+/** The temporal properties, checked once the search has shown every state safe (issue: liveness). */
+async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel): Promise<CheckResult<S>> {
+  const live = await checkLiveness(new Expander(model, false), limits, label);
+  switch (live.kind) {
+    case 'holds':
+      return safe;
+    case 'violation':
+      return { status: 'violation', kind: 'liveness', property: live.property.name, stats: safe.stats, trace: live.trace, witnesses: safe.witnesses };
+    case 'incomplete':
+      return { status: 'incomplete', reason: live.reason, stats: safe.stats, witnesses: safe.witnesses };
+    case 'error':
+      return { status: 'error', message: live.error.message, stats: safe.stats };
+  }
 }
 
 function validate<S>(model: Model<S>, options: CheckOptions): void {
+  const refusal = livenessRefusal(model, options.symmetry ?? false);
+  if (refusal !== null) throw new ConfigError(refusal);
   if (options.symmetry) {
     if (!model.symmetry || model.symmetry.length === 0) {
       throw new ConfigError('symmetry reduction was asked for, but this model declares no symmetry sets');

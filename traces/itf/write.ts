@@ -46,9 +46,16 @@ export interface ItfTrace {
     readonly preset?: string;
     readonly params: ParamValues;
     readonly verdict?: TraceVerdict;
+    /** For a lasso: the step from the last state back to `states[loop]`; absent when the last state stutters. */
+    readonly loopStep?: { readonly action: string; readonly params: { [name: string]: ItfValue } };
   };
   readonly vars: string[];
   readonly states: ItfState[];
+  /**
+   * ADR-015's lasso: the last state is followed by `states[loop]` again, for ever (a liveness
+   * counterexample). `loop` equal to the last index means the last state repeats (stuttering).
+   */
+  readonly loop?: number;
 }
 
 export const NONE: ItfValue = { tag: 'None', value: { '#tup': [] } };
@@ -157,8 +164,10 @@ export function toItf<S>(trace: Trace<S>): ItfTrace {
       ...(trace.preset !== undefined ? { preset: trace.preset } : {}),
       params: trace.params,
       ...(trace.verdict ? { verdict: trace.verdict } : {}),
+      ...(trace.loop?.action !== undefined ? { loopStep: { action: trace.loop.action, params: paramsToItf(trace.loop.params ?? {}) } } : {}),
     },
     vars,
     states,
+    ...(trace.loop ? { loop: trace.loop.index } : {}),
   };
 }
