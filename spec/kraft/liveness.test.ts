@@ -56,3 +56,9 @@ test('kraft-final-live: the final fix, NotStuckInProspective holds (32,232 state
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 32232);
 });
+
+test('liveness with --symmetry is a usage error (exit 2) that says why', () => {
+  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /symmetry reduction cannot be used with the temporal properties NotStuckInProspective: a cycle in the reduced graph may join states that are permutations of each other/);
+});

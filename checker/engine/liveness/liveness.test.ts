@@ -178,3 +178,18 @@ test('liveness refuses symmetry and a VIEW, saying why', async () => {
   });
   await assert.rejects(checkModel({ ...m, view: (x) => x % 2 }, {}, label), /declares a VIEW, which cannot be used with the temporal properties Finishes/);
 });
+
+test('bounded liveness in simulation: a walk that returns to a state on it closes a lasso, reported when fair and failing', async () => {
+  const { simulate } = await import('../simulate.ts');
+  const weak = await simulate(spinModel('weak', 'weak', [1]), { seed: 7, runs: 50, maxDepth: 20, deadlock: false }, label);
+  assert.equal(weak.status, 'violation');
+  assert.equal(weak.status === 'violation' && weak.kind, 'liveness');
+  assert.equal(weak.status === 'violation' && weak.property, 'Finishes');
+  const trace = weak.status === 'violation' ? weak.trace : undefined;
+  assert.deepEqual(trace?.steps.map((s) => s.state), [0, 1]);
+  assert.deepEqual(trace?.loop, { index: 0, action: 'Spin', params: {} });
+  assert.equal(replayTrace(spinModel('weak', 'weak', [1]), toItf(trace!)).kind, 'reproduced');
+  // Under strong fairness for Finish no loop of a walk is fair: nothing is reported.
+  const strong = await simulate(spinModel('weak', 'strong', [1]), { seed: 7, runs: 50, maxDepth: 20, deadlock: false }, label);
+  assert.equal(strong.status, 'holds');
+});
