@@ -193,3 +193,18 @@ test('bounded liveness in simulation: a walk that returns to a state on it close
   const strong = await simulate(spinModel('weak', 'strong', [1]), { seed: 7, runs: 50, maxDepth: 20, deadlock: false }, label);
   assert.equal(strong.status, 'holds');
 });
+
+test('a lasso as text says where it repeats forever', async () => {
+  const { renderText } = await import('../../../traces/text.ts');
+  const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+  const cycle = await checkModel(spinModel('weak', 'weak', [1]), { deadlock: false }, label);
+  assert.deepEqual(plain(renderText(toItf(traceOf(cycle)!))).split('\n').slice(-2), [
+    'Spin leads back to step 0: repeats forever from step 0',
+    'Temporal property Finishes violated: x reaches 2',
+  ]);
+  const stutter = await checkModel(spinModel(undefined, undefined, [0, 1]), { deadlock: false }, label);
+  assert.deepEqual(plain(renderText(toItf(traceOf(stutter)!))).split('\n').slice(-2), [
+    'Step 0 repeats forever from step 0 (stuttering: nothing fair is left to do)',
+    'Temporal property Finishes violated: x reaches 2',
+  ]);
+});
