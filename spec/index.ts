@@ -1,6 +1,7 @@
 /**
  * kmc's public API: everything a spec author imports. A spec module default-exports `defineSpec({...})`;
- * its properties are built with `always` and `sometimes`.
+ * its properties are built with `always` and `sometimes`, its liveness properties with `eventually`,
+ * `leadsTo` and `alwaysEventually` (under the actions' `fairness`).
  */
 export { defineSpec } from './spec.ts';
 export type {
@@ -21,3 +22,4 @@ export { always, sometimes } from '../invariants/property.ts';
 export { layout, LayoutError } from './layout/index.ts';
 export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';
+export { alwaysEventually, eventually, leadsTo } from '../invariants/temporal.ts';

@@ -60,6 +60,20 @@ export interface Action<S, P extends ActionParams = ActionParams> {
   readonly next: (s: S, p: P) => S;
   /** Optional narration of a step for pictures; never affects the search. */
   readonly describe?: (before: S, p: P, after: S) => StepEvents;
+  /**
+   * Fairness, used only by temporal properties (TLA+ `WF_vars` / `SF_vars`); without it the action is
+   * unfair: a behaviour may leave it enabled forever and never take it.
+   * - `weak`: an instance that stays enabled from some point on is eventually taken (`WF_vars(A)`).
+   * - `strong`: an instance enabled again and again, even with gaps, is eventually taken (`SF_vars(A)`).
+   */
+  readonly fairness?: 'weak' | 'strong';
+  /**
+   * Which parameter choices share one fairness obligation. By default every distinct parameter value
+   * is its own instance (`\A p : WF_vars(A(p))`), e.g. one per message for a delivery action. Return the
+   * same key for choices that count as one: `({ s }) => s` gives fairness per voter, as the KRaft TLA+
+   * specs write `\A v \in Voters : WF_vars(\E m : Receive(v, m))`; `({ s, t }) => s + '>' + t` per pair.
+   */
+  readonly fairnessKey?: (p: P) => string;
 }
 
 /** The interchangeable identities of a model: every permutation of each list maps states to equivalent states. */

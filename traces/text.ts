@@ -19,7 +19,9 @@ export function formatValue(v: ItfValue): string {
   if ('#tup' in v) return `<${(v['#tup'] as ItfValue[]).map(formatValue).join(', ')}>`;
   if ('#unserializable' in v) return String(v['#unserializable']);
   if ('tag' in v && 'value' in v && Object.keys(v).length === 2) {
-    return v.tag === 'None' ? 'none' : `${String(v.tag)}(${formatValue(v.value as ItfValue)})`;
+    if (v.tag === 'None') return 'none';
+    // An Option's value reads as the value itself (`votedFor: none → r1`).
+    return v.tag === 'Some' ? formatValue(v.value as ItfValue) : `${String(v.tag)}(${formatValue(v.value as ItfValue)})`;
   }
   return `(${Object.entries(v)
     .map(([k, x]) => `${k}: ${formatValue(x as ItfValue)}`)
@@ -92,21 +94,35 @@ export function renderText(trace: ItfTrace): string {
   const lines: string[] = [];
   const verdict = trace['#meta'].verdict;
   let previous: ItfState | undefined;
+  const vars = trace.vars.filter((v) => !v.startsWith('mbt::'));
   for (const state of trace.states) {
     const meta = state['#meta'];
     const narration = narrate(meta);
     lines.push(`${chalk.bold.cyan(`Step ${meta.index}`)}  ${chalk.bold(formatStep(meta.action, meta.params))}${narration ? chalk.dim(`  ${narration}`) : ''}`);
     if (previous === undefined) {
-      for (const v of trace.vars) lines.push(`  ${v} = ${formatValue(state[v] as ItfValue)}`);
+      for (const v of vars) lines.push(`  ${v} = ${formatValue(state[v] as ItfValue)}`);
     } else {
-      const changes = changesBetween(previous, state, trace.vars);
+      const changes = changesBetween(previous, state, vars);
       if (changes.length === 0) lines.push(chalk.dim('  (no change)'));
       for (const c of changes) lines.push(`  ${formatChange(c)}`);
     }
     previous = state;
   }
+  const loop = trace.loop;
+  if (loop !== undefined) {
+    const closing = trace['#meta'].loopStep;
+    const last = trace.states.length - 1;
+    lines.push(
+      chalk.magenta.bold(
+        closing === undefined
+          ? `Step ${last} repeats forever from step ${loop} (stuttering: nothing fair is left to do)`
+          : `${formatStep(closing.action, closing.params)} leads back to step ${loop}: repeats forever from step ${loop}`,
+      ),
+    );
+  }
   if (verdict) {
-    const what = verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : `Invariant ${verdict.property} violated`;
+    const what =
+      verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : verdict.kind === 'liveness' ? `Temporal property ${verdict.property} violated` : `Invariant ${verdict.property} violated`;
     lines.push(chalk.red.bold(`${what}: ${verdict.description}`));
   }
   return lines.join('\n');

@@ -13,7 +13,7 @@ export interface TraceStep<S> {
 
 /** Why a trace was kept: the property it breaks, a deadlock, or the spec throwing at its end. */
 export interface TraceVerdict {
-  readonly kind: 'always' | 'deadlock' | 'error';
+  readonly kind: 'always' | 'deadlock' | 'error' | 'liveness';
   /** The violated property's name, `Deadlock`, or `Error`. */
   readonly property: string;
   readonly description: string;
@@ -25,6 +25,19 @@ export interface Trace<S> {
   readonly params: ParamValues;
   readonly steps: readonly TraceStep<S>[];
   readonly verdict?: TraceVerdict;
+  /** Set for a lasso (a liveness counterexample): the behaviour goes on forever round a loop. */
+  readonly loop?: TraceLoop;
+}
+
+/**
+ * After the last step the behaviour returns to step `index` and repeats steps `index`.. forever. The step
+ * that closes the loop (last state → step `index`) is `action` with `params`; without `action` the last
+ * state repeats itself (stuttering: nothing fair is left to do), and `index` is the last step.
+ */
+export interface TraceLoop {
+  readonly index: number;
+  readonly action?: string;
+  readonly params?: ActionParams;
 }
 
 export const INIT_ACTION = 'Init';

@@ -82,6 +82,7 @@ export function classify(check: SuiteCheck, report: CheckReport, descriptions: R
 function describeViolation(r: CheckReport, descriptions: Readonly<Record<string, string>>, after: string): string {
   const p = r.property ?? '?';
   if (r.kind === 'deadlock') return `a state with no enabled action is reachable${after}`;
+  if (r.kind === 'liveness') return `${descriptions[p] ?? 'the temporal property'} fails on a fair behaviour that loops forever${after}`;
   if (r.kind === 'sometimes') return `no reachable state satisfies ${r.unreached.join(', ')} (${descriptions[p] ?? 'a witness'}): something the model must be able to do became impossible`;
   return `${descriptions[p] ?? 'the invariant'} fails${after}`;
 }

@@ -20,6 +20,9 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       if (r.kind === 'sometimes') {
         lines.push(`${chalk.red.bold('Vacuous:')} no reachable state satisfies ${r.unreached.join(', ')}; the model never does what ${r.unreached.length === 1 ? 'this witness' : 'these witnesses'} expect${r.unreached.length === 1 ? 's' : ''}.`);
         for (const name of r.unreached) lines.push(`  ${name}: ${descriptions.get(name) ?? ''}`);
+      } else if (r.kind === 'liveness') {
+        const loop = r.trace?.loop;
+        lines.push(`${chalk.red.bold(`Temporal property ${r.property} violated`)}: a fair behaviour of ${r.traceLength ?? 1} states that repeats forever from step ${loop ?? '?'} (a lasso)`);
       } else if (r.kind === 'deadlock') {
         lines.push(`${chalk.red.bold('Deadlock')} after ${(r.traceLength ?? 1) - 1} steps (turn detection off with --no-deadlock if the model may legitimately stop)`);
       } else {

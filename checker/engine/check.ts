@@ -3,6 +3,7 @@
  * `CheckResult` with stats, coverage and a rebuilt counterexample.
  */
 import type { Model, ParamValues } from '../../spec/spec.ts';
+import { isTemporal } from '../../invariants/property.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
 import { breadthFirst } from './bfs.ts';
 import { depthFirst } from './dfs.ts';
@@ -20,6 +21,7 @@ import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
 import { CheckpointError, readCheckpoint } from './checkpoint.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
+import { checkLiveness, livenessRefusal } from './liveness/checkLiveness.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -60,7 +62,25 @@ export async function checkModel<S>(
   } else {
     outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints)) as SearchOutcome;
   }
-  return toResult(expander, outcome, limits, label);
+  const result = toResult(expander, outcome, limits, label);
+  return result.status === 'holds' && livenessRefusal(model, false) === null && model.properties.some(isTemporal)
+    ? withLiveness(model, result, limits, label)
+    : result;
+}
+
+/** The temporal properties, checked once the search has shown every state safe (issue: liveness). */
+async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel): Promise<CheckResult<S>> {
+  const live = await checkLiveness(new Expander(model, false), limits, label);
+  switch (live.kind) {
+    case 'holds':
+      return safe;
+    case 'violation':
+      return { status: 'violation', kind: 'liveness', property: live.property.name, stats: safe.stats, trace: live.trace, witnesses: safe.witnesses };
+    case 'incomplete':
+      return { status: 'incomplete', reason: live.reason, stats: safe.stats, witnesses: safe.witnesses };
+    case 'error':
+      return { status: 'error', message: live.error.message, stats: safe.stats };
+  }
 }
 
 /** The checkpoints a run writes and the one it resumes from, checked against this run. */
@@ -95,6 +115,8 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
 }
 
 function validate<S>(model: Model<S>, options: CheckOptions): void {
+  const refusal = livenessRefusal(model, options.symmetry ?? false);
+  if (refusal !== null) throw new ConfigError(refusal);
   if (options.symmetry) {
     if (!model.symmetry || model.symmetry.length === 0) {
       throw new ConfigError('symmetry reduction was asked for, but this model declares no symmetry sets');

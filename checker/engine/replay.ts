@@ -8,12 +8,15 @@ import { canonicalJson, paramsToItf, stateVariables, type ItfTrace, type ItfValu
 import { changesBetween, formatStep, formatValue } from '../../traces/text.ts';
 import { Expander } from './expander.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
+import { judgeLasso, type Move } from './liveness/judgeLasso.ts';
 
 export type ReplayOutcome =
   /** Every step fits and step `step` breaks `property` (the recorded bug is reproduced when it is the recorded one). */
   | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null }
   /** Every step fits and no invariant fails on the way. */
   | { readonly kind: 'fits'; readonly steps: number }
+  /** A lasso: every step fits, the loop closes, the cycle is fair and `property` fails on it for ever. */
+  | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null; readonly loop: number }
   /** Step `step` cannot be taken or leads elsewhere. */
   | { readonly kind: 'diverged'; readonly step: number; readonly action: string; readonly reason: string };
 
@@ -35,6 +38,8 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
   };
   const atInit = broken(state, 0);
   if (atInit) return atInit;
+  const visited: S[] = [state];
+  const moves: Move[] = [];
 
   for (const recordedState of rest) {
     const meta = recordedState['#meta'];
@@ -60,10 +65,36 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
       return { kind: 'diverged', step, action: shown, reason: `it leads to a different state: ${describeDifference(recordedState, got)}` };
     }
     state = next.state;
+    visited.push(state);
+    moves.push({ action: actionIndex, params: next.params });
     const end = broken(state, step);
     if (end) return end;
   }
+  if (trace.loop !== undefined) return replayLoop(expander, trace, visited, moves);
   return { kind: 'fits', steps: trace.states.length };
+}
+
+/** The lasso's closing step leads back to `states[loop]`, the cycle is fair, and the recorded temporal property fails on it. */
+function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly S[], moves: Move[]): ReplayOutcome {
+  const loop = trace.loop!;
+  const last = states.length - 1;
+  const closing = trace['#meta'].loopStep;
+  const loopStep = closing ? formatStep(closing.action, closing.params) : 'stuttering';
+  const diverged = (reason: string): ReplayOutcome => ({ kind: 'diverged', step: last + 1, action: loopStep, reason });
+  if (closing === undefined) {
+    if (loop !== last) return diverged(`the trace loops back to step ${loop} without saying which step closes the loop ("#meta".loopStep)`);
+  } else {
+    const actionIndex = expander.actions.findIndex((a) => a.name === closing.action);
+    const back = actionIndex < 0 ? null : expander.stepBy(states[last]!, actionIndex, canonicalJson(closing.params), keyOf);
+    if (back === null) return diverged(`the step that closes the loop cannot be taken in the last state`);
+    moves = [...moves, { action: actionIndex, params: back.params }];
+    if (!sameVariables(stateVariables(back.state), stateVariables(states[loop]))) {
+      return diverged(`the loop does not close: it leads to ${describeDifference(stateVariables(states[loop]), stateVariables(back.state))} instead of step ${loop}`);
+    }
+  }
+  const verdict = judgeLasso(expander, trace['#meta'].verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);
+  if ('problem' in verdict) return diverged(verdict.problem);
+  return { kind: 'reproduced', step: last, property: verdict.fails, recorded: trace['#meta'].verdict?.property ?? null, loop };
 }
 
 const keyOf = (p: ActionParams): string => canonicalJson(paramsToItf(p));

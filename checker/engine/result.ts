@@ -33,10 +33,13 @@ export type IncompleteReason = 'maxStates' | 'maxDepth' | 'timeLimit' | 'memoryB
 
 export type CheckResult<S> =
   | { readonly status: 'holds'; readonly stats: Stats; readonly witnesses: readonly string[] }
-  /** An invariant failed, a deadlock was found, or a `sometimes` property was never reached (vacuous). */
+  /**
+   * An invariant failed, a deadlock was found, a `sometimes` property was never reached (vacuous), or a
+   * temporal property fails on a fair behaviour (`liveness`: the trace is a lasso, with `loop`).
+   */
   | {
       readonly status: 'violation';
-      readonly kind: 'always' | 'deadlock' | 'sometimes';
+      readonly kind: 'always' | 'deadlock' | 'sometimes' | 'liveness';
       readonly property: string;
       readonly stats: Stats;
       /** Absent for a vacuous `sometimes`: there is no state to show. */

@@ -1,6 +1,10 @@
 /**
  * Random simulation for models too big to exhaust: `runs` random walks of at most `maxDepth` steps from
  * a seed. Every state a walk generates is checked, and a violation is shrunk before it is shown.
+ *
+ * Bounded liveness: a walk that comes back to a state already on it has closed a lasso; when its cycle
+ * is fair and a temporal property fails on the behaviour it stands for, that is a real counterexample
+ * (reported as is, not shrunk). A walk that stops in a state with no successor stutters there for ever.
  */
 import type { ActionParams } from '../../spec/spec.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
@@ -14,6 +18,11 @@ import { buildTrace, type Walk } from './walkTrace.ts';
 import type { CheckLabel } from './check.ts';
 import type { Model } from '../../spec/spec.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
+import { isTemporal } from '../../invariants/property.ts';
+import { ConfigError } from './check.ts';
+import { livenessRefusal } from './liveness/checkLiveness.ts';
+import { FairnessKeys } from './liveness/fairness.ts';
+import { failsOn, unfairKey } from './liveness/judgeLasso.ts';
 
 export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onProgress' | 'progressIntervalMs'> {
   readonly seed: number;
@@ -23,7 +32,7 @@ export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'time
 
 export type SimulationResult<S> =
   | { readonly status: 'holds'; readonly stats: SimulationStats }
-  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number }
+  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock' | 'liveness'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number }
   | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
   | { readonly status: 'error'; readonly message: string; readonly trace?: Trace<S>; readonly stats: SimulationStats };
 
@@ -38,7 +47,11 @@ export interface SimulationStats {
 
 export async function simulate<S>(model: Model<S>, options: SimulationOptions, label: CheckLabel): Promise<SimulationResult<S>> {
   accelerateRecords();
+  const refusal = livenessRefusal(model, false);
+  if (refusal !== null) throw new ConfigError(refusal);
   const expander = new Expander(model, false);
+  const temporal = model.properties.filter(isTemporal);
+  const keys = new FairnessKeys(expander.actions as never);
   const limits = new Limits(options);
   const rng = new Rng(options.seed);
   const seen = new FingerprintSet();
@@ -59,6 +72,10 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       walk = { init, steps: [] };
       let s: S = inits[init]!;
       note(s);
+      // States on this walk by fingerprint, for closing lassos.
+      const onWalk = new Map<string, number>();
+      const walkStates: S[] = [s];
+      if (temporal.length > 0) onWalk.set(`${expander.hi}:${expander.lo}`, 0);
       let bad = expander.firstViolation(s);
       if (bad >= 0) return violation(bad);
       for (let d = 0; d < options.maxDepth; d++) {
@@ -66,6 +83,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         expander.successors(s, (t, action, params) => next.push({ t, action, params }));
         if (next.length === 0) {
           if (deadlock) return finish({ kind: 'deadlock' });
+          const stuck = lasso(walkStates, walkStates.length - 1, null);
+          if (stuck) return stuck;
           break;
         }
         for (const n of next) {
@@ -76,6 +95,18 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           }
         }
         const pick = next[rng.below(next.length)]!;
+        if (temporal.length > 0) {
+          expander.fingerprint(pick.t);
+          const key = `${expander.hi}:${expander.lo}`;
+          const back = onWalk.get(key);
+          if (back !== undefined) {
+            const closed = lasso(walkStates, back, { action: pick.action, params: pick.params });
+            if (closed) return closed;
+          } else {
+            onWalk.set(key, walkStates.length);
+          }
+          walkStates.push(pick.t);
+        }
         walk.steps.push({ action: pick.action, params: pick.params });
         s = pick.t;
         note(s);
@@ -92,6 +123,28 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     return { status: 'error', message: e.message, stats: stats(), ...(trace ? { trace } : {}) };
   }
   return { status: 'holds', stats: stats() };
+
+  /**
+   * The walk so far, then `closing` back to `walkStates[loop]` (null: the last state stutters), as a
+   * liveness violation when that cycle is fair and a temporal property fails on it.
+   */
+  function lasso(walkStates: readonly S[], loop: number, closing: { action: number; params: ActionParams } | null): SimulationResult<S> | null {
+    if (temporal.length === 0) return null;
+    // A walk may pass a state twice: the lasso keeps the path up to the last state before the step back.
+    const states = walkStates.slice(0, walk.steps.length + 1);
+    const cycle = closing ? [...walk.steps.slice(loop), closing] : [];
+    if (unfairKey(expander, keys, closing ? states.slice(loop) : states.slice(-1), cycle) !== null) return null;
+    const p = temporal.find((q) => failsOn(q, states, closing ? loop : states.length - 1));
+    if (p === undefined) return null;
+    const verdict: TraceVerdict = { kind: 'liveness', property: p.name, description: p.description };
+    const closingName = closing ? expander.actions[closing.action]!.name : null;
+    const trace: Trace<S> = {
+      ...buildTrace(expander, walk, label),
+      verdict,
+      loop: closing ? { index: loop, action: closingName!, params: closing.params } : { index: states.length - 1 },
+    };
+    return { status: 'violation', kind: 'liveness', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
+  }
 
   function violation(invariant: number): SimulationResult<S> {
     return finish({ kind: 'always', invariant });

@@ -435,8 +435,25 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   // Every step ends by tidying the network and with the followers' poll.
   return actions
     .filter((a) => budget[a.name] !== 0)
-    .map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
+    .map((a) => ({ ...a, ...FAIRNESS[a.name], next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
 }
+
+/**
+ * Fairness for the liveness properties, as kafka-tlaplus `kraft/kip_996` states it when `TestLiveness`
+ * is on: fair delivery (every message that can be handled is eventually handled: weak fairness per
+ * message, the default key), a voter's election timer eventually fires (weak, per voter) and the
+ * leader's nudge to each voter eventually goes out (weak, per (leader, voter) pair). Faults (resignation,
+ * restart, crash, loss, link changes), client writes and fetch timeouts are never forced.
+ */
+const FAIRNESS: Readonly<Record<string, Pick<KraftAction, 'fairness' | 'fairnessKey'>>> = {
+  HandleVoteRequest: { fairness: 'weak' },
+  HandleVoteResponse: { fairness: 'weak' },
+  HandleBeginQuorumEpoch: { fairness: 'weak' },
+  HandleFetchRequest: { fairness: 'weak' },
+  HandleFetchResponse: { fairness: 'weak' },
+  ElectionTimeout: { fairness: 'weak', fairnessKey: ({ s }: OnVoter) => s },
+  ResendBeginQuorumEpoch: { fairness: 'weak', fairnessKey: ({ s, t }: { s: string; t: string }) => `${s}>${t}` },
+};
 
 /**
  * What follows every step: inert messages leave the network, and followers poll. Only replicas the

@@ -30,6 +30,9 @@ test('every preset states its verdict and turns deadlock detection off (budgets 
       ['kraft-fixed-prospective', 'holds'],
       ['kraft-fixed-resigned-unattached', 'holds'],
       ['kraft-double-vote', 'ElectionSafety'],
+      ['kraft-stuck-prospective', 'NotStuckInProspective'],
+      ['kraft-nudge-live', 'holds'],
+      ['kraft-final-live', 'holds'],
       ['kraft-bench', 'holds'],
     ],
   );

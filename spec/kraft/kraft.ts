@@ -14,7 +14,7 @@
  */
 import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
-import { kraftProperties } from './properties.ts';
+import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, Replica, type ResignedTimeout } from './state.ts';
 
@@ -61,11 +61,15 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
   return {
     init: () => [settle(initialState(cfg))],
     actions: kraftActions(cfg),
-    properties: kraftProperties({
-      initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
-      values: cfg.maxValues > 0,
-      resignations: cfg.maxResigns + cfg.maxRestarts > 0,
-    }),
+    properties: [
+      ...kraftProperties({
+        initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
+        values: cfg.maxValues > 0,
+        resignations: cfg.maxResigns + cfg.maxRestarts > 0,
+      }),
+      ...(params.liveness === 'prospective' ? [notStuckInProspective()] : []),
+      ...(params.liveness === 'election' ? [eventuallyLeaderElected()] : []),
+    ],
     // The established leader is distinguished; its followers stay interchangeable.
     symmetry: [cfg.init === 'leader' ? cfg.voters.slice(1) : [...cfg.voters]],
   };
@@ -127,6 +131,13 @@ export default defineSpec<KraftState>({
       choices: ['none', 'doubleVote'],
     },
     { name: 'maxEpoch', description: 'highest epoch a candidate may start (state-space bound)', type: 'int', default: 2, min: 1, max: 9 },
+    {
+      name: 'liveness',
+      description: 'also check a liveness property under fairness: none, prospective (NotStuckInProspective) or election (EventuallyLeaderElected)',
+      type: 'enum',
+      default: 'none',
+      choices: ['none', 'prospective', 'election'],
+    },
     budget('maxValues', 'client values written', 1),
     budget('maxRestarts', 'restarts keeping the disk', 1),
     budget('maxCrashes', 'crashes losing the disk (the voter stays down)', 0),
@@ -184,6 +195,35 @@ export default defineSpec<KraftState>({
         'followers time out, the old leader votes for both candidates of epoch 2 and ElectionSafety fails.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', bug: 'doubleVote', maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
       expect: { verdict: 'violates', property: 'ElectionSafety' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-stuck-prospective',
+      description:
+        'liveness of the "not Prospective" fourth condition without the nudge (KAFKA-16281\'s second half): safe, but a ' +
+        'follower that times out becomes Prospective, every pre-vote is denied naming the leader it may not follow, and ' +
+        'once its timers are spent it stays Prospective for ever beside the stable leader r1 and its follower. ' +
+        'NotStuckInProspective fails with that lasso.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'notProspective', liveness: 'prospective' },
+      expect: { verdict: 'violates', property: 'NotStuckInProspective' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-nudge-live',
+      description:
+        'the same with the leader\'s BeginQuorumEpoch nudge (weakly fair per leader and voter): the stuck Prospective ' +
+        'learns of the leader, NotStuckInProspective holds under fair delivery.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'notProspective', nudge: true, liveness: 'prospective' },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-final-live',
+      description:
+        'the final fix (Resigned times out into Unattached in the next epoch, the fourth condition unchanged): a ' +
+        'Prospective follows the leader named in a pre-vote reply, NotStuckInProspective holds under fair delivery.',
+      params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3, liveness: 'prospective' },
+      expect: { verdict: 'holds' },
       options: { deadlock: false },
     },
     {

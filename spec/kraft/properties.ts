@@ -4,6 +4,7 @@
  */
 import { type List, is } from 'immutable';
 import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { leadsTo } from '../../invariants/temporal.ts';
 import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
 
 const symmetric = { symmetric: true };
@@ -152,3 +153,26 @@ export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
     ...(w.resignations ? [sometimes<KraftState>('LeaderResigned', 'a leader resigns', (s) => some(s, (_, r) => r.role === 'Resigned'), symmetric)] : []),
   ];
 }
+
+/** Some voter is Prospective while another voter leads (KAFKA-16281's second half: the stuck Prospective). */
+export const prospectiveBesideLeader = (s: KraftState) => some(s, (_, r) => r.role === 'Prospective') && some(s, (_, r) => r.role === 'Leader');
+
+/** Some voter leads. */
+const leaderExists = (s: KraftState) => some(s, (_, r) => r.role === 'Leader');
+
+/** KAFKA-16281's second half: a Prospective beside a stable leader must not stay Prospective for ever. */
+export const notStuckInProspective = (): Property<KraftState> =>
+  leadsTo(
+    'NotStuckInProspective',
+    'a voter that is Prospective while a leader leads does not stay so: it learns of the leader, or the leadership changes',
+    prospectiveBesideLeader,
+    (s) => !prospectiveBesideLeader(s),
+  );
+
+/**
+ * Raft's election liveness: whenever no voter leads, one is elected. Timers are budgeted, and a spent
+ * budget is a timer that never fires again (a permanent fault), so this holds only where the budgets
+ * leave room for a whole election after the last leader is gone.
+ */
+export const eventuallyLeaderElected = (): Property<KraftState> =>
+  leadsTo('EventuallyLeaderElected', 'whenever no voter leads, a leader is elected eventually', (s) => !leaderExists(s), leaderExists);

@@ -38,6 +38,9 @@ export function validateItf(data: unknown): asserts data is ItfTrace {
     if (meta.params !== undefined && !isObject(meta.params)) throw new ItfFormatError('"#meta.params" must be an object of parameter values');
   }
   data.states.forEach((s, i) => validateState(s, i));
+  if (data.loop !== undefined && !(Number.isInteger(data.loop) && (data.loop as number) >= 0 && (data.loop as number) < data.states.length)) {
+    throw new ItfFormatError(`"loop" must be the index of a state (0 to ${data.states.length - 1}) the trace returns to, found ${kindOf(data.loop)}`);
+  }
 }
 
 function validateState(s: unknown, i: number): void {

@@ -110,6 +110,8 @@ export function verdictSentence(verdict: TraceVerdict, lastStep: number): string
       return `Deadlock at step ${lastStep}: ${verdict.description}`;
     case 'error':
       return `The spec threw at step ${lastStep}: ${verdict.description}`;
+    case 'liveness':
+      return `${verdict.property} fails on a behaviour that loops forever from step ${lastStep}: ${verdict.description}`;
     default:
       return `${verdict.property} at step ${lastStep}: ${verdict.description}`;
   }

@@ -38,6 +38,9 @@ function describe(o: ReplayOutcome, length: number): string {
   switch (o.kind) {
     case 'reproduced': {
       const same = o.recorded === null || o.recorded === o.property;
+      if ('loop' in o) {
+        return `${chalk.red.bold('Reproduced:')} the trace fits the spec, its loop closes and is fair, and ${o.property} fails on the behaviour that repeats forever from step ${o.loop}${same ? '' : ` (the trace was recorded for ${o.recorded})`}.`;
+      }
       return `${chalk.red.bold('Reproduced:')} the trace fits the spec and step ${o.step} violates ${o.property}${same ? '' : ` (the trace was recorded for ${o.recorded})`}.`;
     }
     case 'fits':

@@ -5,6 +5,7 @@ import { ExitCode } from '../exitCodes.ts';
 import { prepareCheck } from '../runCheck.ts';
 import { simulate, type SimulationResult } from '../../engine/simulate.ts';
 import { randomSeed } from '../../engine/rng.ts';
+import { ConfigError } from '../../engine/check.ts';
 import { toItf } from '../../../traces/itf/write.ts';
 import { renderText } from '../../../traces/text.ts';
 import { progressDisplay, fmt } from '../progressDisplay.ts';
@@ -31,7 +32,7 @@ export const simulateCommand: KmcCommand = {
     });
     const seed = argv.seed === undefined ? randomSeed() : parseSeed(argv.seed);
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));
-    const result = await simulate(
+    const result = await simulateOrRefuse(
       prepared.model,
       {
         seed,
@@ -77,6 +78,16 @@ export const simulateCommand: KmcCommand = {
   },
 };
 
+/** `simulate`, with a model it cannot run (liveness with a VIEW or CONSTRAINT) reported as a usage error. */
+async function simulateOrRefuse(...args: Parameters<typeof simulate<unknown>>): Promise<SimulationResult<unknown>> {
+  try {
+    return await simulate(...args);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UserError(`Cannot simulate ${args[2].spec}: ${e.message}`);
+    throw e;
+  }
+}
+
 function summary(r: SimulationResult<unknown>, seed: string): string {
   const s = r.stats;
   const counts = `${fmt(s.runs)} runs, ${fmt(s.steps)} steps, ${fmt(s.distinct)} distinct states, ${s.seconds.toFixed(1)} s`;
@@ -85,6 +96,9 @@ function summary(r: SimulationResult<unknown>, seed: string): string {
     case 'holds':
       return `${chalk.green.bold('No violation found')} (simulation is not a proof): ${counts}. ${replay}`;
     case 'violation':
+      if (r.kind === 'liveness') {
+        return `${chalk.red.bold(`Temporal property ${r.property} violated`)}: a walk looped back to step ${r.trace.loop?.index ?? '?'} on a fair cycle (a lasso of ${r.trace.steps.length} states, not shrunk). ${counts}. ${replay}`;
+      }
       return `${chalk.red.bold(r.kind === 'deadlock' ? 'Deadlock' : `Invariant ${r.property} violated`)} after ${r.trace.steps.length - 1} steps (shrunk from ${r.shrunkFrom}). ${counts}. ${replay}`;
     case 'incomplete':
       return `${chalk.yellow.bold('Incomplete:')} stopped by ${r.reason === 'timeLimit' ? '--time-limit' : 'Ctrl-C'}. ${counts}. ${replay}`;

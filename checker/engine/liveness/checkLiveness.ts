@@ -1,0 +1,208 @@
+/**
+ * The liveness pass: after an exhaustive search has found no safety violation, explore the reachable
+ * graph again, this time keeping every edge (compactly, `graph.ts`), then look for a fair cycle on which
+ * each temporal property fails (`fairCycle.ts`) and show it as a lasso (`lasso.ts`).
+ *
+ * For each property, the part of the graph a counterexample lives in:
+ * - ◇P: ¬P states reachable from a ¬P initial state through ¬P states;
+ * - P ~> Q: ¬Q states reachable through ¬Q states from a reachable P ∧ ¬Q state;
+ * - □◇P: every reachable ¬P state.
+ * A fair component there is a behaviour that fails the property for ever.
+ */
+import type { ActionParams, Model } from '../../../spec/spec.ts';
+import type { Property } from '../../../invariants/property.ts';
+import { isTemporal } from '../../../invariants/property.ts';
+import { INIT_ACTION, type Trace, type TraceStep } from '../../../traces/trace.ts';
+import type { CheckLabel } from '../check.ts';
+import { SpecError, type Expander } from '../expander.ts';
+import { type Limits, yieldToEventLoop } from '../limits.ts';
+import type { IncompleteReason } from '../result.ts';
+import { FairCycleSearch } from './fairCycle.ts';
+import { FairnessKeys } from './fairness.ts';
+import { GrowableBits } from './growable.ts';
+import { StateGraphBuilder, type StateGraph } from './graph.ts';
+import { buildLasso, type Lasso } from './lasso.ts';
+import { StateIds } from './stateIds.ts';
+
+export interface LivenessStats {
+  readonly states: number;
+  readonly edges: number;
+  readonly fairKeys: number;
+  /** Bytes of the graph, predicate bits and id table. */
+  readonly bytes: number;
+}
+
+export type LivenessOutcome<S> =
+  | { readonly kind: 'holds'; readonly stats: LivenessStats }
+  | { readonly kind: 'violation'; readonly property: Property<S>; readonly trace: Trace<S>; readonly stats: LivenessStats }
+  | { readonly kind: 'incomplete'; readonly reason: IncompleteReason }
+  | { readonly kind: 'error'; readonly error: SpecError };
+
+/** Why a model cannot be checked for liveness, or null. */
+export function livenessRefusal<S>(model: Model<S>, symmetry: boolean): string | null {
+  const temporal = model.properties.filter(isTemporal).map((p) => p.name);
+  if (temporal.length === 0) return null;
+  const names = temporal.join(', ');
+  if (symmetry) {
+    return (
+      `symmetry reduction cannot be used with the temporal properties ${names}: a cycle in the reduced graph may join states ` +
+      'that are permutations of each other, which is not a cycle of the model, so the fair cycles found would not be real. Run without --symmetry'
+    );
+  }
+  if (model.view) {
+    return (
+      `this model declares a VIEW, which cannot be used with the temporal properties ${names}: states the view merges may differ in ` +
+      'what is enabled, so fairness and the loops found would not be the model\'s. Drop the view (or the temporal properties) for this check'
+    );
+  }
+  if (model.constraint) {
+    return (
+      `this model declares a CONSTRAINT, which cannot be used with the temporal properties ${names}: a state it cuts off has no ` +
+      'successors and would look like a behaviour that stops for ever'
+    );
+  }
+  return null;
+}
+
+export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, label: CheckLabel): Promise<LivenessOutcome<S>> {
+  const temporal = expander.model.properties.filter(isTemporal);
+  const keys = new FairnessKeys(expander.actions as never);
+  const ids = new StateIds();
+  const builder = new StateGraphBuilder();
+  // Per property: bit P (its `test`) and, for leadsTo, bit `from`.
+  const holds = temporal.map(() => new GrowableBits());
+  const from = temporal.map(() => new GrowableBits());
+  const bytes = () => builder.bytes + ids.bytes + holds.reduce((n, b) => n + b.bytes, 0) + from.reduce((n, b) => n + b.bytes, 0);
+
+  const evaluate = (s: S, id: number) => {
+    for (let i = 0; i < temporal.length; i++) {
+      const p = temporal[i]!;
+      try {
+        holds[i]!.set(id, p.test(s));
+        if (p.from) from[i]!.set(id, p.from(s));
+      } catch (e) {
+        throw new SpecError('property', `property ${p.name} threw`, e);
+      }
+    }
+  };
+
+  let queue: S[] = [];
+  let head = 0;
+  try {
+    for (const [i, s] of expander.initialStates().entries()) {
+      expander.fingerprint(s);
+      if (ids.get(expander.hi, expander.lo) >= 0) continue;
+      const id = builder.addState(-1 - i);
+      ids.put(expander.hi, expander.lo, id);
+      evaluate(s, id);
+      queue.push(s);
+    }
+    let expanding = 0;
+    const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
+      expander.fingerprint(t);
+      let target = ids.get(expander.hi, expander.lo);
+      const fair = keys.idOf(action, params);
+      if (target < 0) {
+        target = builder.states;
+        ids.put(expander.hi, expander.lo, target);
+        builder.addState(builder.edges);
+        evaluate(t, target);
+        queue.push(t);
+      }
+      builder.addEdge(target, action, ordinal, fair);
+    };
+    while (head < queue.length) {
+      const s = queue[head]!;
+      queue[head++] = undefined as unknown as S;
+      if (head > 65_536 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      builder.beginEdges(expanding);
+      expander.successors(s, visit);
+      expanding++;
+      if ((expanding & 511) === 0) {
+        const reason = limits.exceeded(builder.states, bytes());
+        if (reason !== null) return { kind: 'incomplete', reason };
+        if (limits.shouldYield()) await yieldToEventLoop();
+      }
+    }
+  } catch (e) {
+    if (e instanceof SpecError) return { kind: 'error', error: e };
+    throw e;
+  }
+
+  const graph = builder.build(keys.strongFlags(), keys.names);
+  const stats: LivenessStats = { states: graph.size, edges: graph.edgeTarget.length, fairKeys: keys.count, bytes: bytes() };
+  const search = new FairCycleSearch(graph);
+  for (let i = 0; i < temporal.length; i++) {
+    const p = temporal[i]!;
+    const bitsP = holds[i]!;
+    const bitsFrom = from[i]!;
+    const failing = (u: number) => !bitsP.has(u);
+    const seeds: number[] = [];
+    for (let u = 0; u < graph.size; u++) {
+      if (!failing(u)) continue;
+      if (p.kind === 'eventually' ? graph.parentEdge[u]! < 0 : p.kind === 'leadsTo' ? bitsFrom.has(u) : true) seeds.push(u);
+    }
+    const component = search.find(seeds, failing);
+    if (component === null) continue;
+    const lasso = buildLasso(graph, seeds, failing, component);
+    const trace = lassoTrace(expander, graph, ids, lasso, label, p);
+    return { kind: 'violation', property: p, trace, stats };
+  }
+  return { kind: 'holds', stats };
+}
+
+/** Re-runs the lasso's steps from its initial state; every state is checked against the recorded graph. */
+function lassoTrace<S>(expander: Expander<S>, g: StateGraph, ids: StateIds, lasso: Lasso, label: CheckLabel, p: Property<S>): Trace<S> {
+  const init = expander.initialStates()[lasso.initIndex] as S;
+  const steps: TraceStep<S>[] = [{ index: 0, action: INIT_ACTION, params: {}, state: init }];
+  let state = init;
+  const take = (e: number) => {
+    const a = g.edgeAction[e]!;
+    const { next, params } = nthStep(expander, state, a, g.edgeOrdinal[e]!);
+    expander.fingerprint(next);
+    if (ids.get(expander.hi, expander.lo) !== g.edgeTarget[e]) {
+      throw new Error('could not rebuild the lasso: the model is not deterministic (a step led to another state than when the graph was built)');
+    }
+    return { next, params, action: expander.actions[a]! };
+  };
+  const all = [...lasso.stem, ...lasso.cycle];
+  for (let i = 0; i < all.length; i++) {
+    const isClosing = lasso.cycle.length > 0 && i === all.length - 1;
+    const { next, params, action } = take(all[i]!);
+    if (isClosing) {
+      return {
+        spec: label.spec,
+        ...(label.preset ? { preset: label.preset } : {}),
+        params: label.params,
+        steps,
+        verdict: verdictOf(p),
+        loop: { index: lasso.stem.length, action: action.name, params },
+      };
+    }
+    const events = action.describe?.(state, params, next);
+    steps.push({ index: steps.length, action: action.name, params, state: next, ...(events ? { events } : {}) });
+    state = next;
+  }
+  return {
+    spec: label.spec,
+    ...(label.preset ? { preset: label.preset } : {}),
+    params: label.params,
+    steps,
+    verdict: verdictOf(p),
+    loop: { index: steps.length - 1 },
+  };
+}
+
+function verdictOf<S>(p: Property<S>) {
+  return { kind: 'liveness' as const, property: p.name, description: p.description };
+}
+
+/** The `ordinal`-th parameter choice of action `a` in `s`, and its successor. */
+export function nthStep<S>(expander: Expander<S>, s: S, a: number, ordinal: number): { next: S; params: ActionParams } {
+  const action = expander.actions[a]!;
+  const params: ActionParams = action.params ? [...action.params(s)][ordinal]! : {};
+  return { next: action.next(s, params), params };
+}

@@ -1,0 +1,103 @@
+/**
+ * The reachable state graph as flat typed arrays, the form the fair-cycle search reads: state ids in
+ * discovery (BFS) order, edges in compressed sparse rows (CSR). Per edge: its target, the action and the
+ * parameter ordinal that produced it (enough to re-run the step when a trace is rebuilt), and its
+ * fairness key id (-1 for an unfair step). Which fair keys are enabled in a state needs no store of its
+ * own: an enabled action instance always yields an edge, so they are the fair keys of its out-edges.
+ * No state object is kept; a state is recovered by re-running the steps of its BFS tree path.
+ */
+import { GrowableU32, GrowableI32 } from './growable.ts';
+
+/** What the fair-cycle search needs: the shape of the graph and the fairness of its edges. */
+export interface FairGraph {
+  readonly size: number;
+  /** Edges of state `u` are `edgeStart[u] .. edgeStart[u + 1] - 1`. */
+  readonly edgeStart: Uint32Array;
+  readonly edgeTarget: Uint32Array;
+  /** Fairness key id of the edge's action instance, -1 when the action is unfair. */
+  readonly edgeFair: Int32Array;
+  /** Per fairness key id: 1 for strong fairness, 0 for weak. */
+  readonly fairStrong: Uint8Array;
+}
+
+/** A `FairGraph` with what a counterexample needs to be rebuilt. */
+export interface StateGraph extends FairGraph {
+  readonly edgeAction: Uint16Array;
+  readonly edgeOrdinal: Uint32Array;
+  /** The edge that first reached each state (BFS tree); for an initial state `-1 - index in init()`. */
+  readonly parentEdge: Int32Array;
+  /** The source state of each edge (the inverse of `edgeStart`, for walking tree paths back). */
+  readonly edgeSource: Uint32Array;
+  /** Per fairness key id: `action` or `action(key)`, for messages. */
+  readonly fairNames: readonly string[];
+}
+
+/** Appends states in id order and their edges, then freezes into a `StateGraph`. */
+export class StateGraphBuilder {
+  private readonly starts = new GrowableU32();
+  private readonly targets = new GrowableU32();
+  private readonly actions = new GrowableU32();
+  private readonly ordinals = new GrowableU32();
+  private readonly fair = new GrowableI32();
+  private readonly parents = new GrowableI32();
+  private open = -1;
+
+  get states(): number {
+    return this.parents.length;
+  }
+
+  get edges(): number {
+    return this.targets.length;
+  }
+
+  get bytes(): number {
+    return this.starts.bytes + this.targets.bytes + this.actions.bytes + this.ordinals.bytes + this.fair.bytes + this.parents.bytes;
+  }
+
+  /** A new state with the edge that reached it (or `-1 - initIndex`); returns its id. */
+  addState(parentEdge: number): number {
+    const id = this.parents.length;
+    this.parents.push(parentEdge);
+    return id;
+  }
+
+  /** Starts the out-edges of `id`; states are expanded in id order. */
+  beginEdges(id: number): void {
+    if (id !== this.open + 1) throw new Error(`states must be expanded in id order (expected ${this.open + 1}, got ${id})`);
+    this.open = id;
+    this.starts.push(this.targets.length);
+  }
+
+  /** Adds an edge of the open state; returns its index. */
+  addEdge(target: number, action: number, ordinal: number, fairKey: number): number {
+    const e = this.targets.length;
+    this.targets.push(target);
+    this.actions.push(action);
+    this.ordinals.push(ordinal);
+    this.fair.push(fairKey);
+    return e;
+  }
+
+  build(fairStrong: Uint8Array, fairNames: readonly string[]): StateGraph {
+    const n = this.parents.length;
+    while (this.open + 1 < n) this.beginEdges(this.open + 1);
+    const edgeStart = new Uint32Array(n + 1);
+    edgeStart.set(this.starts.view());
+    edgeStart[n] = this.targets.length;
+    const m = this.targets.length;
+    const edgeSource = new Uint32Array(m);
+    for (let u = 0; u < n; u++) edgeSource.fill(u, edgeStart[u]!, edgeStart[u + 1]!);
+    return {
+      size: n,
+      edgeStart,
+      edgeTarget: this.targets.view().slice(),
+      edgeAction: Uint16Array.from(this.actions.view()),
+      edgeOrdinal: this.ordinals.view().slice(),
+      edgeFair: this.fair.view().slice(),
+      parentEdge: this.parents.view().slice(),
+      edgeSource,
+      fairStrong,
+      fairNames,
+    };
+  }
+}

@@ -1,0 +1,70 @@
+/** Append-only typed arrays that double when full: the graph is built before its size is known. */
+export class GrowableU32 {
+  private data = new Uint32Array(1024);
+  length = 0;
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Uint32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+
+  /** The filled part, without copying. */
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+export class GrowableI32 {
+  private data = new Int32Array(1024);
+  length = 0;
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** One bit per state, growing with the graph. */
+export class GrowableBits {
+  private words = new Uint32Array(64);
+
+  get bytes(): number {
+    return this.words.byteLength;
+  }
+
+  set(i: number, on: boolean): void {
+    const w = i >>> 5;
+    if (w >= this.words.length) {
+      const bigger = new Uint32Array(Math.max(this.words.length * 2, w + 1));
+      bigger.set(this.words);
+      this.words = bigger;
+    }
+    if (on) this.words[w]! |= 1 << (i & 31);
+    else this.words[w]! &= ~(1 << (i & 31));
+  }
+
+  has(i: number): boolean {
+    const w = i >>> 5;
+    return w < this.words.length && (this.words[w]! & (1 << (i & 31))) !== 0;
+  }
+}

@@ -1,0 +1,210 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Action, Model } from '../../../spec/spec.ts';
+import { always } from '../../../invariants/property.ts';
+import { alwaysEventually, eventually, leadsTo } from '../../../invariants/temporal.ts';
+import type { Property } from '../../../invariants/property.ts';
+import { checkModel, ConfigError } from '../check.ts';
+import { FairCycleSearch } from './fairCycle.ts';
+import type { FairGraph } from './graph.ts';
+import { replayTrace } from '../replay.ts';
+import { toItf } from '../../../traces/itf/write.ts';
+import type { Trace } from '../../../traces/trace.ts';
+import type { CheckResult } from '../result.ts';
+
+const label = { spec: 'tiny', params: {} };
+const traceOf = <S>(r: CheckResult<S>): Trace<S> | undefined => ('trace' in r ? r.trace : undefined);
+type Fairness = 'weak' | 'strong' | undefined;
+
+/** A graph from `[from, to, fairKey]` edges (key -1: unfair) and per-key strength. */
+function graph(n: number, edges: [number, number, number][], strong: number[]): FairGraph {
+  const sorted = [...edges].sort((a, b) => a[0] - b[0]);
+  const edgeStart = new Uint32Array(n + 1);
+  for (const [u] of sorted) edgeStart[u + 1]!++;
+  for (let u = 0; u < n; u++) edgeStart[u + 1]! += edgeStart[u]!;
+  return {
+    size: n,
+    edgeStart,
+    edgeTarget: Uint32Array.from(sorted.map((e) => e[1])),
+    edgeFair: Int32Array.from(sorted.map((e) => e[2])),
+    fairStrong: Uint8Array.from(strong),
+  };
+}
+
+const all = () => true;
+
+test('fair cycle search: an SCC where a weak key is enabled everywhere and never taken is rejected', () => {
+  // 0 <-> 1 by unfair steps; key 0 (weak) leaves to 2 from both.
+  const g = graph(3, [[0, 1, -1], [1, 0, -1], [0, 2, 0], [1, 2, 0]], [0]);
+  const notTwo = (u: number) => u !== 2;
+  assert.equal(new FairCycleSearch(g).find([0], notTwo), null);
+  // Key 0 enabled only in state 1: weak fairness is satisfied by visiting 0, where it is disabled.
+  const g2 = graph(3, [[0, 1, -1], [1, 0, -1], [1, 2, 0]], [0]);
+  assert.deepEqual([...new FairCycleSearch(g2).find([0], notTwo)!].sort(), [0, 1]);
+});
+
+test('fair cycle search: strong fairness removes the states where a key is enabled and never taken, then looks again', () => {
+  // 0 <-> 1 <-> 2 (weak key 1 on 0->1 and 1->0 ... all taken inside), strong key 0 enabled only at 2 (leaves to 3).
+  const g = graph(4, [[0, 1, 1], [1, 0, 1], [1, 2, -1], [2, 1, -1], [2, 3, 0]], [1, 0]);
+  const search = new FairCycleSearch(g);
+  const found = search.find([0], (u) => u !== 3);
+  assert.deepEqual([...found!].sort(), [0, 1]);
+  assert.equal(search.stats.refinements, 1);
+  // The same key weak: the whole SCC {0, 1, 2} is fair (the key is disabled at 0 and 1).
+  const weak = graph(4, [[0, 1, 1], [1, 0, 1], [1, 2, -1], [2, 1, -1], [2, 3, 0]], [0, 0]);
+  assert.deepEqual([...new FairCycleSearch(weak).find([0], (u) => u !== 3)!].sort(), [0, 1, 2]);
+});
+
+test('fair cycle search: a single state stutters only when no fair key is enabled in it', () => {
+  assert.deepEqual([...new FairCycleSearch(graph(2, [[0, 1, -1]], [])).find([0], (u) => u === 0)!], [0]);
+  assert.equal(new FairCycleSearch(graph(2, [[0, 1, 0]], [0])).find([0], (u) => u === 0), null);
+  // Deep chains do not overflow the stack (Tarjan is iterative).
+  const n = 200_000;
+  const chain = graph(n, Array.from({ length: n - 1 }, (_, i) => [i, i + 1, 0] as [number, number, number]), [0]);
+  assert.deepEqual([...new FairCycleSearch(chain).find([0], all)!], [n - 1]);
+});
+
+/**
+ * x in 0..2 from 0. Spin toggles 0 <-> 1; Finish goes to 2 (from `finishFrom`). ◇(x = 2) is the property.
+ */
+function spinModel(spin: Fairness, finish: Fairness, finishFrom: number[], properties?: Property<number>[]): Model<number> {
+  const actions: Action<number>[] = [
+    { name: 'Spin', enabled: (x) => x < 2, next: (x) => 1 - x, ...(spin ? { fairness: spin } : {}) },
+    { name: 'Finish', enabled: (x) => finishFrom.includes(x), next: () => 2, ...(finish ? { fairness: finish } : {}) },
+  ];
+  return { init: () => [0], actions, properties: properties ?? [eventually('Finishes', 'x reaches 2', (x: number) => x === 2)] };
+}
+
+test('◇P without fairness: the behaviour may stop before P (stuttering), a one-state lasso', async () => {
+  const r = await checkModel(spinModel(undefined, undefined, [0, 1]), { deadlock: false }, label);
+  assert.equal(r.status, 'violation');
+  assert.equal(r.status === 'violation' && r.kind, 'liveness');
+  assert.deepEqual(traceOf(r)?.steps.map((s) => s.state), [0]);
+  assert.deepEqual(traceOf(r)?.loop, { index: 0 });
+  assert.equal(r.stats.distinct, 3);
+});
+
+test('◇P: an unfair cycle is ignored once the action leaving it is weakly fair and enabled all along it', async () => {
+  const r = await checkModel(spinModel('weak', 'weak', [0, 1]), { deadlock: false }, label);
+  assert.equal(r.status, 'holds');
+});
+
+test('◇P: weak and strong fairness differ when the exit is enabled only now and then', async () => {
+  const weak = await checkModel(spinModel('weak', 'weak', [1]), { deadlock: false }, label);
+  assert.equal(weak.status, 'violation');
+  // The lasso: 0 -Spin-> 1, then Spin back to step 0 for ever; Finish is enabled only at 1.
+  assert.deepEqual(traceOf(weak)?.steps.map((s) => [s.action, s.state]), [['Init', 0], ['Spin', 1]]);
+  assert.deepEqual(traceOf(weak)?.loop, { index: 0, action: 'Spin', params: {} });
+  const itf = toItf(traceOf(weak)!);
+  assert.equal(itf.loop, 0);
+  assert.deepEqual(itf['#meta'].loopStep, { action: 'Spin', params: {} });
+  assert.deepEqual(replayTrace(spinModel('weak', 'weak', [1]), itf), { kind: 'reproduced', step: 1, property: 'Finishes', recorded: 'Finishes', loop: 0 });
+  // Under strong fairness the same lasso is not fair: replay says so, and the check holds.
+  const strongModel = spinModel('weak', 'strong', [1]);
+  const replayed = replayTrace(strongModel, itf);
+  assert.equal(replayed.kind, 'diverged');
+  assert.match(replayed.kind === 'diverged' ? replayed.reason : '', /the loop is not fair: Finish is never taken on it although it is enabled on it \(strong fairness\)/);
+  assert.equal((await checkModel(strongModel, { deadlock: false }, label)).status, 'holds');
+});
+
+test('P ~> Q: stem to the P-state, then the stuck state repeats', async () => {
+  // 0 -Request-> 1 -Grant-> 2 -Reset-> 0; Grant unfair: after a request nothing forces the grant.
+  const model = (grant: Fairness): Model<number> => ({
+    init: () => [0],
+    actions: [
+      { name: 'Request', enabled: (x) => x === 0, next: () => 1, fairness: 'weak' },
+      { name: 'Grant', enabled: (x) => x === 1, next: () => 2, ...(grant ? { fairness: grant } : {}) },
+      { name: 'Reset', enabled: (x) => x === 2, next: () => 0, fairness: 'weak' },
+    ],
+    properties: [always('Small', 'x <= 2', (x: number) => x <= 2), leadsTo('Granted', 'a request is granted', (x: number) => x === 1, (x: number) => x === 2)],
+  });
+  const r = await checkModel(model(undefined), {}, label);
+  assert.equal(r.status === 'violation' && r.property, 'Granted');
+  assert.deepEqual(traceOf(r)?.steps.map((s) => s.action), ['Init', 'Request']);
+  assert.deepEqual(traceOf(r)?.loop, { index: 1 });
+  assert.equal(replayTrace(model(undefined), toItf(traceOf(r)!)).kind, 'reproduced');
+  assert.equal((await checkModel(model('weak'), {}, label)).status, 'holds');
+});
+
+test('□◇P: a fair cycle that avoids P for ever', async () => {
+  // 0 <-> 1 by Spin (weak); Visit 0 -> 3 -> 0 goes through P (x = 3) but is unfair.
+  const model: Model<number> = {
+    init: () => [0],
+    actions: [
+      { name: 'Spin', enabled: (x) => x < 2, next: (x) => 1 - x, fairness: 'weak' },
+      { name: 'Visit', enabled: (x) => x === 0, next: () => 3 },
+      { name: 'Back', enabled: (x) => x === 3, next: () => 0, fairness: 'weak' },
+    ],
+    properties: [alwaysEventually('VisitsThree', 'x is 3 again and again', (x: number) => x === 3)],
+  };
+  const r = await checkModel(model, {}, label);
+  assert.equal(r.status === 'violation' && r.property, 'VisitsThree');
+  assert.deepEqual(traceOf(r)?.steps.map((s) => s.state), [0, 1]);
+  assert.deepEqual(traceOf(r)?.loop, { index: 0, action: 'Spin', params: {} });
+});
+
+test('fairness per key: one obligation per voter differs from one for the whole action', async () => {
+  // Toggle(a) flips a's flag for ever; Toggle(b) sets b's flag once. ◇(b set).
+  const model = (fairnessKey?: (p: { v: unknown }) => string): Model<string> => ({
+    init: () => ['--'],
+    actions: [
+      {
+        name: 'Toggle',
+        params: () => [{ v: 'a' }, { v: 'b' }],
+        enabled: (s, { v }) => v === 'a' || s[1] === '-',
+        next: (s, { v }) => (v === 'a' ? (s[0] === 'a' ? '-' : 'a') + s[1] : s[0] + 'b'),
+        fairness: 'weak',
+        ...(fairnessKey ? { fairnessKey } : {}),
+      },
+    ],
+    properties: [eventually('BServed', 'b is served', (s: string) => s[1] === 'b')],
+  });
+  // Per parameter value (the default) or per voter: Toggle(b) stays enabled, so it must be taken.
+  assert.equal((await checkModel(model(), {}, label)).status, 'holds');
+  assert.equal((await checkModel(model(({ v }) => String(v)), {}, label)).status, 'holds');
+  // One obligation for the whole action (WF_vars(\E v : Toggle(v))): toggling a for ever satisfies it.
+  const r = await checkModel(model(() => 'any'), {}, label);
+  assert.equal(r.status === 'violation' && r.property, 'BServed');
+  assert.deepEqual(traceOf(r)?.steps.map((s) => s.state), ['--', 'a-']);
+  assert.equal(traceOf(r)?.loop?.index, 0);
+});
+
+test('liveness refuses symmetry and a VIEW, saying why', async () => {
+  const m = spinModel('weak', 'weak', [1]);
+  await assert.rejects(checkModel({ ...m, symmetry: [[0, 1]] }, { symmetry: true }, label), (e: Error) => {
+    assert.ok(e instanceof ConfigError);
+    assert.match(e.message, /symmetry reduction cannot be used with the temporal properties Finishes: a cycle in the reduced graph may join states that are permutations of each other/);
+    return true;
+  });
+  await assert.rejects(checkModel({ ...m, view: (x) => x % 2 }, {}, label), /declares a VIEW, which cannot be used with the temporal properties Finishes/);
+});
+
+test('bounded liveness in simulation: a walk that returns to a state on it closes a lasso, reported when fair and failing', async () => {
+  const { simulate } = await import('../simulate.ts');
+  const weak = await simulate(spinModel('weak', 'weak', [1]), { seed: 7, runs: 50, maxDepth: 20, deadlock: false }, label);
+  assert.equal(weak.status, 'violation');
+  assert.equal(weak.status === 'violation' && weak.kind, 'liveness');
+  assert.equal(weak.status === 'violation' && weak.property, 'Finishes');
+  const trace = weak.status === 'violation' ? weak.trace : undefined;
+  assert.deepEqual(trace?.steps.map((s) => s.state), [0, 1]);
+  assert.deepEqual(trace?.loop, { index: 0, action: 'Spin', params: {} });
+  assert.equal(replayTrace(spinModel('weak', 'weak', [1]), toItf(trace!)).kind, 'reproduced');
+  // Under strong fairness for Finish no loop of a walk is fair: nothing is reported.
+  const strong = await simulate(spinModel('weak', 'strong', [1]), { seed: 7, runs: 50, maxDepth: 20, deadlock: false }, label);
+  assert.equal(strong.status, 'holds');
+});
+
+test('a lasso as text says where it repeats forever', async () => {
+  const { renderText } = await import('../../../traces/text.ts');
+  const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+  const cycle = await checkModel(spinModel('weak', 'weak', [1]), { deadlock: false }, label);
+  assert.deepEqual(plain(renderText(toItf(traceOf(cycle)!))).split('\n').slice(-2), [
+    'Spin leads back to step 0: repeats forever from step 0',
+    'Temporal property Finishes violated: x reaches 2',
+  ]);
+  const stutter = await checkModel(spinModel(undefined, undefined, [0, 1]), { deadlock: false }, label);
+  assert.deepEqual(plain(renderText(toItf(traceOf(stutter)!))).split('\n').slice(-2), [
+    'Step 0 repeats forever from step 0 (stuttering: nothing fair is left to do)',
+    'Temporal property Finishes violated: x reaches 2',
+  ]);
+});

@@ -1,0 +1,64 @@
+/**
+ * KAFKA-16281's second half, which no invariant catches: with the "not Prospective" fourth condition and
+ * no nudge, a voter can stay Prospective for ever beside a stable leader. The liveness presets tell the
+ * fixes apart; outcomes and the lasso are pinned here and through the CLI's --json.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import spec from './kraft.ts';
+import { checkModel } from '../../checker/engine/check.ts';
+import type { ParamValues } from '../spec.ts';
+import type { ItfTrace } from '../../traces/itf/write.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+async function check(preset: string) {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+  return checkModel(spec.build(params), { deadlock: false }, { spec: 'kraft', preset, params });
+}
+
+test('kraft-stuck-prospective (CLI --json): NotStuckInProspective fails with a lasso: r2 Prospective for ever beside leader r1', () => {
+  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--json', '--workers', '1'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  assert.equal(r.status, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as { status: string; kind: string; property: string; distinct: number; trace: ItfTrace };
+  assert.deepEqual([report.status, report.kind, report.property, report.distinct], ['violation', 'liveness', 'NotStuckInProspective', 7484]);
+  const trace = report.trace;
+  assert.equal(trace.states.length, 8);
+  // The last state repeats for ever: nothing fair is left to do.
+  assert.equal(trace.loop, 7);
+  assert.equal(trace['#meta'].loopStep, undefined);
+  assert.deepEqual(
+    trace.states.map((s) => s['#meta'].action),
+    ['Init', 'FetchTimeout', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteRequest', 'HandleVoteResponse', 'HandleVoteResponse', 'HandleFetchRequest'],
+  );
+  const last = trace.states[7]! as unknown as { replicas: { '#map': [string, { role: string }][] } };
+  assert.deepEqual(
+    last.replicas['#map'].map(([id, r]) => [id, r.role]),
+    [['r1', 'Leader'], ['r2', 'Prospective'], ['r3', 'Follower']],
+  );
+});
+
+test('kraft-nudge-live: with the leader nudge NotStuckInProspective holds (27,199 states)', async () => {
+  const r = await check('kraft-nudge-live');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 27199);
+});
+
+test('kraft-final-live: the final fix, NotStuckInProspective holds (32,232 states)', async () => {
+  const r = await check('kraft-final-live');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 32232);
+});
+
+test('liveness with --symmetry is a usage error (exit 2) that says why', () => {
+  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /symmetry reduction cannot be used with the temporal properties NotStuckInProspective: a cycle in the reduced graph may join states that are permutations of each other/);
+});
