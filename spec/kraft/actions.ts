@@ -36,6 +36,8 @@ import {
   illegal,
   maybeHandleCommonResponse,
   maybeTransition,
+  prospectiveAddVotedState,
+  prospectiveTransitionAfterElectionLoss,
   transitionToCandidate,
   transitionToLeader,
   transitionToProspective,
@@ -86,7 +88,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
 
   /** KIP-996: a Prospective asks every peer for a pre-vote in its current epoch. */
   function startPreVote(st: KraftState, s: string): KraftState {
-    st = putReplica(st, s, transitionToProspective(rep(st, s), s));
+    st = putReplica(st, s, transitionToProspective(rep(st, s), s, cfg.prospective));
     return requestVotes(st, s, true);
   }
 
@@ -123,11 +125,18 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     return logOk;
   }
 
-  /** A real vote: only Unattached, or Voted for the same candidate (`UnattachedState`/`VotedState.canGrantVote`). */
+  /**
+   * A real vote: only Unattached, or Voted for the same candidate (`UnattachedState`/`VotedState.canGrantVote`);
+   * after KIP-996 also a Prospective, on the same terms, unless it knows a leader
+   * (`QuorumState.unattachedOrProspectiveCanGrantVote`).
+   */
   function canGrantVote(r: Replica, candidate: string, logOk: boolean): boolean {
-    if (r.role === 'Unattached') return logOk;
+    if (r.role === 'Unattached') return (r.votedFor === null || r.votedFor === candidate) && logOk;
     // The planted bug: a Voted replica grants a second candidate of the same epoch.
     if (r.role === 'Voted') return (r.votedFor === candidate || cfg.bug === 'doubleVote') && logOk;
+    if (r.role === 'Prospective' && cfg.prospective === 'kip996') {
+      return (r.votedFor !== null ? r.votedFor === candidate : r.leader === null) && logOk;
+    }
     return false;
   }
 
@@ -143,14 +152,17 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
    */
   function boot(r: Replica, s: string): Replica {
+    // A Prospective is not durable (`memoryTransitionTo`): after KIP-996 one that knows its leader
+    // comes back from the stored election as that leader's follower.
+    const follows = r.role === 'Follower' || (cfg.prospective === 'kip996' && r.role === 'Prospective' && r.leader !== null);
     const [role, leader, votes] =
       r.leader === s ? ['Resigned' as const, s, NONE]
-      : r.role === 'Follower' ? ['Follower' as const, r.leader, NONE]
+      : follows ? ['Follower' as const, r.leader, NONE]
       : r.votedFor === s ? ['Candidate' as const, null, Set([s])]
       : r.votedFor !== null ? ['Voted' as const, null, NONE]
       : ['Unattached' as const, null, NONE];
     return r.withMutations((b) =>
-      b.set('role', role).set('leader', leader).set('votes', votes).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
+      b.set('role', role).set('leader', leader).set('votes', votes).set('rejections', NONE).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
     );
   }
 
@@ -222,8 +234,10 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
     {
       // Election timeout of a voter that is not following anyone. KAFKA-16281's era: a Resigned leader,
-      // like the rest, becomes Prospective in its current epoch. The fix (KIP-996 "Resigned state
-      // changes", KAFKA-18379) sends it to Unattached in the next epoch instead.
+      // like the rest, becomes Prospective in its current epoch. The shipped fix (KAFKA-17642, PR #18240,
+      // `KafkaRaftClient.pollResigned`) sends it to Unattached in the next epoch instead. A Prospective
+      // whose pre-vote times out starts another one in the KAFKA-16281 era; as shipped it ends the
+      // election (`pollProspective` -> `prospectiveTransitionAfterElectionLoss`).
       name: 'ElectionTimeout',
       params: eachVoter,
       enabled: (st, { s }: OnVoter) => {
@@ -236,6 +250,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         const r = rep(st, s);
         st = st.set('electionTimeouts', st.electionTimeouts + 1);
         if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached') return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
+        if (r.role === 'Prospective' && cfg.prospective === 'kip996') return putReplica(st, s, prospectiveTransitionAfterElectionLoss(r, s));
         return startPreVote(st, s);
       },
       describe: onVoterDescribe(['timeout']),
@@ -263,7 +278,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
         const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
         const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
-        if (!m.preVote && granted && r.role === 'Unattached') r = transitionToVoted(r, s, m.epoch, m.from);
+        if (!m.preVote && granted && r.role === 'Unattached' && r.votedFor === null) r = transitionToVoted(r, s, m.epoch, m.from);
+        if (!m.preVote && granted && r.role === 'Prospective' && r.votedFor === null) r = prospectiveAddVotedState(r, s, m.epoch, m.from);
         st = putReplica(st, s, r);
         return sendResponse(st, voteResponse(m, r.epoch, r.leader, granted));
       },
@@ -271,7 +287,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
     {
       // `handleVoteResponse`: the common triage, then count a granted (pre-)vote; a majority
-      // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader).
+      // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader). As shipped
+      // a Prospective also counts rejections, and once a majority can no longer be reached it ends the
+      // election at once (`maybeHandleElectionLoss`); a Candidate only waits for its timeout.
       name: 'HandleVoteResponse',
       params: eachMsg('VoteResponse'),
       enabled: (st, { s, m }: Of<'VoteResponse'>) => isLive(rep(st, s)) && expected(rep(st, s), m),
@@ -281,8 +299,14 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         r = r.set('inflight', r.inflight.remove(m.from));
         const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
         r = triage.replica;
-        const counts = !triage.handled && m.error === null && m.granted && r.role === (m.preVote ? 'Prospective' : 'Candidate');
+        const recorded = !triage.handled && m.error === null && r.role === (m.preVote ? 'Prospective' : 'Candidate');
+        const counts = recorded && m.granted;
         if (counts) r = r.set('votes', r.votes.add(m.from));
+        if (recorded && !m.granted && r.role === 'Prospective' && cfg.prospective === 'kip996') {
+          r = r.set('rejections', r.rejections.add(m.from));
+          // `EpochElection.isVoteRejected`: the grants so far and the voters yet to answer are not a majority.
+          if (r.votes.size + (ids.length - r.votes.size - r.rejections.size) < quorum) r = prospectiveTransitionAfterElectionLoss(r, s);
+        }
         st = putReplica(st, s, r);
         if (counts && r.votes.size >= quorum) {
           if (r.role === 'Prospective' && r.epoch < cfg.maxEpoch) {

@@ -29,6 +29,7 @@ test('every preset states its verdict and turns deadlock detection off (budgets 
       ['kraft-fixed-leaderid', 'holds'],
       ['kraft-fixed-prospective', 'holds'],
       ['kraft-fixed-resigned-unattached', 'holds'],
+      ['kraft-shipped', 'holds'],
       ['kraft-double-vote', 'ElectionSafety'],
       ['kraft-bench', 'holds'],
     ],
@@ -94,6 +95,14 @@ test('kraft-fixed-resigned-unattached: exhaustive, no safety violation', async (
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 32232);
   assert.equal(r.stats.depth, 26);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+});
+
+test('kraft-shipped: Kafka after KIP-996 and KAFKA-17642, exhaustive, no safety violation', async () => {
+  const r = await check('kraft-shipped');
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 33729);
+  assert.equal(r.stats.depth, 28);
   assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
 });
 

@@ -16,7 +16,7 @@ import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { kraftProperties } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
-import { Entry, type FourthCondition, type KraftConfig, KraftState, Replica, type ResignedTimeout } from './state.ts';
+import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
   const n = params.voters as number;
@@ -25,6 +25,7 @@ export function configOf(params: ParamValues): KraftConfig {
     init: params.init as KraftConfig['init'],
     fourthCondition: params.fourthCondition as FourthCondition,
     resignedTimeout: params.resignedTimeout as ResignedTimeout,
+    prospective: params.prospective as ProspectiveRules,
     nudge: params.nudge as boolean,
     bug: params.bug as KraftConfig['bug'],
     maxEpoch: params.maxEpoch as number,
@@ -65,6 +66,7 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
       initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
       values: cfg.maxValues > 0,
       resignations: cfg.maxResigns + cfg.maxRestarts > 0,
+      prospectiveKeepsLeader: cfg.prospective === 'kip996',
     }),
     // The established leader is distinguished; its followers stay interchangeable.
     symmetry: [cfg.init === 'leader' ? cfg.voters.slice(1) : [...cfg.voters]],
@@ -117,6 +119,15 @@ export default defineSpec<KraftState>({
       type: 'enum',
       default: 'prospective',
       choices: ['prospective', 'unattached'],
+    },
+    {
+      name: 'prospective',
+      description:
+        'Prospective rules: jiraEra (as KAFKA-16281 reports: the known leader is cleared, a timeout starts another pre-vote) or ' +
+        'kip996 (as shipped: the leader is kept, a lost or timed-out pre-vote falls back to Follower or Unattached, a Prospective may grant a standard vote)',
+      type: 'enum',
+      default: 'jiraEra',
+      choices: ['jiraEra', 'kip996'],
     },
     { name: 'nudge', description: 'the leader may re-send BeginQuorumEpoch to a voter at any time', type: 'bool', default: false },
     {
@@ -174,6 +185,19 @@ export default defineSpec<KraftState>({
         'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. Needs a second election ' +
         'timeout and epoch 3 for an election to complete after the resignation.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-shipped',
+      description:
+        "Kafka as shipped after KIP-996: maybeHandleCommonResponse without a fourth condition, a Prospective that keeps its " +
+        'known leader and ends a lost or timed-out pre-vote as Follower of that leader or Unattached (never Prospective again), ' +
+        'and a Resigned leader that times out into Unattached in the next epoch (KAFKA-17642, PR #18240). Safe. The JIRA\'s ' +
+        'trigger, a pre-vote reply naming the requester as leader of its own epoch, cannot occur: a leader never becomes ' +
+        'Prospective in the epoch it led. Left out: the leader\'s periodic BeginQuorumEpoch resend ' +
+        '(maybeSendBeginQuorumEpochRequests), which only speeds up finding the leader and almost triples the states.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },

@@ -9,7 +9,7 @@ import { voteRequest, voteResponse } from './messages.ts';
 const defaults = Object.fromEntries(spec.params.map((p) => [p.name, p.default]));
 const established = (): KraftState => initialState(configOf(defaults));
 const fresh = (): KraftState => initialState(configOf({ ...defaults, init: 'fresh' }));
-const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true });
+const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true, prospectiveKeepsLeader: false });
 const holds = (name: string, s: KraftState): boolean => props.find((p) => p.name === name)!.test(s);
 const edit = (s: KraftState, id: string, f: (r: Replica) => Replica): KraftState => s.setIn(['replicas', id], f(s.replicas.get(id)!));
 
@@ -27,7 +27,7 @@ test('every property is declared symmetric', () => {
 });
 
 test('witnesses of features whose budget is zero are left out', () => {
-  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false }).map((p) => p.name);
+  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false, prospectiveKeepsLeader: false }).map((p) => p.name);
   assert.ok(!names.includes('ValueCommitted') && !names.includes('LeaderResigned'));
   assert.ok(names.includes('LeaderElected') && names.includes('PreVoteRejectedWithKnownLeader'));
 });

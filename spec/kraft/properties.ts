@@ -87,20 +87,25 @@ export function ackedValueNotLost(s: KraftState): boolean {
   return s.acked.every((v) => some(s, (_, r) => r.role !== 'Dead' && holds(r, v)));
 }
 
-/** Each epoch state carries exactly the data `QuorumState` gives it (kafka-tlaplus `ValidRolesAndStates`). */
-export function validRolesAndStates(s: KraftState): boolean {
+/**
+ * Each epoch state carries exactly the data `QuorumState` gives it (kafka-tlaplus `ValidRolesAndStates`).
+ * With the KIP-996 Prospective as shipped, a Prospective may know a leader (never itself) and an
+ * Unattached replica may keep its own vote from a lost candidacy.
+ */
+export function validRolesAndStates(s: KraftState, prospectiveKeepsLeader = false): boolean {
   return each(s, (id, r) => {
     if (r.hwm > r.log.size) return false;
     if (r.votes.size > 0 && r.role !== 'Prospective' && r.role !== 'Candidate') return false;
+    if (r.rejections.size > 0 && (r.role !== 'Prospective' || !prospectiveKeepsLeader || r.rejections.some((t) => r.votes.has(t)))) return false;
     if (r.endOffsets.size > 0 && r.role !== 'Leader') return false;
     if (r.fetched && r.role !== 'Follower') return false;
     switch (r.role) {
       case 'Unattached':
-        return r.leader === null && r.votedFor === null;
+        return r.leader === null && (r.votedFor === null || (prospectiveKeepsLeader && r.votedFor === id));
       case 'Voted':
         return r.leader === null && r.votedFor !== null && r.votedFor !== id;
       case 'Prospective':
-        return r.leader === null && r.votes.has(id);
+        return (prospectiveKeepsLeader ? r.leader !== id : r.leader === null) && r.votes.has(id);
       case 'Candidate':
         return r.leader === null && r.votedFor === id && r.votes.has(id);
       case 'Leader':
@@ -124,6 +129,8 @@ export interface KraftWitnesses {
   readonly values: boolean;
   /** Leaders resign (check quorum) or restart. */
   readonly resignations: boolean;
+  /** The KIP-996 Prospective as shipped: it keeps the known leader and may hold rejections. */
+  readonly prospectiveKeepsLeader: boolean;
 }
 
 export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
@@ -135,7 +142,7 @@ export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
     always('NoLogDivergence', 'logs agree below both high watermarks', noLogDivergence, symmetric),
     always('LeaderCompleteness', 'a current leader holds every acknowledged value', leaderCompleteness, symmetric),
     always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', ackedValueNotLost, symmetric),
-    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', validRolesAndStates, symmetric),
+    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', (s) => validRolesAndStates(s, w.prospectiveKeepsLeader), symmetric),
     sometimes(
       'LeaderElected',
       'an election completes: a leader of a new epoch exists',
