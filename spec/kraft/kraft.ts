@@ -115,7 +115,8 @@ export default defineSpec<KraftState>({
     },
     {
       name: 'resignedTimeout',
-      description: 'a Resigned leader on election timeout: prospective (same epoch, the JIRA era) or unattached (epoch+1, the final fix)',
+      description:
+        'a Resigned leader on election timeout: prospective (same epoch, the JIRA era) or unattached (epoch+1, as shipped: KAFKA-17642, PR #18240)',
       type: 'enum',
       default: 'prospective',
       choices: ['prospective', 'unattached'],
@@ -181,9 +182,11 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-fixed-resigned-unattached',
       description:
-        'the final fix: a Resigned leader times out into Unattached in the next epoch (then Prospective on the next timeout), ' +
-        'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. Needs a second election ' +
-        'timeout and epoch 3 for an election to complete after the resignation.',
+        'the Resigned fix Kafka shipped (KAFKA-17642, PR #18240, KafkaRaftClient.pollResigned), on the KAFKA-16281-era ' +
+        'Prospective: a Resigned leader times out into Unattached in the next epoch (then Prospective on the next timeout), ' +
+        'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. The JIRA\'s trigger, a ' +
+        'pre-vote reply naming the requester as leader of its own epoch, cannot occur here: that is the fix. Needs a second ' +
+        'election timeout and epoch 3 for an election to complete after the resignation.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
@@ -213,7 +216,7 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-bench',
       description:
-        'benchmark (holds): the final fix with a client value to replicate, two follower fetch timeouts and a resignation; ' +
+        'benchmark (holds): the Resigned fix (KAFKA-17642) with a client value to replicate, two follower fetch timeouts and a resignation; ' +
         'reaches the diverging-epoch truncation of an uncommitted entry.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxValues: 1, maxFetchTimeouts: 2, maxElectionTimeouts: 0 },
       expect: { verdict: 'holds' },
