@@ -226,7 +226,7 @@ test('ChangeConnectivity: a cut link loses what is in flight on it and carries n
 
 test('the nudge: a leader re-sends BeginQuorumEpoch, which turns a Prospective of its epoch into its follower', () => {
   const plain = modelOf();
-  assert.equal(plain.model.actions.some((a) => a.name === 'ResendBeginQuorumEpoch'), false);
+  assert.equal(plain.model.actions.find((a) => a.name === 'ResendBeginQuorumEpoch')?.disabledBy, 'nudge = false');
   const { init, step } = modelOf({ nudge: true, fourthCondition: 'notProspective' });
   let s = step(init, 'FetchTimeout', { s: 'r2' });
   s = step(s, 'ResendBeginQuorumEpoch', { s: 'r1', t: 'r2' });
@@ -255,19 +255,9 @@ test('initial states: fresh is every voter Unattached in epoch 0; symmetry cover
   assert.deepEqual(spec.build(defaults).symmetry, [['r2', 'r3']]);
 });
 
-test('a fault or timer with a zero budget is left out of the model, so coverage reports only what can happen', () => {
-  const names = (extra: ParamValues) => modelOf(extra).model.actions.map((a) => a.name);
-  assert.deepEqual(names({ maxRestarts: 0, maxCrashes: 0, maxLosses: 0, maxConnectivityChanges: 0, maxValues: 0 }), [
-    'CheckQuorumResign',
-    'ElectionTimeout',
-    'FetchTimeout',
-    'HandleVoteRequest',
-    'HandleVoteResponse',
-    'HandleBeginQuorumEpoch',
-    'HandleFetchRequest',
-    'HandleFetchResponse',
-  ]);
-  assert.deepEqual(names({ nudge: true }), [
+test('a fault or timer with a zero budget, and the nudge when off, are disabled by parameters (never run, reported as such)', () => {
+  const disabled = (extra: ParamValues) => modelOf(extra).model.actions.filter((a) => a.disabledBy !== undefined).map((a) => [a.name, a.disabledBy]);
+  const all = [
     'CheckQuorumResign',
     'RestartWithState',
     'CrashLoseState',
@@ -282,5 +272,15 @@ test('a fault or timer with a zero budget is left out of the model, so coverage 
     'HandleFetchResponse',
     'DropMessage',
     'ChangeConnectivity',
+  ];
+  assert.deepEqual(modelOf().model.actions.map((a) => a.name), all, 'every instance has the same actions');
+  assert.deepEqual(disabled({ maxRestarts: 0, maxCrashes: 0, maxLosses: 0, maxConnectivityChanges: 0, maxValues: 0 }), [
+    ['RestartWithState', 'maxRestarts = 0'],
+    ['CrashLoseState', 'maxCrashes = 0'],
+    ['ResendBeginQuorumEpoch', 'nudge = false'],
+    ['ClientRequest', 'maxValues = 0'],
+    ['DropMessage', 'maxLosses = 0'],
+    ['ChangeConnectivity', 'maxConnectivityChanges = 0'],
   ]);
+  assert.deepEqual(disabled({ nudge: true }), []);
 });

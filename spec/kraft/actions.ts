@@ -430,36 +430,38 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
   ];
 
-  if (cfg.nudge) {
-    // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
-    // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`).
-    const at = actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1;
-    actions.splice(at, 0, {
-      name: 'ResendBeginQuorumEpoch',
-      params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
-      enabled: (st, { s, t }: { s: string; t: string }) => {
-        const r = rep(st, s);
-        return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
-      },
-      next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
-      describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
-    });
-  }
-  // A fault or timer whose budget is zero is not part of the model.
-  const budget: Readonly<Record<string, number>> = {
-    CheckQuorumResign: cfg.maxResigns,
-    RestartWithState: cfg.maxRestarts,
-    CrashLoseState: cfg.maxCrashes,
-    ElectionTimeout: cfg.maxElectionTimeouts,
-    FetchTimeout: cfg.maxFetchTimeouts,
-    ClientRequest: cfg.maxValues,
-    DropMessage: cfg.maxLosses,
-    ChangeConnectivity: cfg.maxConnectivityChanges,
+  // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
+  // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`; Kafka's leader
+  // resends it periodically, `maybeSendBeginQuorumEpochRequests`).
+  const nudge: KraftAction = {
+    name: 'ResendBeginQuorumEpoch',
+    params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
+    enabled: (st, { s, t }: { s: string; t: string }) => {
+      const r = rep(st, s);
+      return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
+    },
+    next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
+    describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
+  };
+  actions.splice(actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1, 0, nudge);
+
+  // What rules an action out: a fault or timer whose budget is zero, or the nudge when it is off.
+  const off: Readonly<Record<string, string | false>> = {
+    CheckQuorumResign: cfg.maxResigns === 0 && 'maxResigns = 0',
+    RestartWithState: cfg.maxRestarts === 0 && 'maxRestarts = 0',
+    CrashLoseState: cfg.maxCrashes === 0 && 'maxCrashes = 0',
+    ElectionTimeout: cfg.maxElectionTimeouts === 0 && 'maxElectionTimeouts = 0',
+    FetchTimeout: cfg.maxFetchTimeouts === 0 && 'maxFetchTimeouts = 0',
+    ClientRequest: cfg.maxValues === 0 && 'maxValues = 0',
+    DropMessage: cfg.maxLosses === 0 && 'maxLosses = 0',
+    ChangeConnectivity: cfg.maxConnectivityChanges === 0 && 'maxConnectivityChanges = 0',
+    ResendBeginQuorumEpoch: !cfg.nudge && 'nudge = false',
   };
   // Every step ends by tidying the network and with the followers' poll.
-  return actions
-    .filter((a) => budget[a.name] !== 0)
-    .map((a) => ({ ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
+  return actions.map((a) => {
+    const reason = off[a.name];
+    return { ...a, next: (st: KraftState, p: unknown) => settle(a.next(st, p), st), ...(reason ? { disabledBy: reason } : {}) };
+  });
 }
 
 /**
