@@ -10,6 +10,7 @@
  */
 import { Set, is } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
+import type { KraftMutation } from './mutations.ts';
 import {
   type FetchRequest,
   type Msg,
@@ -83,12 +84,17 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     (st: KraftState): Of<T>[] =>
       messagesOfType(st, type).map(onMsg) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
+  /** The guard mutation under test, if any (`mutations.ts`). */
+  const mutant = (m: KraftMutation): boolean => cfg.mutation === m;
+  const fourth = mutant('fourthConditionOff') ? 'none' : cfg.fourthCondition;
 
   // ---- sending --------------------------------------------------------------------------------
 
   /** KIP-996: a Prospective asks every peer for a pre-vote in its current epoch. */
   function startPreVote(st: KraftState, s: string): KraftState {
-    st = putReplica(st, s, transitionToProspective(rep(st, s), s, cfg.prospective));
+    let p = transitionToProspective(rep(st, s), s, cfg.prospective);
+    if (mutant('prospectiveClearsLeader') && p.role === 'Prospective') p = p.set('leader', null);
+    st = putReplica(st, s, p);
     return requestVotes(st, s, true);
   }
 
@@ -120,8 +126,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * `HandleVoteRequest`).
    */
   function canGrantPreVote(r: Replica, logOk: boolean): boolean {
-    if (r.role === 'Leader' || r.role === 'Resigned') return false;
-    if (r.role === 'Follower') return !r.fetched && logOk;
+    if (mutant('preVoteWithoutLogCheck')) logOk = true;
+    if (r.role === 'Leader' || (r.role === 'Resigned' && !mutant('resignedGrantsPreVote'))) return false;
+    if (r.role === 'Follower') return (!r.fetched || mutant('followerGrantsPreVoteAfterFetch')) && logOk;
     return logOk;
   }
 
@@ -131,6 +138,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * (`QuorumState.unattachedOrProspectiveCanGrantVote`).
    */
   function canGrantVote(r: Replica, candidate: string, logOk: boolean): boolean {
+    if (mutant('voteWithoutLogCheck')) logOk = true;
+    if (mutant('voteForAnyCandidate') && (r.role === 'Unattached' || r.role === 'Voted')) return logOk;
     if (r.role === 'Unattached') return (r.votedFor === null || r.votedFor === candidate) && logOk;
     // The planted bug: a Voted replica grants a second candidate of the same epoch.
     if (r.role === 'Voted') return (r.votedFor === candidate || cfg.bug === 'doubleVote') && logOk;
@@ -143,8 +152,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   /** `LeaderState.updateHighWatermark`: the majority's fetch offset, once it covers an entry of this epoch. */
   function leaderHwm(r: Replica, self: string): number {
     const offsets = ids.map((t) => (t === self ? r.log.size : r.endOffsets.get(t, 0))).sort((a, b) => b - a);
-    const candidate = offsets[quorum - 1]!;
-    return candidate > r.hwm && r.log.get(candidate - 1)!.epoch === r.epoch ? candidate : r.hwm;
+    const candidate = offsets[mutant('hwmFromLeaderAlone') ? 0 : quorum - 1]!;
+    return candidate > r.hwm && (r.log.get(candidate - 1)!.epoch === r.epoch || mutant('hwmWithoutCurrentEpochEntry')) ? candidate : r.hwm;
   }
 
   /**
@@ -249,7 +258,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       next: (st, { s }: OnVoter) => {
         const r = rep(st, s);
         st = st.set('electionTimeouts', st.electionTimeouts + 1);
-        if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached') return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
+        if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached' && !mutant('resignedTimesOutToProspective')) return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
         if (r.role === 'Prospective' && cfg.prospective === 'kip996') return putReplica(st, s, prospectiveTransitionAfterElectionLoss(r, s));
         return startPreVote(st, s);
       },
@@ -297,12 +306,12 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
-        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
         const recorded = !triage.handled && m.error === null && r.role === (m.preVote ? 'Prospective' : 'Candidate');
-        const counts = recorded && m.granted;
+        const counts = recorded && (m.granted || (mutant('rejectionCountsAsVote') && r.role === 'Candidate'));
         if (counts) r = r.set('votes', r.votes.add(m.from));
-        if (recorded && !m.granted && r.role === 'Prospective' && cfg.prospective === 'kip996') {
+        if (recorded && !m.granted && r.role === 'Prospective' && cfg.prospective === 'kip996' && !mutant('prospectiveIgnoresRejections')) {
           r = r.set('rejections', r.rejections.add(m.from));
           // `EpochElection.isVoteRejected`: the grants so far and the voters yet to answer are not a majority.
           if (r.votes.size + (ids.length - r.votes.size - r.rejections.size) < quorum) r = prospectiveTransitionAfterElectionLoss(r, s);
@@ -310,7 +319,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = putReplica(st, s, r);
         if (counts && r.votes.size >= quorum) {
           if (r.role === 'Prospective' && r.epoch < cfg.maxEpoch) {
-            st = putReplica(st, s, transitionToCandidate(r, s));
+            const c = transitionToCandidate(r, s);
+            st = putReplica(st, s, mutant('candidateKeepsEpoch') ? c.set('epoch', r.epoch) : c);
             st = requestVotes(st, s, false);
           } else if (r.role === 'Candidate') {
             st = becomeLeader(st, s);
@@ -357,11 +367,12 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       next: (st, { s, m }: Of<'FetchRequest'>) => {
         st = consume(st, m);
         let r = rep(st, s);
+        const anyEpoch = mutant('fetchFromAnyEpoch');
         const error =
-          m.epoch < r.epoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
+          m.epoch < r.epoch && !anyEpoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch && !anyEpoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
         if (error !== null) return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { error }));
         const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
-        if (end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) {
+        if ((end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) && !mutant('fetchWithoutDivergenceCheck')) {
           return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
         r = r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset));
@@ -387,7 +398,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
-        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
         if (!triage.handled && m.error === null && r.role === 'Follower' && r.leader === m.from) {
           if (m.divergingEpoch !== null) {

@@ -16,6 +16,7 @@ import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { kraftProperties } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
+import type { KraftMutation } from './mutations.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
@@ -58,7 +59,15 @@ export function initialState(cfg: KraftConfig): KraftState {
 }
 
 export function buildKraft(params: ParamValues): Model<KraftState> {
-  const cfg = configOf(params);
+  return modelOf(configOf(params));
+}
+
+/** The model with one guard mutated, for the mutation table test: not reachable from the command line. */
+export function buildKraftMutant(params: ParamValues, mutation: KraftMutation): Model<KraftState> {
+  return modelOf({ ...configOf(params), mutation });
+}
+
+function modelOf(cfg: KraftConfig): Model<KraftState> {
   return {
     init: () => [settle(initialState(cfg))],
     actions: kraftActions(cfg),
@@ -66,7 +75,12 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
       initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
       values: cfg.maxValues > 0,
       resignations: cfg.maxResigns + cfg.maxRestarts > 0,
+      electionTimeouts: cfg.maxElectionTimeouts > 0,
       prospectiveKeepsLeader: cfg.prospective === 'kip996',
+      resignedProspective: cfg.resignedTimeout === 'prospective',
+      crashes: cfg.maxCrashes > 0,
+      losses: cfg.maxLosses > 0,
+      cuts: cfg.maxConnectivityChanges > 0,
     }),
     // The established leader is distinguished; its followers stay interchangeable.
     symmetry: [cfg.init === 'leader' ? cfg.voters.slice(1) : [...cfg.voters]],
@@ -201,6 +215,30 @@ export default defineSpec<KraftState>({
         'Prospective in the epoch it led. Left out: the leader\'s periodic BeginQuorumEpoch resend ' +
         '(maybeSendBeginQuorumEpochRequests), which only speeds up finding the leader and almost triples the states.',
       params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-fixed-leaderid-message-loss',
+      description:
+        'kraft-fixed-leaderid with one lost message (any request or response, at any time; its request times out): safe.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'leaderIdNotSelf', maxLosses: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-fixed-leaderid-link-cut',
+      description: 'kraft-fixed-leaderid with one link between two voters cut at any time (and not healed): safe.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'leaderIdNotSelf', maxConnectivityChanges: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-shipped-disk-loss',
+      description:
+        'kraft-shipped with one voter crashing and losing its disk (it stays down; a majority stays up): safe, and a new ' +
+        'leader is still elected.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3, maxCrashes: 1 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },

@@ -5,6 +5,7 @@
  */
 import { List, Map, Record, Set } from 'immutable';
 import type { Msg, Request } from './messages.ts';
+import type { KraftMutation } from './mutations.ts';
 
 /**
  * `QuorumState`'s epoch states (KIP-595, plus Prospective from KIP-996), the sink `IllegalState` that
@@ -124,6 +125,8 @@ export interface KraftConfig {
   readonly maxElectionTimeouts: number;
   readonly maxLosses: number;
   readonly maxConnectivityChanges: number;
+  /** A guard mutation for the mutation table test; never set from the command line. */
+  readonly mutation?: KraftMutation;
 }
 
 /** Votes needed to win: a strict majority of the voter set. */
