@@ -84,8 +84,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     (st: KraftState): Of<T>[] =>
       messagesOfType(st, type).map(onMsg) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
-  /** The guard mutation under test, if any (`mutations.ts`). */
-  const mutant = (m: KraftMutation): boolean => cfg.mutation === m;
+  /** Whether a guard mutation is under test (`mutations.ts`). */
+  const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
   const fourth = mutant('fourthConditionOff') ? 'none' : cfg.fourthCondition;
 
   // ---- sending --------------------------------------------------------------------------------

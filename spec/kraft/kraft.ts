@@ -62,9 +62,9 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
   return modelOf(configOf(params));
 }
 
-/** The model with one guard mutated, for the mutation table test: not reachable from the command line. */
-export function buildKraftMutant(params: ParamValues, mutation: KraftMutation): Model<KraftState> {
-  return modelOf({ ...configOf(params), mutation });
+/** The model with guards mutated, for the mutation table test: not reachable from the command line. */
+export function buildKraftMutant(params: ParamValues, ...mutations: KraftMutation[]): Model<KraftState> {
+  return modelOf({ ...configOf(params), mutations });
 }
 
 function modelOf(cfg: KraftConfig): Model<KraftState> {

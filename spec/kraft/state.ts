@@ -125,8 +125,8 @@ export interface KraftConfig {
   readonly maxElectionTimeouts: number;
   readonly maxLosses: number;
   readonly maxConnectivityChanges: number;
-  /** A guard mutation for the mutation table test; never set from the command line. */
-  readonly mutation?: KraftMutation;
+  /** Guard mutations for the mutation table test; never set from the command line. */
+  readonly mutations?: readonly KraftMutation[];
 }
 
 /** Votes needed to win: a strict majority of the voter set. */
