@@ -20,6 +20,7 @@ import { Map } from 'immutable';
 import { defineSpec, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
+import { markDisabled } from './disabledBy.ts';
 import { idSet } from './ids.ts';
 import { type Acks, type BalancedFallback, Broker, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
@@ -212,7 +213,7 @@ export default defineSpec<ReplicationState>({
     const cfg = configOf(params);
     return {
       init: () => [initialState(cfg)],
-      actions: replicationActions(cfg),
+      actions: markDisabled(replicationActions(cfg), cfg),
       properties: replicationProperties(cfg),
       view: withoutPartitionEpochs,
     };
