@@ -157,4 +157,8 @@ test('the KAFKA-16281 regression trace reproduces, and no longer fits under each
   assert.equal(j.status, 'diverged');
   assert.equal(j.step, 2);
   assert.match(j.reason, /replicas\[r1\]\.role: expected Prospective, got Unattached; replicas\[r1\]\.epoch: expected 1, got 2/);
+  // The shipped Prospective keeps the leader it knew: the trace leaves it at the same step.
+  const shipped = JSON.parse(kmc('replay', 'kraft', trace, '--param', 'prospective=kip996', '--json').stdout);
+  assert.deepEqual([shipped.status, shipped.step], ['diverged', 2]);
+  assert.match(shipped.reason, /replicas\[r1\]\.leader: expected .*, got r1/);
 });
