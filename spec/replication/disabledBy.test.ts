@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import spec from './replication.ts';
+import type { ParamValues } from '../spec.ts';
 
 function disabledIn(preset: string): [string, string][] {
   const p = spec.presets.find((x) => x.name === preset)!;
-  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params };
+  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
   return spec.build(params).actions.filter((a) => a.disabledBy !== undefined).map((a) => [a.name, a.disabledBy!]);
 }
 
