@@ -74,6 +74,14 @@ export interface Action<S, P extends ActionParams = ActionParams> {
    * specs write `\A v \in Voters : WF_vars(\E m : Receive(v, m))`; `({ s, t }) => s + '>' + t` per pair.
    */
   readonly fairnessKey?: (p: P) => string;
+  /**
+   * Set at build time when the parameters rule this action out (a fault whose budget is zero, a step a
+   * variant merges into another), saying why, e.g. `'maxCrashes = 0'`. The checker then never runs it,
+   * and coverage reports it as disabled by parameters instead of warning that it was never enabled,
+   * which is kept for actions that are dead for no stated reason (usually a modelling bug). Keep the
+   * action in the list rather than leaving it out, so that every instance of a spec has the same actions.
+   */
+  readonly disabledBy?: string;
 }
 
 /** The interchangeable identities of a model: every permutation of each list maps states to equivalent states. */

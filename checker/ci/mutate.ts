@@ -20,6 +20,8 @@ export function describeMutation(m: Mutation): string {
 export function mutationsOf(model: Model<unknown>): Mutation[] {
   const out: Mutation[] = [];
   model.actions.forEach((a, index) => {
+    // An action the parameters rule out is never run, so neither mutant could differ from the model.
+    if (a.disabledBy !== undefined) return;
     out.push({ kind: 'disable', index, action: a.name });
     if (a.enabled) out.push({ kind: 'dropGuard', index, action: a.name });
   });

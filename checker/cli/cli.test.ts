@@ -79,6 +79,21 @@ test("a user's own spec module checks by path", () => {
   assert.equal(kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--symmetry', '--quiet').code, 0);
 });
 
+test('coverage: an action the parameters rule out is reported as disabled, not as a modelling bug', () => {
+  const atomic = kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--coverage');
+  assert.equal(atomic.code, 0);
+  assert.match(atomic.stdout, /Disabled by parameters: Take \(atomic: Check takes the lock\)/);
+  assert.doesNotMatch(atomic.stdout, /never enabled/);
+  assert.match(atomic.stdout, /Take +disabled by parameters: atomic: Check takes the lock/);
+  const json = JSON.parse(kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--json').stdout);
+  assert.deepEqual(json.coverage.find((c: { action: string }) => c.action === 'Take'), { action: 'Take', enabled: 0, fired: 0, newStates: 0, disabledBy: 'atomic: Check takes the lock' });
+  // A dead action with no stated reason is still flagged.
+  const dead = kmc('check', 'test/fixtures/deadActionSpec.ts', '--no-deadlock');
+  assert.equal(dead.code, 0);
+  assert.match(dead.stdout, /Actions never enabled: Never \(usually a modelling bug\)/);
+  assert.doesNotMatch(dead.stdout, /Disabled by parameters/);
+});
+
 test('bad input: one clear paragraph naming the problem and the valid choices, exit 2', () => {
   assertUserError(kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft or replication/);
   assertUserError(kmc('check', 'twophase', '--preset', 'rm4'), 2, /Unknown preset 'rm4' for spec twophase\. Its presets are rm3, rm5 or rm3-commit-early/);
@@ -142,4 +157,8 @@ test('the KAFKA-16281 regression trace reproduces, and no longer fits under each
   assert.equal(j.status, 'diverged');
   assert.equal(j.step, 2);
   assert.match(j.reason, /replicas\[r1\]\.role: expected Prospective, got Unattached; replicas\[r1\]\.epoch: expected 1, got 2/);
+  // The shipped Prospective keeps the leader it knew: the trace leaves it at the same step.
+  const shipped = JSON.parse(kmc('replay', 'kraft', trace, '--param', 'prospective=kip996', '--json').stdout);
+  assert.deepEqual([shipped.status, shipped.step], ['diverged', 2]);
+  assert.match(shipped.reason, /replicas\[r1\]\.leader: expected .*, got r1/);
 });

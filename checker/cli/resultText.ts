@@ -38,7 +38,9 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       break;
   }
   if (r.witnesses.length > 0) lines.push(`Witnesses reached: ${r.witnesses.join(', ')}`);
-  const never = r.coverage.filter((c) => c.enabled === 0).map((c) => c.action);
+  const disabled = r.coverage.filter((c) => c.disabledBy !== undefined).map((c) => `${c.action} (${c.disabledBy})`);
+  if (disabled.length > 0) lines.push(chalk.dim(`Disabled by parameters: ${disabled.join(', ')}`));
+  const never = r.coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined).map((c) => c.action);
   if (never.length > 0 && r.status === 'holds') lines.push(chalk.yellow(`Actions never enabled: ${never.join(', ')} (usually a modelling bug)`));
   lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${fmt(r.bytesPerState)} bytes/state`));
   return lines.join('\n');
@@ -46,7 +48,11 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
 
 export function formatCoverage(r: CheckReport): string {
   const width = Math.max(6, ...r.coverage.map((c) => c.action.length));
-  const rows = r.coverage.map((c) => `  ${c.action.padEnd(width)}  ${fmt(c.enabled).padStart(12)}  ${fmt(c.fired).padStart(12)}  ${fmt(c.newStates).padStart(12)}`);
+  const rows = r.coverage.map((c) =>
+    c.disabledBy !== undefined
+      ? `  ${c.action.padEnd(width)}  disabled by parameters: ${c.disabledBy}`
+      : `  ${c.action.padEnd(width)}  ${fmt(c.enabled).padStart(12)}  ${fmt(c.fired).padStart(12)}  ${fmt(c.newStates).padStart(12)}`,
+  );
   return [`  ${'action'.padEnd(width)}  ${'enabled in'.padStart(12)}  ${'fired'.padStart(12)}  ${'new states'.padStart(12)}`, ...rows].join('\n');
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import twoPhase from '../../spec/twophase/twoPhase.ts';
 import dieHard from '../../spec/diehard/dieHard.ts';
 import { checkModel } from './check.ts';
-import { countTo, laterActionThrowsAt, throwsAt, vacuous } from '../../test/fixtures/tinySpecs.ts';
+import { Counter, countTo, laterActionThrowsAt, throwsAt, vacuous } from '../../test/fixtures/tinySpecs.ts';
 import type { CheckOptions } from './options.ts';
 
 const label = { spec: 'test', params: {} };
@@ -132,6 +132,22 @@ test('coverage counts each action, and the collision estimate follows n(g-n)/2^6
   assert.equal(r.stats.coverage.reduce((n, c) => n + c.fired, 0) + 1, r.stats.generated);
   assert.equal(r.stats.coverage.reduce((n, c) => n + c.newStates, 0) + 1, r.stats.distinct);
   assert.equal(r.stats.collisionProbability, (288 * (1146 - 288)) / 2 ** 64);
+});
+
+test('an action disabled by parameters is never run, and coverage gives the reason', async () => {
+  const model = {
+    init: () => [Counter()],
+    actions: [
+      { name: 'Inc', enabled: (s: Counter) => s.n < 3, next: (s: Counter) => s.set('n', s.n + 1) },
+      { name: 'Reset', disabledBy: 'reset = false', enabled: (): boolean => { throw new Error('a disabled guard ran'); }, next: (s: Counter) => s.set('n', 0) },
+    ],
+    properties: [],
+  };
+  const r = await checkModel(model, { deadlock: false }, label);
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 4);
+  assert.deepEqual(r.stats.coverage[1], { action: 'Reset', enabled: 0, fired: 0, newStates: 0, disabledBy: 'reset = false' });
+  assert.equal('disabledBy' in r.stats.coverage[0]!, false);
 });
 
 test('worker threads taking over mid-search give the sequential counts and trace', async () => {

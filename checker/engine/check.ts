@@ -177,6 +177,7 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     enabled: expander.enabledCount[i]!,
     fired: expander.firedCount[i]!,
     newStates: o.newStates[i]!,
+    ...(a.disabledBy !== undefined ? { disabledBy: a.disabledBy } : {}),
   }));
   limits.exceeded(0, 0); // samples the final RSS into peakRss
   const n = o.distinct;

@@ -128,6 +128,7 @@ export class Expander<S> {
     const actions = this.actions;
     for (let a = 0; a < actions.length; a++) {
       const action = actions[a]!;
+      if (action.disabledBy !== undefined) continue;
       let fired = 0;
       if (action.params === undefined) {
         if (this.isEnabled(action, s, EMPTY_PARAMS)) {

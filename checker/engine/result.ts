@@ -9,6 +9,8 @@ export interface ActionCoverage {
   readonly fired: number;
   /** How many of those were new distinct states. */
   readonly newStates: number;
+  /** Why the parameters rule this action out (`Action.disabledBy`); it was never run. */
+  readonly disabledBy?: string;
 }
 
 export interface Stats {

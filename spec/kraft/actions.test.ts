@@ -81,6 +81,45 @@ test('each fix stops the JIRA history at the reply naming r1', () => {
   }
 });
 
+test('KIP-996 as shipped: a follower that times out keeps its leader; a majority of rejections sends it back to that leader', () => {
+  const { init, step } = modelOf({ prospective: 'kip996' });
+  let s = step(init, 'FetchTimeout', { s: 'r2' });
+  assert.deepEqual([r(s, 'r2').role, r(s, 'r2').leader, r(s, 'r2').epoch], ['Prospective', 'r1', 1]);
+  s = step(s, 'HandleVoteRequest', { s: 'r3', m: voteRequest('r2', 'r3', 1, true, 1, 2) });
+  s = step(s, 'HandleVoteResponse', { s: 'r2', m: only(s, 'VoteResponse', 'r3', 'r2') });
+  assert.deepEqual([r(s, 'r2').role, [...r(s, 'r2').rejections]], ['Prospective', ['r3']], 'one rejection: a majority is still possible');
+  s = step(s, 'HandleVoteRequest', { s: 'r1', m: voteRequest('r2', 'r1', 1, true, 1, 2) });
+  s = step(s, 'HandleVoteResponse', { s: 'r2', m: only(s, 'VoteResponse', 'r1', 'r2') });
+  assert.deepEqual([r(s, 'r2').role, r(s, 'r2').leader, r(s, 'r2').rejections.size], ['Follower', 'r1', 0]);
+  assert.ok(net(s).includes('r2->r1 Fetch e1 offset=2 lastEpoch=1'), 'and polls its leader again');
+});
+
+test('KIP-996 as shipped: an election timeout ends the pre-vote (never Prospective again); the KAFKA-16281 era starts another', () => {
+  const shipped = modelOf({ prospective: 'kip996' });
+  const p = shipped.step(shipped.init, 'FetchTimeout', { s: 'r2' });
+  const back = shipped.step(p, 'ElectionTimeout', { s: 'r2' });
+  assert.deepEqual([r(back, 'r2').role, r(back, 'r2').leader], ['Follower', 'r1']);
+  const era = modelOf();
+  const again = era.step(era.step(era.init, 'FetchTimeout', { s: 'r2' }), 'ElectionTimeout', { s: 'r2' });
+  assert.deepEqual([r(again, 'r2').role, r(again, 'r2').leader], ['Prospective', null]);
+});
+
+test('KIP-996 as shipped: a Prospective that knows no leader grants a standard vote and stays Prospective', () => {
+  const { init, step } = modelOf({ prospective: 'kip996' });
+  const req = voteRequest('r3', 'r2', 2, false, 1, 2);
+  const s = settle(
+    init
+      .setIn(['replicas', 'r2'], Replica({ role: 'Prospective', epoch: 2, votes: Set(['r2']), log: r(init, 'r2').log }))
+      .setIn(['replicas', 'r3'], Replica({ role: 'Candidate', epoch: 2, votedFor: 'r3', votes: Set(['r3']), log: r(init, 'r3').log, inflight: Map([['r2', req]]) }))
+      .set('net', Set<Msg>([req])),
+  );
+  const t = step(s, 'HandleVoteRequest', { s: 'r2', m: req });
+  assert.ok(net(t).includes('r2->r3 VoteResp e2 granted'));
+  assert.deepEqual([r(t, 'r2').role, r(t, 'r2').votedFor], ['Prospective', 'r3']);
+  const era = modelOf();
+  assert.ok(net(era.step(s, 'HandleVoteRequest', { s: 'r2', m: req })).includes('r2->r3 VoteResp e2 denied'), 'the KAFKA-16281 era denies');
+});
+
 test('pre-vote grants: a follower that fetched denies and names its leader; one that has not fetched grants; a leader denies', () => {
   const { init, step } = modelOf();
   let s = step(init, 'FetchTimeout', { s: 'r2' });
@@ -187,7 +226,7 @@ test('ChangeConnectivity: a cut link loses what is in flight on it and carries n
 
 test('the nudge: a leader re-sends BeginQuorumEpoch, which turns a Prospective of its epoch into its follower', () => {
   const plain = modelOf();
-  assert.equal(plain.model.actions.some((a) => a.name === 'ResendBeginQuorumEpoch'), false);
+  assert.equal(plain.model.actions.find((a) => a.name === 'ResendBeginQuorumEpoch')?.disabledBy, 'nudge = false');
   const { init, step } = modelOf({ nudge: true, fourthCondition: 'notProspective' });
   let s = step(init, 'FetchTimeout', { s: 'r2' });
   s = step(s, 'ResendBeginQuorumEpoch', { s: 'r1', t: 'r2' });
@@ -216,19 +255,9 @@ test('initial states: fresh is every voter Unattached in epoch 0; symmetry cover
   assert.deepEqual(spec.build(defaults).symmetry, [['r2', 'r3']]);
 });
 
-test('a fault or timer with a zero budget is left out of the model, so coverage reports only what can happen', () => {
-  const names = (extra: ParamValues) => modelOf(extra).model.actions.map((a) => a.name);
-  assert.deepEqual(names({ maxRestarts: 0, maxCrashes: 0, maxLosses: 0, maxConnectivityChanges: 0, maxValues: 0 }), [
-    'CheckQuorumResign',
-    'ElectionTimeout',
-    'FetchTimeout',
-    'HandleVoteRequest',
-    'HandleVoteResponse',
-    'HandleBeginQuorumEpoch',
-    'HandleFetchRequest',
-    'HandleFetchResponse',
-  ]);
-  assert.deepEqual(names({ nudge: true }), [
+test('a fault or timer with a zero budget, and the nudge when off, are disabled by parameters (never run, reported as such)', () => {
+  const disabled = (extra: ParamValues) => modelOf(extra).model.actions.filter((a) => a.disabledBy !== undefined).map((a) => [a.name, a.disabledBy]);
+  const all = [
     'CheckQuorumResign',
     'RestartWithState',
     'CrashLoseState',
@@ -243,5 +272,15 @@ test('a fault or timer with a zero budget is left out of the model, so coverage 
     'HandleFetchResponse',
     'DropMessage',
     'ChangeConnectivity',
+  ];
+  assert.deepEqual(modelOf().model.actions.map((a) => a.name), all, 'every instance has the same actions');
+  assert.deepEqual(disabled({ maxRestarts: 0, maxCrashes: 0, maxLosses: 0, maxConnectivityChanges: 0, maxValues: 0 }), [
+    ['RestartWithState', 'maxRestarts = 0'],
+    ['CrashLoseState', 'maxCrashes = 0'],
+    ['ResendBeginQuorumEpoch', 'nudge = false'],
+    ['ClientRequest', 'maxValues = 0'],
+    ['DropMessage', 'maxLosses = 0'],
+    ['ChangeConnectivity', 'maxConnectivityChanges = 0'],
   ]);
+  assert.deepEqual(disabled({ nudge: true }), []);
 });

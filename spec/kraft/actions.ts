@@ -10,6 +10,7 @@
  */
 import { Set, is } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
+import type { KraftMutation } from './mutations.ts';
 import {
   type FetchRequest,
   type Msg,
@@ -36,6 +37,8 @@ import {
   illegal,
   maybeHandleCommonResponse,
   maybeTransition,
+  prospectiveAddVotedState,
+  prospectiveTransitionAfterElectionLoss,
   transitionToCandidate,
   transitionToLeader,
   transitionToProspective,
@@ -81,12 +84,17 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     (st: KraftState): Of<T>[] =>
       messagesOfType(st, type).map(onMsg) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
+  /** Whether a guard mutation is under test (`mutations.ts`). */
+  const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
+  const fourth = mutant('fourthConditionOff') ? 'none' : cfg.fourthCondition;
 
   // ---- sending --------------------------------------------------------------------------------
 
   /** KIP-996: a Prospective asks every peer for a pre-vote in its current epoch. */
   function startPreVote(st: KraftState, s: string): KraftState {
-    st = putReplica(st, s, transitionToProspective(rep(st, s), s));
+    let p = transitionToProspective(rep(st, s), s, cfg.prospective);
+    if (mutant('prospectiveClearsLeader') && p.role === 'Prospective') p = p.set('leader', null);
+    st = putReplica(st, s, p);
     return requestVotes(st, s, true);
   }
 
@@ -118,24 +126,34 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * `HandleVoteRequest`).
    */
   function canGrantPreVote(r: Replica, logOk: boolean): boolean {
-    if (r.role === 'Leader' || r.role === 'Resigned') return false;
-    if (r.role === 'Follower') return !r.fetched && logOk;
+    if (mutant('preVoteWithoutLogCheck')) logOk = true;
+    if (r.role === 'Leader' || (r.role === 'Resigned' && !mutant('resignedGrantsPreVote'))) return false;
+    if (r.role === 'Follower') return (!r.fetched || mutant('followerGrantsPreVoteAfterFetch')) && logOk;
     return logOk;
   }
 
-  /** A real vote: only Unattached, or Voted for the same candidate (`UnattachedState`/`VotedState.canGrantVote`). */
+  /**
+   * A real vote: only Unattached, or Voted for the same candidate (`UnattachedState`/`VotedState.canGrantVote`);
+   * after KIP-996 also a Prospective, on the same terms, unless it knows a leader
+   * (`QuorumState.unattachedOrProspectiveCanGrantVote`).
+   */
   function canGrantVote(r: Replica, candidate: string, logOk: boolean): boolean {
-    if (r.role === 'Unattached') return logOk;
+    if (mutant('voteWithoutLogCheck')) logOk = true;
+    if (mutant('voteForAnyCandidate') && (r.role === 'Unattached' || r.role === 'Voted')) return logOk;
+    if (r.role === 'Unattached') return (r.votedFor === null || r.votedFor === candidate) && logOk;
     // The planted bug: a Voted replica grants a second candidate of the same epoch.
     if (r.role === 'Voted') return (r.votedFor === candidate || cfg.bug === 'doubleVote') && logOk;
+    if (r.role === 'Prospective' && cfg.prospective === 'kip996') {
+      return (r.votedFor !== null ? r.votedFor === candidate : r.leader === null) && logOk;
+    }
     return false;
   }
 
   /** `LeaderState.updateHighWatermark`: the majority's fetch offset, once it covers an entry of this epoch. */
   function leaderHwm(r: Replica, self: string): number {
     const offsets = ids.map((t) => (t === self ? r.log.size : r.endOffsets.get(t, 0))).sort((a, b) => b - a);
-    const candidate = offsets[quorum - 1]!;
-    return candidate > r.hwm && r.log.get(candidate - 1)!.epoch === r.epoch ? candidate : r.hwm;
+    const candidate = offsets[mutant('hwmFromLeaderAlone') ? 0 : quorum - 1]!;
+    return candidate > r.hwm && (r.log.get(candidate - 1)!.epoch === r.epoch || mutant('hwmWithoutCurrentEpochEntry')) ? candidate : r.hwm;
   }
 
   /**
@@ -143,14 +161,17 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
    * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
    */
   function boot(r: Replica, s: string): Replica {
+    // A Prospective is not durable (`memoryTransitionTo`): after KIP-996 one that knows its leader
+    // comes back from the stored election as that leader's follower.
+    const follows = r.role === 'Follower' || (cfg.prospective === 'kip996' && r.role === 'Prospective' && r.leader !== null);
     const [role, leader, votes] =
       r.leader === s ? ['Resigned' as const, s, NONE]
-      : r.role === 'Follower' ? ['Follower' as const, r.leader, NONE]
+      : follows ? ['Follower' as const, r.leader, NONE]
       : r.votedFor === s ? ['Candidate' as const, null, Set([s])]
       : r.votedFor !== null ? ['Voted' as const, null, NONE]
       : ['Unattached' as const, null, NONE];
     return r.withMutations((b) =>
-      b.set('role', role).set('leader', leader).set('votes', votes).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
+      b.set('role', role).set('leader', leader).set('votes', votes).set('rejections', NONE).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
     );
   }
 
@@ -222,8 +243,10 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
     {
       // Election timeout of a voter that is not following anyone. KAFKA-16281's era: a Resigned leader,
-      // like the rest, becomes Prospective in its current epoch. The fix (KIP-996 "Resigned state
-      // changes", KAFKA-18379) sends it to Unattached in the next epoch instead.
+      // like the rest, becomes Prospective in its current epoch. The shipped fix (KAFKA-17642, PR #18240,
+      // `KafkaRaftClient.pollResigned`) sends it to Unattached in the next epoch instead. A Prospective
+      // whose pre-vote times out starts another one in the KAFKA-16281 era; as shipped it ends the
+      // election (`pollProspective` -> `prospectiveTransitionAfterElectionLoss`).
       name: 'ElectionTimeout',
       params: eachVoter,
       enabled: (st, { s }: OnVoter) => {
@@ -235,7 +258,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       next: (st, { s }: OnVoter) => {
         const r = rep(st, s);
         st = st.set('electionTimeouts', st.electionTimeouts + 1);
-        if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached') return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
+        if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached' && !mutant('resignedTimesOutToProspective')) return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
+        if (r.role === 'Prospective' && cfg.prospective === 'kip996') return putReplica(st, s, prospectiveTransitionAfterElectionLoss(r, s));
         return startPreVote(st, s);
       },
       describe: onVoterDescribe(['timeout']),
@@ -263,7 +287,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
         const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
         const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
-        if (!m.preVote && granted && r.role === 'Unattached') r = transitionToVoted(r, s, m.epoch, m.from);
+        if (!m.preVote && granted && r.role === 'Unattached' && r.votedFor === null) r = transitionToVoted(r, s, m.epoch, m.from);
+        if (!m.preVote && granted && r.role === 'Prospective' && r.votedFor === null) r = prospectiveAddVotedState(r, s, m.epoch, m.from);
         st = putReplica(st, s, r);
         return sendResponse(st, voteResponse(m, r.epoch, r.leader, granted));
       },
@@ -271,7 +296,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
     {
       // `handleVoteResponse`: the common triage, then count a granted (pre-)vote; a majority
-      // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader).
+      // transitions at once (Prospective -> Candidate within `maxEpoch`, Candidate -> Leader). As shipped
+      // a Prospective also counts rejections, and once a majority can no longer be reached it ends the
+      // election at once (`maybeHandleElectionLoss`); a Candidate only waits for its timeout.
       name: 'HandleVoteResponse',
       params: eachMsg('VoteResponse'),
       enabled: (st, { s, m }: Of<'VoteResponse'>) => isLive(rep(st, s)) && expected(rep(st, s), m),
@@ -279,14 +306,21 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
-        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
-        const counts = !triage.handled && m.error === null && m.granted && r.role === (m.preVote ? 'Prospective' : 'Candidate');
+        const recorded = !triage.handled && m.error === null && r.role === (m.preVote ? 'Prospective' : 'Candidate');
+        const counts = recorded && (m.granted || (mutant('rejectionCountsAsVote') && r.role === 'Candidate'));
         if (counts) r = r.set('votes', r.votes.add(m.from));
+        if (recorded && !m.granted && r.role === 'Prospective' && cfg.prospective === 'kip996' && !mutant('prospectiveIgnoresRejections')) {
+          r = r.set('rejections', r.rejections.add(m.from));
+          // `EpochElection.isVoteRejected`: the grants so far and the voters yet to answer are not a majority.
+          if (r.votes.size + (ids.length - r.votes.size - r.rejections.size) < quorum) r = prospectiveTransitionAfterElectionLoss(r, s);
+        }
         st = putReplica(st, s, r);
         if (counts && r.votes.size >= quorum) {
           if (r.role === 'Prospective' && r.epoch < cfg.maxEpoch) {
-            st = putReplica(st, s, transitionToCandidate(r, s));
+            const c = transitionToCandidate(r, s);
+            st = putReplica(st, s, mutant('candidateKeepsEpoch') ? c.set('epoch', r.epoch) : c);
             st = requestVotes(st, s, false);
           } else if (r.role === 'Candidate') {
             st = becomeLeader(st, s);
@@ -333,11 +367,12 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       next: (st, { s, m }: Of<'FetchRequest'>) => {
         st = consume(st, m);
         let r = rep(st, s);
+        const anyEpoch = mutant('fetchFromAnyEpoch');
         const error =
-          m.epoch < r.epoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
+          m.epoch < r.epoch && !anyEpoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch && !anyEpoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
         if (error !== null) return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { error }));
         const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
-        if (end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) {
+        if ((end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) && !mutant('fetchWithoutDivergenceCheck')) {
           return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
         r = r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset));
@@ -363,7 +398,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         r = r.set('inflight', r.inflight.remove(m.from));
-        const triage = maybeHandleCommonResponse(r, s, cfg.fourthCondition, m.error, m.leaderId, m.epoch);
+        const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
         if (!triage.handled && m.error === null && r.role === 'Follower' && r.leader === m.from) {
           if (m.divergingEpoch !== null) {
@@ -406,36 +441,38 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     },
   ];
 
-  if (cfg.nudge) {
-    // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
-    // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`).
-    const at = actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1;
-    actions.splice(at, 0, {
-      name: 'ResendBeginQuorumEpoch',
-      params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
-      enabled: (st, { s, t }: { s: string; t: string }) => {
-        const r = rep(st, s);
-        return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
-      },
-      next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
-      describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
-    });
-  }
-  // A fault or timer whose budget is zero is not part of the model.
-  const budget: Readonly<Record<string, number>> = {
-    CheckQuorumResign: cfg.maxResigns,
-    RestartWithState: cfg.maxRestarts,
-    CrashLoseState: cfg.maxCrashes,
-    ElectionTimeout: cfg.maxElectionTimeouts,
-    FetchTimeout: cfg.maxFetchTimeouts,
-    ClientRequest: cfg.maxValues,
-    DropMessage: cfg.maxLosses,
-    ChangeConnectivity: cfg.maxConnectivityChanges,
+  // KAFKA-16281's nudge: the leader re-sends BeginQuorumEpoch to a voter, so a Prospective that can
+  // never win a pre-vote learns of the leader (kafka-tlaplus `MaybeUnblockProspective`; Kafka's leader
+  // resends it periodically, `maybeSendBeginQuorumEpochRequests`).
+  const nudge: KraftAction = {
+    name: 'ResendBeginQuorumEpoch',
+    params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
+    enabled: (st, { s, t }: { s: string; t: string }) => {
+      const r = rep(st, s);
+      return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
+    },
+    next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
+    describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
+  };
+  actions.splice(actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1, 0, nudge);
+
+  // What rules an action out: a fault or timer whose budget is zero, or the nudge when it is off.
+  const off: Readonly<Record<string, string | false>> = {
+    CheckQuorumResign: cfg.maxResigns === 0 && 'maxResigns = 0',
+    RestartWithState: cfg.maxRestarts === 0 && 'maxRestarts = 0',
+    CrashLoseState: cfg.maxCrashes === 0 && 'maxCrashes = 0',
+    ElectionTimeout: cfg.maxElectionTimeouts === 0 && 'maxElectionTimeouts = 0',
+    FetchTimeout: cfg.maxFetchTimeouts === 0 && 'maxFetchTimeouts = 0',
+    ClientRequest: cfg.maxValues === 0 && 'maxValues = 0',
+    DropMessage: cfg.maxLosses === 0 && 'maxLosses = 0',
+    ChangeConnectivity: cfg.maxConnectivityChanges === 0 && 'maxConnectivityChanges = 0',
+    ResendBeginQuorumEpoch: !cfg.nudge && 'nudge = false',
   };
   // Every step ends by tidying the network and with the followers' poll.
-  return actions
-    .filter((a) => budget[a.name] !== 0)
-    .map((a) => ({ ...a, ...FAIRNESS[a.name], next: (st: KraftState, p: unknown) => settle(a.next(st, p), st) }));
+  return actions.map((a) => {
+    const reason = off[a.name];
+    return { ...a, ...FAIRNESS[a.name], next: (st: KraftState, p: unknown) => settle(a.next(st, p), st), ...(reason ? { disabledBy: reason } : {}) };
+  });
 }
 
 /**

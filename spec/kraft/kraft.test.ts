@@ -4,19 +4,25 @@ import spec from './kraft.ts';
 import { checkModel } from '../../checker/engine/check.ts';
 import type { ParamValues } from '../spec.ts';
 import type { KraftState } from './state.ts';
+import { preVoteReplyNamesRequester } from './properties.ts';
 import type { CheckResult } from '../../checker/engine/result.ts';
-import { sometimes } from '../../invariants/property.ts';
+import { type Property, always, sometimes } from '../../invariants/property.ts';
 
 function paramsOf(preset: string, extra: ParamValues = {}): ParamValues {
   const p = spec.presets.find((x) => x.name === preset)!;
   return { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params, ...extra } as ParamValues;
 }
 
-async function check(preset: string, extra: ParamValues = {}) {
+async function check(preset: string, extra: ParamValues = {}, extraProperties: Property<KraftState>[] = []) {
   const p = spec.presets.find((x) => x.name === preset)!;
   const params = paramsOf(preset, extra);
-  return checkModel(spec.build(params), { deadlock: p.options?.deadlock ?? true, symmetry: p.options?.symmetry ?? false }, { spec: 'kraft', preset, params });
+  const model = spec.build(params);
+  const options = { deadlock: p.options?.deadlock ?? true, symmetry: p.options?.symmetry ?? false };
+  return checkModel({ ...model, properties: [...model.properties, ...extraProperties] }, options, { spec: 'kraft', preset, params });
 }
+
+/** The Resigned fix closes KAFKA-16281's trigger itself: checked as an extra invariant of its presets. */
+const triggerClosed = always<KraftState>('NoPreVoteReplyNamesRequester', 'no pre-vote reply names its requester', (s) => !preVoteReplyNamesRequester(s));
 
 const traceOf = (r: CheckResult<KraftState>) => (r.status === 'violation' || r.status === 'error' ? r.trace : undefined);
 const actions = (r: CheckResult<KraftState>) => traceOf(r)?.steps.map((s) => s.action);
@@ -29,6 +35,10 @@ test('every preset states its verdict and turns deadlock detection off (budgets 
       ['kraft-fixed-leaderid', 'holds'],
       ['kraft-fixed-prospective', 'holds'],
       ['kraft-fixed-resigned-unattached', 'holds'],
+      ['kraft-shipped', 'holds'],
+      ['kraft-fixed-leaderid-message-loss', 'holds'],
+      ['kraft-fixed-leaderid-link-cut', 'holds'],
+      ['kraft-shipped-disk-loss', 'holds'],
       ['kraft-double-vote', 'ElectionSafety'],
       ['kraft-stuck-prospective', 'NotStuckInProspective'],
       ['kraft-nudge-live', 'holds'],
@@ -81,7 +91,7 @@ test('kraft-fixed-leaderid: exhaustive, no safety violation', async () => {
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 8474);
   assert.equal(r.stats.depth, 23);
-  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteToOwnFollower', 'PreVoteReplyNamesRequester']);
 });
 
 test('kraft-fixed-prospective: exhaustive, no safety violation', async () => {
@@ -89,15 +99,39 @@ test('kraft-fixed-prospective: exhaustive, no safety violation', async () => {
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 27199);
   assert.equal(r.stats.depth, 24);
-  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteToOwnFollower', 'PreVoteReplyNamesRequester']);
 });
 
-test('kraft-fixed-resigned-unattached: exhaustive, no safety violation', async () => {
-  const r = await check('kraft-fixed-resigned-unattached');
+test('kraft-fixed-resigned-unattached: exhaustive, no safety violation, and the trigger never occurs', async () => {
+  const r = await check('kraft-fixed-resigned-unattached', {}, [triggerClosed]);
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 32232);
   assert.equal(r.stats.depth, 26);
-  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned']);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteToOwnFollower']);
+});
+
+
+test('kraft-shipped: Kafka after KIP-996 and KAFKA-17642, exhaustive, no safety violation, and the trigger never occurs', async () => {
+  const r = await check('kraft-shipped', {}, [triggerClosed]);
+  assert.equal(r.status, 'holds');
+  assert.equal(r.stats.distinct, 33729);
+  assert.equal(r.stats.depth, 28);
+  assert.deepEqual(r.witnesses, ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteToOwnFollower', 'PreVoteReplyNamesKnownLeader']);
+});
+
+test('fault presets: each fix holds with a lost message, a cut link, or a voter that lost its disk, and still elects a leader', async () => {
+  const expected: [string, number, number, string, string][] = [
+    ['kraft-fixed-leaderid-message-loss', 26786, 23, 'DropMessage', 'LeaderElectedAfterLoss'],
+    ['kraft-fixed-leaderid-link-cut', 20606, 23, 'ChangeConnectivity', 'LeaderElectedWhileLinkCut'],
+    ['kraft-shipped-disk-loss', 42152, 28, 'CrashLoseState', 'LeaderElectedAfterDiskLoss'],
+  ];
+  for (const [preset, distinct, depth, fault, witness] of expected) {
+    const r = await check(preset);
+    assert.equal(r.status, 'holds', preset);
+    assert.deepEqual([r.stats.distinct, r.stats.depth], [distinct, depth], preset);
+    assert.ok(r.stats.coverage.find((c) => c.action === fault)!.newStates > 0, `${preset}: ${fault} fires`);
+    assert.ok(r.witnesses.includes(witness), `${preset} reaches ${witness}`);
+  }
 });
 
 test('a fix still holds when a voter may crash and lose its disk', async () => {

@@ -16,7 +16,8 @@ import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
-import { Entry, type FourthCondition, type KraftConfig, KraftState, Replica, type ResignedTimeout } from './state.ts';
+import type { KraftMutation } from './mutations.ts';
+import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
   const n = params.voters as number;
@@ -25,6 +26,7 @@ export function configOf(params: ParamValues): KraftConfig {
     init: params.init as KraftConfig['init'],
     fourthCondition: params.fourthCondition as FourthCondition,
     resignedTimeout: params.resignedTimeout as ResignedTimeout,
+    prospective: params.prospective as ProspectiveRules,
     nudge: params.nudge as boolean,
     bug: params.bug as KraftConfig['bug'],
     maxEpoch: params.maxEpoch as number,
@@ -57,7 +59,15 @@ export function initialState(cfg: KraftConfig): KraftState {
 }
 
 export function buildKraft(params: ParamValues): Model<KraftState> {
-  const cfg = configOf(params);
+  return modelOf(configOf(params), params);
+}
+
+/** The model with guards mutated, for the mutation table test: not reachable from the command line. */
+export function buildKraftMutant(params: ParamValues, ...mutations: KraftMutation[]): Model<KraftState> {
+  return modelOf({ ...configOf(params), mutations }, params);
+}
+
+function modelOf(cfg: KraftConfig, params: ParamValues): Model<KraftState> {
   return {
     init: () => [settle(initialState(cfg))],
     actions: kraftActions(cfg),
@@ -66,6 +76,12 @@ export function buildKraft(params: ParamValues): Model<KraftState> {
         initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,
         values: cfg.maxValues > 0,
         resignations: cfg.maxResigns + cfg.maxRestarts > 0,
+        electionTimeouts: cfg.maxElectionTimeouts > 0,
+        prospectiveKeepsLeader: cfg.prospective === 'kip996',
+        resignedProspective: cfg.resignedTimeout === 'prospective',
+        crashes: cfg.maxCrashes > 0,
+        losses: cfg.maxLosses > 0,
+        cuts: cfg.maxConnectivityChanges > 0,
       }),
       ...(params.liveness === 'prospective' ? [notStuckInProspective()] : []),
       ...(params.liveness === 'election' ? [eventuallyLeaderElected()] : []),
@@ -117,10 +133,20 @@ export default defineSpec<KraftState>({
     },
     {
       name: 'resignedTimeout',
-      description: 'a Resigned leader on election timeout: prospective (same epoch, the JIRA era) or unattached (epoch+1, the final fix)',
+      description:
+        'a Resigned leader on election timeout: prospective (same epoch, the JIRA era) or unattached (epoch+1, as shipped: KAFKA-17642, PR #18240)',
       type: 'enum',
       default: 'prospective',
       choices: ['prospective', 'unattached'],
+    },
+    {
+      name: 'prospective',
+      description:
+        'Prospective rules: jiraEra (as KAFKA-16281 reports: the known leader is cleared, a timeout starts another pre-vote) or ' +
+        'kip996 (as shipped: the leader is kept, a lost or timed-out pre-vote falls back to Follower or Unattached, a Prospective may grant a standard vote)',
+      type: 'enum',
+      default: 'jiraEra',
+      choices: ['jiraEra', 'kip996'],
     },
     { name: 'nudge', description: 'the leader may re-send BeginQuorumEpoch to a voter at any time', type: 'bool', default: false },
     {
@@ -181,10 +207,49 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-fixed-resigned-unattached',
       description:
-        'the final fix: a Resigned leader times out into Unattached in the next epoch (then Prospective on the next timeout), ' +
-        'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. Needs a second election ' +
-        'timeout and epoch 3 for an election to complete after the resignation.',
+        'the Resigned fix Kafka shipped (KAFKA-17642, PR #18240, KafkaRaftClient.pollResigned), on the KAFKA-16281-era ' +
+        'Prospective: a Resigned leader times out into Unattached in the next epoch (then Prospective on the next timeout), ' +
+        'so it is never Prospective in the epoch it led; maybeHandleCommonResponse is unchanged. Safe. The JIRA\'s trigger, a ' +
+        'pre-vote reply naming the requester as leader of its own epoch, cannot occur here: that is the fix. Needs a second ' +
+        'election timeout and epoch 3 for an election to complete after the resignation.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-shipped',
+      description:
+        "Kafka as shipped after KIP-996: maybeHandleCommonResponse without a fourth condition, a Prospective that keeps its " +
+        'known leader and ends a lost or timed-out pre-vote as Follower of that leader or Unattached (never Prospective again), ' +
+        'and a Resigned leader that times out into Unattached in the next epoch (KAFKA-17642, PR #18240). Safe. The JIRA\'s ' +
+        'trigger, a pre-vote reply naming the requester as leader of its own epoch, cannot occur: a leader never becomes ' +
+        'Prospective in the epoch it led. Left out: the leader\'s periodic BeginQuorumEpoch resend ' +
+        '(maybeSendBeginQuorumEpochRequests), which only speeds up finding the leader and almost triples the states.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-fixed-leaderid-message-loss',
+      description:
+        'kraft-fixed-leaderid with one lost message (any request or response, at any time; its request times out): safe.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'leaderIdNotSelf', maxLosses: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-fixed-leaderid-link-cut',
+      description: 'kraft-fixed-leaderid with one link between two voters cut at any time (and not healed): safe.',
+      params: { ...FIX_BOUNDS, fourthCondition: 'leaderIdNotSelf', maxConnectivityChanges: 1 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-shipped-disk-loss',
+      description:
+        'kraft-shipped with one voter crashing and losing its disk (it stays down; a majority stays up): safe, and a new ' +
+        'leader is still elected.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3, maxCrashes: 1 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },
@@ -229,7 +294,7 @@ export default defineSpec<KraftState>({
     {
       name: 'kraft-bench',
       description:
-        'benchmark (holds): the final fix with a client value to replicate, two follower fetch timeouts and a resignation; ' +
+        'benchmark (holds): the Resigned fix (KAFKA-17642) with a client value to replicate, two follower fetch timeouts and a resignation; ' +
         'reaches the diverging-epoch truncation of an uncommitted entry.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxValues: 1, maxFetchTimeouts: 2, maxElectionTimeouts: 0 },
       expect: { verdict: 'holds' },

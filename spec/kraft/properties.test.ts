@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { List, Set } from 'immutable';
-import { kraftProperties } from './properties.ts';
+import { kraftProperties, validRolesAndStates } from './properties.ts';
 import spec, { configOf, initialState } from './kraft.ts';
 import { Entry, type KraftState, Replica } from './state.ts';
 import { voteRequest, voteResponse } from './messages.ts';
@@ -9,7 +9,7 @@ import { voteRequest, voteResponse } from './messages.ts';
 const defaults = Object.fromEntries(spec.params.map((p) => [p.name, p.default]));
 const established = (): KraftState => initialState(configOf(defaults));
 const fresh = (): KraftState => initialState(configOf({ ...defaults, init: 'fresh' }));
-const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true });
+const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true, electionTimeouts: true, prospectiveKeepsLeader: true, resignedProspective: true, crashes: true, losses: true, cuts: true });
 const holds = (name: string, s: KraftState): boolean => props.find((p) => p.name === name)!.test(s);
 const edit = (s: KraftState, id: string, f: (r: Replica) => Replica): KraftState => s.setIn(['replicas', id], f(s.replicas.get(id)!));
 
@@ -27,7 +27,7 @@ test('every property is declared symmetric', () => {
 });
 
 test('witnesses of features whose budget is zero are left out', () => {
-  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false }).map((p) => p.name);
+  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false, electionTimeouts: true, prospectiveKeepsLeader: false, resignedProspective: true, crashes: false, losses: false, cuts: false }).map((p) => p.name);
   assert.ok(!names.includes('ValueCommitted') && !names.includes('LeaderResigned'));
   assert.ok(names.includes('LeaderElected') && names.includes('PreVoteRejectedWithKnownLeader'));
 });
@@ -115,4 +115,44 @@ test('witnesses: a new leader, a client value acknowledged, a pre-vote denied na
   assert.equal(holds('PreVoteRejectedWithKnownLeader', established().set('net', Set([fenced]))), false);
   const noLeader = voteResponse(req, 1, null, false);
   assert.equal(holds('PreVoteRejectedWithKnownLeader', established().set('net', Set([noLeader]))), false);
+});
+
+test('witnesses of each fix: a pre-vote to its own follower, a reply naming the requester, a reply naming the known leader', () => {
+  const toFollower = voteRequest('r1', 'r2', 1, true, 1, 2);
+  const s = established().set('net', Set([toFollower]));
+  assert.equal(holds('PreVoteToOwnFollower', s), true);
+  assert.equal(holds('PreVoteToOwnFollower', edit(s, 'r2', (r) => r.merge({ role: 'Unattached', leader: null, epoch: 2, fetched: false }))), false);
+  assert.equal(holds('PreVoteToOwnFollower', established().set('net', Set([voteRequest('r3', 'r2', 1, true, 1, 2)]))), false);
+
+  const namesRequester = voteResponse(toFollower, 1, 'r1', false);
+  assert.equal(holds('PreVoteReplyNamesRequester', established().set('net', Set([namesRequester]))), true);
+  const namesOther = voteResponse(voteRequest('r2', 'r3', 1, true, 1, 2), 1, 'r1', false);
+  assert.equal(holds('PreVoteReplyNamesRequester', established().set('net', Set([namesOther]))), false);
+
+  const prospective = edit(established(), 'r2', (r) => r.merge({ role: 'Prospective', leader: 'r1', votes: Set(['r2']), fetched: false }));
+  assert.equal(holds('PreVoteReplyNamesKnownLeader', prospective.set('net', Set([namesOther]))), true);
+  const toR3 = voteResponse(voteRequest('r3', 'r2', 1, true, 1, 2), 1, 'r1', false);
+  assert.equal(holds('PreVoteReplyNamesKnownLeader', prospective.set('net', Set([toR3]))), false, 'r3 is not Prospective');
+  const otherLeader = voteResponse(voteRequest('r2', 'r3', 1, true, 1, 2), 1, 'r3', false);
+  assert.equal(holds('PreVoteReplyNamesKnownLeader', prospective.set('net', Set([otherLeader]))), false, 'not the leader r2 knows');
+});
+
+test('fault witnesses: a new leader while a voter lost its disk, after a lost message, while a link is cut', () => {
+  const elected = edit(established(), 'r2', (r) => r.merge({ role: 'Leader', leader: 'r2', epoch: 2, fetched: false }));
+  assert.equal(holds('LeaderElectedAfterDiskLoss', elected), false);
+  assert.equal(holds('LeaderElectedAfterDiskLoss', edit(elected, 'r3', () => Replica({ role: 'Dead' }))), true);
+  assert.equal(holds('LeaderElectedAfterLoss', elected.set('losses', 1)), true);
+  assert.equal(holds('LeaderElectedAfterLoss', established().set('losses', 1)), false);
+  assert.equal(holds('LeaderElectedWhileLinkCut', elected.set('cut', Set([Set(['r1', 'r3'])]))), true);
+});
+
+test('ValidRolesAndStates: a Prospective may know a leader, and keep rejections, only under the shipped KIP-996 rules', () => {
+  const knows = edit(established(), 'r2', (r) => r.merge({ role: 'Prospective', leader: 'r1', votes: Set(['r2']), rejections: Set(['r3']), fetched: false }));
+  assert.equal(validRolesAndStates(knows, true), true);
+  assert.equal(validRolesAndStates(knows, false), false);
+  assert.equal(validRolesAndStates(edit(knows, 'r2', (r) => r.set('leader', 'r2')), true), false, 'never itself');
+  assert.equal(validRolesAndStates(edit(knows, 'r2', (r) => r.set('rejections', Set(['r2']))), true), false, 'a voter both granted and rejected');
+  const ownVote = edit(established(), 'r2', (r) => r.merge({ role: 'Unattached', leader: null, votedFor: 'r2', epoch: 2, fetched: false }));
+  assert.equal(validRolesAndStates(ownVote, true), true);
+  assert.equal(validRolesAndStates(ownVote, false), false);
 });

@@ -88,20 +88,25 @@ export function ackedValueNotLost(s: KraftState): boolean {
   return s.acked.every((v) => some(s, (_, r) => r.role !== 'Dead' && holds(r, v)));
 }
 
-/** Each epoch state carries exactly the data `QuorumState` gives it (kafka-tlaplus `ValidRolesAndStates`). */
-export function validRolesAndStates(s: KraftState): boolean {
+/**
+ * Each epoch state carries exactly the data `QuorumState` gives it (kafka-tlaplus `ValidRolesAndStates`).
+ * With the KIP-996 Prospective as shipped, a Prospective may know a leader (never itself) and an
+ * Unattached replica may keep its own vote from a lost candidacy.
+ */
+export function validRolesAndStates(s: KraftState, prospectiveKeepsLeader = false): boolean {
   return each(s, (id, r) => {
     if (r.hwm > r.log.size) return false;
     if (r.votes.size > 0 && r.role !== 'Prospective' && r.role !== 'Candidate') return false;
+    if (r.rejections.size > 0 && (r.role !== 'Prospective' || !prospectiveKeepsLeader || r.rejections.some((t) => r.votes.has(t)))) return false;
     if (r.endOffsets.size > 0 && r.role !== 'Leader') return false;
     if (r.fetched && r.role !== 'Follower') return false;
     switch (r.role) {
       case 'Unattached':
-        return r.leader === null && r.votedFor === null;
+        return r.leader === null && (r.votedFor === null || (prospectiveKeepsLeader && r.votedFor === id));
       case 'Voted':
         return r.leader === null && r.votedFor !== null && r.votedFor !== id;
       case 'Prospective':
-        return r.leader === null && r.votes.has(id);
+        return (prospectiveKeepsLeader ? r.leader !== id : r.leader === null) && r.votes.has(id);
       case 'Candidate':
         return r.leader === null && r.votedFor === id && r.votes.has(id);
       case 'Leader':
@@ -125,6 +130,47 @@ export interface KraftWitnesses {
   readonly values: boolean;
   /** Leaders resign (check quorum) or restart. */
   readonly resignations: boolean;
+  /** Election timeouts fire, so a leader that stepped down can campaign again. */
+  readonly electionTimeouts: boolean;
+  /** The KIP-996 Prospective as shipped: it keeps the known leader and may hold rejections. */
+  readonly prospectiveKeepsLeader: boolean;
+  /** A Resigned leader times out into Prospective in the epoch it led (the KAFKA-16281 era). */
+  readonly resignedProspective: boolean;
+  /** Voters may crash and lose their disk; messages may be lost; links may be cut. */
+  readonly crashes: boolean;
+  readonly losses: boolean;
+  readonly cuts: boolean;
+}
+
+const newLeader = (s: KraftState, w: KraftWitnesses) => some(s, (_, r) => r.role === 'Leader' && r.epoch > w.initialLeaderEpoch);
+
+/**
+ * The situation KAFKA-16281 starts from, which every fix must still reach: a voter that still follows a
+ * leader receives a pre-vote request from that leader (now resigned or restarted).
+ */
+export function preVoteToOwnFollower(s: KraftState): boolean {
+  return s.net.some((m) => {
+    if (m.type !== 'VoteRequest' || !m.preVote) return false;
+    const to = s.replicas.get(m.to)!;
+    return to.role === 'Follower' && to.leader === m.from;
+  });
+}
+
+/** The JIRA's trigger: a pre-vote reply that names its own requester as the leader. */
+export function preVoteReplyNamesRequester(s: KraftState): boolean {
+  return s.net.some((m) => m.type === 'VoteResponse' && m.preVote && m.error === null && m.leaderId === m.to);
+}
+
+/**
+ * Where the shipped Prospective differs: a pre-vote reply naming the leader the Prospective already
+ * knows, so `maybeHandleCommonResponse`'s same-epoch branch (`!quorum.hasLeader()`) does not apply.
+ */
+export function preVoteReplyNamesKnownLeader(s: KraftState): boolean {
+  return s.net.some((m) => {
+    if (m.type !== 'VoteResponse' || !m.preVote || m.leaderId === null) return false;
+    const to = s.replicas.get(m.to)!;
+    return to.role === 'Prospective' && to.leader === m.leaderId && to.epoch === m.epoch;
+  });
 }
 
 export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
@@ -136,13 +182,8 @@ export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
     always('NoLogDivergence', 'logs agree below both high watermarks', noLogDivergence, symmetric),
     always('LeaderCompleteness', 'a current leader holds every acknowledged value', leaderCompleteness, symmetric),
     always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', ackedValueNotLost, symmetric),
-    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', validRolesAndStates, symmetric),
-    sometimes(
-      'LeaderElected',
-      'an election completes: a leader of a new epoch exists',
-      (s) => some(s, (_, r) => r.role === 'Leader' && r.epoch > w.initialLeaderEpoch),
-      symmetric,
-    ),
+    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', (s) => validRolesAndStates(s, w.prospectiveKeepsLeader), symmetric),
+    sometimes('LeaderElected', 'an election completes: a leader of a new epoch exists', (s) => newLeader(s, w), symmetric),
     sometimes(
       'PreVoteRejectedWithKnownLeader',
       'a pre-vote is rejected by a replica that names its leader',
@@ -151,6 +192,20 @@ export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
     ),
     ...(w.values ? [sometimes<KraftState>('ValueCommitted', 'a value written by a client is acknowledged', (s) => s.acked.some((v) => v !== 'v0'), symmetric)] : []),
     ...(w.resignations ? [sometimes<KraftState>('LeaderResigned', 'a leader resigns', (s) => some(s, (_, r) => r.role === 'Resigned'), symmetric)] : []),
+    ...(w.resignations && w.electionTimeouts
+      ? [sometimes<KraftState>('PreVoteToOwnFollower', 'a voter that still follows a leader gets a pre-vote request from it (where KAFKA-16281 starts)', preVoteToOwnFollower, symmetric)]
+      : []),
+    ...(w.resignations && w.electionTimeouts && w.resignedProspective
+      ? [sometimes<KraftState>('PreVoteReplyNamesRequester', "a pre-vote reply names its requester as leader (KAFKA-16281's trigger)", preVoteReplyNamesRequester, symmetric)]
+      : []),
+    ...(w.prospectiveKeepsLeader
+      ? [sometimes<KraftState>('PreVoteReplyNamesKnownLeader', 'a Prospective that knows its leader gets a pre-vote reply naming that leader', preVoteReplyNamesKnownLeader, symmetric)]
+      : []),
+    ...(w.crashes
+      ? [sometimes<KraftState>('LeaderElectedAfterDiskLoss', 'a new leader is elected while a voter has lost its disk', (s) => newLeader(s, w) && some(s, (_, r) => r.role === 'Dead'), symmetric)]
+      : []),
+    ...(w.losses ? [sometimes<KraftState>('LeaderElectedAfterLoss', 'a new leader is elected after a message was lost', (s) => newLeader(s, w) && s.losses > 0, symmetric)] : []),
+    ...(w.cuts ? [sometimes<KraftState>('LeaderElectedWhileLinkCut', 'a new leader is elected while a link is cut', (s) => newLeader(s, w) && s.cut.size > 0, symmetric)] : []),
   ];
 }
 

@@ -5,6 +5,8 @@ import {
   hasConsistentLeader,
   maybeHandleCommonResponse,
   maybeTransition,
+  prospectiveAddVotedState,
+  prospectiveTransitionAfterElectionLoss,
   transitionToCandidate,
   transitionToFollower,
   transitionToLeader,
@@ -58,6 +60,38 @@ test('transitionToProspective keeps the epoch and the vote, clears the leader (t
   const p = transitionToProspective(resigned, 'r1');
   assert.deepEqual([p.role, p.epoch, p.leader, p.votedFor, [...p.votes]], ['Prospective', 1, null, 'r1', ['r1']]);
   assert.equal(transitionToProspective(leader, 'r1').role, 'IllegalState');
+});
+
+test('transitionToProspective as shipped (KIP-996): the known leader and the vote are kept; Prospective -> Prospective throws', () => {
+  const p = transitionToProspective(follower, 'r2', 'kip996');
+  assert.deepEqual([p.role, p.epoch, p.leader, p.votedFor, [...p.votes]], ['Prospective', 1, 'r1', null, ['r2']]);
+  assert.equal(transitionToProspective(p, 'r2', 'kip996').illegal, 'transitionToProspective(): the replica is already Prospective');
+  assert.equal(transitionToProspective(p, 'r2', 'jiraEra').role, 'Prospective', 'the KAFKA-16281 era allows it');
+});
+
+test('prospectiveTransitionAfterElectionLoss: Follower of the known leader, else Unattached in the same epoch keeping the vote', () => {
+  const known = transitionToProspective(follower, 'r2', 'kip996').set('rejections', Set(['r1', 'r3']));
+  const f = prospectiveTransitionAfterElectionLoss(known, 'r2');
+  assert.deepEqual([f.role, f.epoch, f.leader, f.votes.size, f.rejections.size], ['Follower', 1, 'r1', 0, 0]);
+  const votedOther = Replica({ role: 'Prospective', epoch: 2, votedFor: 'r3', votes: Set(['r2']) });
+  const v = prospectiveTransitionAfterElectionLoss(votedOther, 'r2');
+  assert.deepEqual([v.role, v.epoch, v.leader, v.votedFor], ['Voted', 2, null, 'r3']);
+  const lostCandidacy = Replica({ role: 'Prospective', epoch: 2, votedFor: 'r2', votes: Set(['r2']) });
+  const u = prospectiveTransitionAfterElectionLoss(lostCandidacy, 'r2');
+  assert.deepEqual([u.role, u.epoch, u.votedFor], ['Unattached', 2, 'r2']);
+  assert.equal(prospectiveTransitionAfterElectionLoss(follower, 'r2').role, 'IllegalState');
+  // Were the leader the replica itself (a Resigned leader made Prospective in its epoch), this is KAFKA-16281 again.
+  const selfLed = transitionToProspective(resigned, 'r1', 'kip996');
+  assert.equal(prospectiveTransitionAfterElectionLoss(selfLed, 'r1').illegal, 'transitionToFollower(epoch=1, leader=r1): the leader is the local replica');
+});
+
+test('prospectiveAddVotedState: a Prospective without a vote grants one and restarts its pre-vote count, keeping its requests', () => {
+  const p = Replica({ role: 'Prospective', epoch: 2, votes: Set(['r1', 'r3']), rejections: Set(['r2']), inflight: pending });
+  const v = prospectiveAddVotedState(p, 'r1', 2, 'r2');
+  assert.deepEqual([v.role, v.votedFor, [...v.votes], v.rejections.size, v.inflight.size], ['Prospective', 'r2', ['r1'], 0, 1]);
+  assert.equal(prospectiveAddVotedState(v, 'r1', 2, 'r3').role, 'IllegalState');
+  assert.equal(prospectiveAddVotedState(p, 'r1', 2, 'r1').role, 'IllegalState');
+  assert.equal(prospectiveAddVotedState(p, 'r1', 3, 'r2').role, 'IllegalState');
 });
 
 test('transitionToCandidate only from Prospective; transitionToLeader only from a Candidate with a majority; resign only a Leader', () => {

@@ -10,7 +10,7 @@
  */
 import { List, Map, Set } from 'immutable';
 import type { Request } from './messages.ts';
-import { Entry, type ErrorCode, type FourthCondition, type Replica, type Role } from './state.ts';
+import { Entry, type ErrorCode, type FourthCondition, type ProspectiveRules, type Replica, type Role } from './state.ts';
 
 const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
@@ -22,12 +22,12 @@ export function illegal(r: Replica, call: string, reason: string): Replica {
 
 function enter(r: Replica, role: Role, epoch: number, leader: string | null, votedFor: string | null, votes = NO_VOTES): Replica {
   return r.withMutations((b) =>
-    b.set('role', role).set('epoch', epoch).set('leader', leader).set('votedFor', votedFor).set('votes', votes)
+    b.set('role', role).set('epoch', epoch).set('leader', leader).set('votedFor', votedFor).set('votes', votes).set('rejections', NO_VOTES)
       .set('fetched', false).set('inflight', NO_REQUESTS).set('endOffsets', NO_OFFSETS),
   );
 }
 
-/** `QuorumState.transitionToUnattached`: only to a higher epoch; the vote is forgotten. */
+/** `QuorumState.transitionToUnattached` to a higher epoch: the leader and the vote are forgotten. */
 export function transitionToUnattached(r: Replica, epoch: number): Replica {
   if (epoch <= r.epoch) {
     return illegal(r, `transitionToUnattached(epoch=${epoch})`, `not above the current epoch ${r.epoch} (${r.role})`);
@@ -59,13 +59,46 @@ export function transitionToFollower(r: Replica, self: string, epoch: number, le
 }
 
 /**
- * KIP-996 `transitionToProspective` as in the KAFKA-16281 era (kafka-tlaplus @421f170
- * `TransitionToProspective`): same epoch, the known leader is cleared, the vote kept, and the replica
- * votes for itself. A leader never times out.
+ * KIP-996 `transitionToProspective`: same epoch, the vote kept, and the replica votes for itself.
+ * In the KAFKA-16281 era (kafka-tlaplus @421f170 `TransitionToProspective`) the known leader is cleared;
+ * as shipped (`QuorumState.transitionToProspective` passes `leaderId()` to `ProspectiveState`) it is
+ * kept, and Prospective -> Prospective throws. A leader never times out.
  */
-export function transitionToProspective(r: Replica, self: string): Replica {
+export function transitionToProspective(r: Replica, self: string, rules: ProspectiveRules = 'jiraEra'): Replica {
   if (r.role === 'Leader') return illegal(r, 'transitionToProspective()', 'the replica is the leader');
+  if (rules === 'kip996') {
+    if (r.role === 'Prospective') return illegal(r, 'transitionToProspective()', 'the replica is already Prospective');
+    return enter(r, 'Prospective', r.epoch, r.leader, r.votedFor, Set([self]));
+  }
   return enter(r, 'Prospective', r.epoch, null, r.votedFor, Set([self]));
+}
+
+/**
+ * `KafkaRaftClient.prospectiveTransitionAfterElectionLoss` (KIP-996 as shipped): a Prospective whose
+ * pre-vote was rejected by a majority, or timed out, follows the leader it knows of, or else goes
+ * Unattached in the same epoch (`QuorumState.transitionToUnattached` allows the same epoch only from
+ * Prospective), keeping its vote so that it is not cast twice. A kept vote for another candidate is
+ * `Voted` here (Kafka merged `VotedState` into `UnattachedState`); a kept vote for itself (a lost
+ * candidacy) stays `Unattached` with `votedFor` itself.
+ */
+export function prospectiveTransitionAfterElectionLoss(r: Replica, self: string): Replica {
+  if (r.role !== 'Prospective') return illegal(r, 'prospectiveTransitionAfterElectionLoss()', `the replica is ${r.role}`);
+  if (r.leader !== null) return transitionToFollower(r, self, r.epoch, r.leader);
+  const voted = r.votedFor;
+  return enter(r, voted !== null && voted !== self ? 'Voted' : 'Unattached', r.epoch, null, voted);
+}
+
+/**
+ * `QuorumState.prospectiveAddVotedState` (KIP-996 as shipped): a Prospective that has not voted in its
+ * epoch grants a standard vote and stays Prospective with a fresh election (only its own pre-vote
+ * recorded). Its pre-vote requests stay in flight: `KafkaRaftClient` does not reset connections here.
+ */
+export function prospectiveAddVotedState(r: Replica, self: string, epoch: number, candidate: string): Replica {
+  const call = `prospectiveAddVotedState(epoch=${epoch}, candidate=${candidate})`;
+  if (r.role !== 'Prospective') return illegal(r, call, `the replica is ${r.role}`);
+  if (candidate === self) return illegal(r, call, 'the candidate is the local replica');
+  if (epoch !== r.epoch || r.votedFor !== null) return illegal(r, call, `not a Prospective without a vote in epoch ${epoch}`);
+  return r.merge({ votedFor: candidate, votes: Set([self]), rejections: NO_VOTES });
 }
 
 /** KIP-996: only a Prospective that won the pre-vote becomes Candidate, in the next epoch, voting for itself. */

@@ -5,6 +5,7 @@
  */
 import { List, Map, Record, Set } from 'immutable';
 import type { Msg, Request } from './messages.ts';
+import type { KraftMutation } from './mutations.ts';
 
 /**
  * `QuorumState`'s epoch states (KIP-595, plus Prospective from KIP-996), the sink `IllegalState` that
@@ -28,6 +29,11 @@ export const Replica = Record<{
   leader: string | null;
   /** Granted (pre-)votes while Prospective or Candidate, self included. */
   votes: Set<string>;
+  /**
+   * Rejected pre-votes while Prospective (`EpochElection.recordVote(id, false)`), counted only by the
+   * KIP-996 Prospective as shipped; always empty in the KAFKA-16281 era.
+   */
+  rejections: Set<string>;
   log: List<Entry>;
   /** High watermark: the log prefix `[0, hwm)` known committed. Not durable. */
   hwm: number;
@@ -48,6 +54,7 @@ export const Replica = Record<{
   votedFor: null,
   leader: null,
   votes: Set<string>(),
+  rejections: Set<string>(),
   log: List<Entry>(),
   hwm: 0,
   fetched: false,
@@ -84,6 +91,19 @@ export type FourthCondition = 'none' | 'leaderIdNotSelf' | 'notProspective';
 /** What a Resigned leader does on election timeout. */
 export type ResignedTimeout = 'prospective' | 'unattached';
 
+/**
+ * The Prospective state's rules.
+ * - `jiraEra`: as KAFKA-16281 describes it (kafka-tlaplus @421f170): entering Prospective clears the
+ *   known leader; an election timeout starts another pre-vote; rejections are not counted; a Prospective
+ *   never grants a standard vote.
+ * - `kip996`: as shipped (`ProspectiveState`, `QuorumState.transitionToProspective`,
+ *   `KafkaRaftClient.prospectiveTransitionAfterElectionLoss`): the known leader is kept; a majority of
+ *   rejections or an election timeout ends the pre-vote, to Follower of the known leader or else to
+ *   Unattached in the same epoch, never Prospective again; a Prospective may grant a standard vote
+ *   (`unattachedOrProspectiveCanGrantVote`, `prospectiveAddVotedState`).
+ */
+export type ProspectiveRules = 'jiraEra' | 'kip996';
+
 /** One instance of the model, resolved from the spec's parameters. */
 export interface KraftConfig {
   readonly voters: readonly string[];
@@ -91,6 +111,7 @@ export interface KraftConfig {
   readonly init: 'fresh' | 'leader';
   readonly fourthCondition: FourthCondition;
   readonly resignedTimeout: ResignedTimeout;
+  readonly prospective: ProspectiveRules;
   /** The leader may re-send BeginQuorumEpoch to a voter at any time (KAFKA-16281's nudge). */
   readonly nudge: boolean;
   /** A planted bug: `doubleVote` lets a Voted replica grant its vote to a second candidate in the epoch. */
@@ -104,6 +125,8 @@ export interface KraftConfig {
   readonly maxElectionTimeouts: number;
   readonly maxLosses: number;
   readonly maxConnectivityChanges: number;
+  /** Guard mutations for the mutation table test; never set from the command line. */
+  readonly mutations?: readonly KraftMutation[];
 }
 
 /** Votes needed to win: a strict majority of the voter set. */

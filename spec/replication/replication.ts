@@ -20,6 +20,7 @@ import { Map } from 'immutable';
 import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
+import { markDisabled } from './disabledBy.ts';
 import { idSet } from './ids.ts';
 import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
 
@@ -281,7 +282,7 @@ const PRESETS: readonly Preset[] = [
 export function modelOf(cfg: Config): Model<ReplicationState> {
   return {
     init: () => [initialState(cfg)],
-    actions: replicationActions(cfg),
+    actions: markDisabled(replicationActions(cfg), cfg),
     properties: replicationProperties(cfg),
     view: withoutPartitionEpochs,
   };

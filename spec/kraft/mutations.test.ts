@@ -1,0 +1,81 @@
+/**
+ * The guard-mutation table: every guard of `mutations.ts`, one at a time (or a pair that mask each
+ * other), with the checked preset that must turn from holds into the named violation, or the reason it
+ * cannot: a guard that only matters for liveness or availability (those wait for liveness checking),
+ * or a safety guard that no preset within its bounds reaches (a known gap, said so here).
+ * Each preset named here holds unmutated: `kraft.test.ts` pins that.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import spec, { buildKraftMutant } from './kraft.ts';
+import { KRAFT_MUTATIONS, type KraftMutation } from './mutations.ts';
+import { checkModel } from '../../checker/engine/check.ts';
+import type { ParamValues } from '../spec.ts';
+
+interface Caught {
+  readonly mutations: readonly KraftMutation[];
+  readonly preset: string;
+  readonly property: string;
+  readonly distinct: number;
+  readonly depth: number;
+}
+
+const CAUGHT: readonly Caught[] = [
+  { mutations: ['voteForAnyCandidate'], preset: 'kraft-fixed-leaderid', property: 'ElectionSafety', distinct: 3076, depth: 11 },
+  { mutations: ['rejectionCountsAsVote'], preset: 'kraft-fixed-leaderid', property: 'ElectionSafety', distinct: 3096, depth: 11 },
+  { mutations: ['fourthConditionOff'], preset: 'kraft-fixed-leaderid', property: 'NoIllegalState', distinct: 69, depth: 4 },
+  { mutations: ['fourthConditionOff'], preset: 'kraft-fixed-prospective', property: 'NoIllegalState', distinct: 109, depth: 4 },
+  { mutations: ['resignedTimesOutToProspective'], preset: 'kraft-fixed-resigned-unattached', property: 'NoIllegalState', distinct: 79, depth: 4 },
+  // The shipped Prospective keeps its leader, so the resigned leader is at once a Prospective naming itself.
+  { mutations: ['resignedTimesOutToProspective'], preset: 'kraft-shipped', property: 'ValidRolesAndStates', distinct: 9, depth: 2 },
+  // Needs the epochs the Resigned fix bumps: a Candidate reusing an epoch whose voters are still free.
+  { mutations: ['candidateKeepsEpoch'], preset: 'kraft-shipped', property: 'ElectionSafety', distinct: 3231, depth: 13 },
+  { mutations: ['hwmFromLeaderAlone'], preset: 'kraft-bench', property: 'LeaderCompleteness', distinct: 2739, depth: 8 },
+  { mutations: ['fetchWithoutDivergenceCheck'], preset: 'kraft-bench', property: 'NoLogDivergence', distinct: 6999, depth: 10 },
+  // Each log check masks the other: a candidate first wins pre-votes under the same test.
+  { mutations: ['voteWithoutLogCheck', 'preVoteWithoutLogCheck'], preset: 'kraft-bench', property: 'LeaderCompleteness', distinct: 8235, depth: 10 },
+];
+
+/** Guards no preset can catch, and why. */
+const NOT_CAUGHT: Readonly<Record<string, string>> = {
+  voteWithoutLogCheck: 'safety, masked by the pre-vote log check (caught together with preVoteWithoutLogCheck above)',
+  preVoteWithoutLogCheck: 'liveness: a pre-vote binds no one; the standard vote checks the log again',
+  followerGrantsPreVoteAfterFetch: 'liveness: it only lets a disconnected voter disrupt a working leader (KIP-996 motivation)',
+  resignedGrantsPreVote: 'liveness: a pre-vote binds no one, and a Resigned leader never grants a standard vote',
+  prospectiveIgnoresRejections: 'liveness: a Prospective only falls back later, at its election timeout',
+  prospectiveClearsLeader:
+    'liveness: with KAFKA-17642 no Prospective is ever named as leader of its own epoch, so following a leader named in a reply is safe ' +
+    '(the leaderIdNotSelf behaviour); the kept leader only decides where a lost pre-vote falls back to',
+  fetchFromAnyEpoch:
+    'not safety-relevant here: a fetch reaches a leader only from its own followers, or after a re-election from followers of its earlier ' +
+    'epoch, whose offsets the divergence check validates; Kafka needs the epoch check against zombie leaders across reconfiguration',
+  hwmWithoutCurrentEpochEntry:
+    'safety gap (Raft figure 8): needs an entry of an old epoch to be counted in a third epoch; no holding preset reaches three epochs with a client value',
+};
+
+function paramsOf(preset: string): ParamValues {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  return { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+}
+
+test('every guard mutation is either caught by a preset or listed with the reason it cannot be', () => {
+  const listed = new Set([...CAUGHT.flatMap((c) => (c.mutations.length === 1 ? c.mutations : [])), ...Object.keys(NOT_CAUGHT)]);
+  assert.deepEqual([...listed].sort(), Object.keys(KRAFT_MUTATIONS).sort());
+  for (const c of CAUGHT) assert.ok(spec.presets.find((p) => p.name === c.preset)?.expect.verdict === 'holds', `${c.preset} is a holding preset`);
+});
+
+test('mutations are not spec parameters: kmc list and --param never see them', () => {
+  assert.deepEqual(spec.params.filter((p) => /mutat/i.test(p.name)), []);
+  const model = spec.build(paramsOf('kraft-fixed-leaderid'));
+  const mutant = buildKraftMutant(paramsOf('kraft-fixed-leaderid'), 'fourthConditionOff');
+  assert.deepEqual(mutant.actions.map((a) => a.name), model.actions.map((a) => a.name));
+});
+
+for (const c of CAUGHT) {
+  test(`${c.mutations.join(' + ')}: ${c.preset} turns from holds to ${c.property}`, async () => {
+    const params = paramsOf(c.preset);
+    const r = await checkModel(buildKraftMutant(params, ...c.mutations), { deadlock: false }, { spec: 'kraft', preset: c.preset, params });
+    assert.equal(r.status === 'violation' && r.kind === 'always' && r.property, c.property);
+    assert.deepEqual([r.stats.distinct, r.stats.depth], [c.distinct, c.depth]);
+  });
+}

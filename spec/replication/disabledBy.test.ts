@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import spec from './replication.ts';
+import type { ParamValues } from '../spec.ts';
+
+function disabledIn(preset: string): [string, string][] {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+  return spec.build(params).actions.filter((a) => a.disabledBy !== undefined).map((a) => [a.name, a.disabledBy!]);
+}
+
+test('elr: faults with a zero budget and the recovery manager path are disabled by parameters; ElectUncleanLeader is not (it could fire)', () => {
+  assert.deepEqual(disabledIn('elr'), [
+    ['PartitionNetwork', 'maxPartitions = 0'],
+    ['HealNetwork', 'maxPartitions = 0'],
+    ['ReplaceDisk', 'maxEmptyDisks = 0'],
+    ['UncleanRecovery', 'recoveryManager = false'],
+  ]);
+});
