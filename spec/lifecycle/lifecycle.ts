@@ -1,0 +1,193 @@
+/**
+ * KIP-631 broker lifecycle: registration, heartbeats, leases, fencing, controlled shutdown and controller
+ * failover, as the KIP-631 DISCUSS thread argued them (seed 001, Aug-Oct 2020) and as Kafka's
+ * `ClusterControlManager`, `BrokerHeartbeatManager`, `ReplicationControlManager` and
+ * `BrokerLifecycleManager` implement them; plus the KIP-903 stale broker epoch in AlterPartition.
+ *
+ * The design choices the thread debated are parameters, so each race it worried about is a preset that
+ * finds it, next to a preset with the final choice that holds.
+ *
+ * Abstracted: the controller quorum is one active controller that can fail over (Raft itself is the
+ * `kraft` spec); commit makes every appended record durable at once; one topic whose partitions have
+ * every broker as a replica; a fetch brings a follower fully up to date; AlterPartition is sent and
+ * handled in one step. Heartbeats and their answers travel on a network that delays and reorders but does
+ * not lose (a lost message is one never delivered).
+ */
+import { List, Map, Set } from 'immutable';
+import { defineSpec, type Model, type ParamValues } from '../spec.ts';
+import { lifecycleActions } from './actions.ts';
+import { initialImage } from './metadata.ts';
+import { lifecycleProperties } from './properties.ts';
+import {
+  type EpochSource,
+  type FailoverLeases,
+  type IdConflict,
+  type LeaseFrom,
+  Lease,
+  type LifecycleConfig,
+  LifecycleState,
+  Proc,
+  baseOffset,
+  initialEpoch,
+  isFaulty,
+  slotsOf,
+} from './state.ts';
+
+export function configOf(params: ParamValues): LifecycleConfig {
+  const n = params.brokers as number;
+  return {
+    brokers: Array.from({ length: n }, (_, i) => `b${i + 1}`),
+    partitions: Array.from({ length: params.partitions as number }, (_, i) => `p${i + 1}`),
+    faulty: Math.min(params.faulty as number, n),
+    incarnations: params.incarnations as number,
+    init: params.init as LifecycleConfig['init'],
+    leaseTimeout: params.leaseTimeout as number,
+    maxClock: params.maxClock as number,
+    maxLog: params.maxLog as number,
+    maxInflight: params.maxInflight as number,
+    maxKills: params.maxKills as number,
+    maxShutdowns: params.maxShutdowns as number,
+    maxFailovers: params.maxFailovers as number,
+    idConflict: params.idConflict as IdConflict,
+    pendingCheck: params.pendingCheck as boolean,
+    epochSource: params.epochSource as EpochSource,
+    leaseFrom: params.leaseFrom as LeaseFrom,
+    staleOffsetCheck: params.staleOffsetCheck as boolean,
+    unfenceRequiresCatchUp: params.unfenceRequiresCatchUp as boolean,
+    failoverLeases: params.failoverLeases as FailoverLeases,
+    isrBrokerEpochs: params.isrBrokerEpochs as boolean,
+  };
+}
+
+/**
+ * The initial state. `running`: the controller became active at time 0 and every broker's first
+ * incarnation is registered and unfenced, has applied all but the last committed record, and holds every
+ * partition's data; each
+ * partition's leader has seen its followers catch up under their current epochs. `fresh`: no process has
+ * started and nothing is registered.
+ */
+export function initialState(cfg: LifecycleConfig): LifecycleState {
+  const running = cfg.init === 'running';
+  const base = baseOffset(cfg);
+  const image = initialImage(cfg);
+  const firstProc = (b: string) =>
+    running ? Proc({ state: 'ACTIVE', epoch: initialEpoch(cfg, b), applied: base - 1, data: Set(cfg.partitions) }) : Proc({ data: Set(cfg.partitions) });
+  const procs = Map(
+    cfg.brokers.map((b) => [b, Map(Array.from({ length: slotsOf(cfg, b) }, (_, k) => [k, k === 0 ? firstProc(b) : Proc()] as const))] as const),
+  );
+  const caughtUp = Map(
+    cfg.partitions.map((p) => {
+      const part = image.parts.get(p)!;
+      const followers = running ? part.isr.toList().filter((b) => b !== part.leader).map((b) => [b, initialEpoch(cfg, b)] as const) : List<[string, number]>();
+      return [p, Map(followers)] as const;
+    }),
+  );
+  return LifecycleState({
+    hwm: base,
+    ctrl: image,
+    leases: Map(cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? Lease({ end: cfg.leaseTimeout, lastOffset: base - 1 }) : Lease()])),
+    procs,
+    caughtUp,
+  });
+}
+
+export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
+  const cfg = configOf(params);
+  return {
+    init: () => [initialState(cfg)],
+    actions: lifecycleActions(cfg),
+    properties: lifecycleProperties(cfg, {
+      registrations: cfg.init === 'fresh' || cfg.incarnations > 1,
+      expiries: cfg.init === 'running' && cfg.maxClock >= cfg.leaseTimeout,
+      shutdowns: cfg.init === 'running' && cfg.maxShutdowns > 0,
+      failovers: cfg.maxFailovers > 0,
+    }),
+  };
+}
+
+/** The thread's final decisions (and Kafka's), each race preset flips one of them. */
+const FINAL = {
+  idConflict: 'currentWins',
+  pendingCheck: true,
+  epochSource: 'appendedOffset',
+  leaseFrom: 'arrival',
+  staleOffsetCheck: true,
+  unfenceRequiresCatchUp: true,
+  failoverLeases: 'extend',
+  isrBrokerEpochs: true,
+} as const;
+
+/** Small bounds: the races need two brokers, a second incarnation, one partition and a short clock. */
+const SMALL = {
+  brokers: 2,
+  incarnations: 2,
+  partitions: 1,
+  init: 'running',
+  leaseTimeout: 1,
+  maxClock: 2,
+  maxLog: 3,
+  maxInflight: 2,
+  maxKills: 1,
+  maxFailovers: 0,
+} as const;
+
+const bound = (name: string, description: string, def: number, min: number, max: number) =>
+  ({ name, description, type: 'int', default: def, min, max }) as const;
+
+export default defineSpec<LifecycleState>({
+  name: 'lifecycle',
+  description: 'KIP-631 broker lifecycle: registration, heartbeats, leases, fencing, controlled shutdown, controller failover; KIP-903',
+  params: [
+    bound('brokers', 'broker ids b1..bN', 2, 1, 3),
+    bound('faulty', 'brokers b1..bN that may fail, lag or be fenced; the rest stay up, unfenced and leased', 3, 1, 3),
+    bound('incarnations', 'processes that may run under broker id b1, one after another or side by side (other ids run one)', 2, 1, 3),
+    bound('partitions', 'partitions p1..pN, every broker a replica', 1, 0, 2),
+    { name: 'init', description: 'fresh (nothing started) or running (every broker registered, unfenced, caught up)', type: 'enum', default: 'running', choices: ['fresh', 'running'] },
+    bound('leaseTimeout', 'registration.lease.timeout.ms, in clock ticks', 1, 1, 4),
+    bound('maxClock', 'last clock tick (state-space bound)', 2, 0, 8),
+    bound('maxLog', 'records appended after the initial image (state-space bound)', 3, 0, 9),
+    bound('maxInflight', 'messages in the network at once', 2, 1, 4),
+    bound('maxKills', 'kill -9 budget', 1, 0, 3),
+    bound('maxShutdowns', 'controlled shutdown budget', 0, 0, 3),
+    bound('maxFailovers', 'controller failover budget', 0, 0, 3),
+    {
+      name: 'idConflict',
+      description: 'an INITIAL heartbeat for an id whose other incarnation holds a live lease: newestWins fences the holder, currentWins rejects the newcomer',
+      type: 'enum',
+      default: FINAL.idConflict,
+      choices: ['newestWins', 'currentWins'],
+    },
+    { name: 'pendingCheck', description: 'a registration is checked against uncommitted registrations too, not only committed ones', type: 'bool', default: FINAL.pendingCheck },
+    {
+      name: 'epochSource',
+      description: 'broker epoch: counter (latest epoch + 1), committedOffset (the high watermark), appendedOffset (the log end before the BrokerRecord)',
+      type: 'enum',
+      default: FINAL.epochSource,
+      choices: ['counter', 'committedOffset', 'appendedOffset'],
+    },
+    {
+      name: 'leaseFrom',
+      description: "a heartbeat's lease runs from requestStart (the broker's send time) or arrival (the controller's clock)",
+      type: 'enum',
+      default: FINAL.leaseFrom,
+      choices: ['requestStart', 'arrival'],
+    },
+    { name: 'staleOffsetCheck', description: 'ignore a heartbeat whose metadata offset is below the last one', type: 'bool', default: FINAL.staleOffsetCheck },
+    {
+      name: 'unfenceRequiresCatchUp',
+      description: 'unfence only a broker whose metadata offset has passed its own registration and fencing records',
+      type: 'bool',
+      default: FINAL.unfenceRequiresCatchUp,
+    },
+    {
+      name: 'failoverLeases',
+      description: 'a newly active controller extends every lease by the timeout (extend) or starts with none (forget)',
+      type: 'enum',
+      default: FINAL.failoverLeases,
+      choices: ['extend', 'forget'],
+    },
+    { name: 'isrBrokerEpochs', description: 'KIP-903: AlterPartition carries broker epochs and the controller rejects a stale one', type: 'bool', default: FINAL.isrBrokerEpochs },
+  ],
+  presets: [],
+  build: buildLifecycle,
+});
