@@ -18,4 +18,6 @@ export type {
   Symmetry,
 } from './spec.ts';
 export { always, sometimes } from '../invariants/property.ts';
+export { layout, LayoutError } from './layout/index.ts';
+export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';

@@ -10,6 +10,7 @@
  * that depends on anything but its arguments breaks replay.
  */
 import type { Property } from '../invariants/property.ts';
+import type { RecordType } from './layout/types.ts';
 
 /** A constant of the model (TLA+ CONSTANT), chosen on the command line with `--param NAME=VALUE`. */
 export type ParamDef =
@@ -77,6 +78,13 @@ export interface Model<S> {
   readonly view?: (s: S) => unknown;
   /** TLC SYMMETRY: id sets whose permutation preserves behaviour. Used only with `--symmetry`. */
   readonly symmetry?: Symmetry;
+  /**
+   * The state's layout (docs/layouts.md): the root record type built with `layout.record`, whose views
+   * `init` and the actions return. It declares the state's bounds (a value outside them is a spec error
+   * naming the field) and lets kmc store, hash and permute states as `layout.width` bytes. Each symmetry
+   * set must then be one of the layout's `layout.ids` domains. Omit it for Immutable.js states.
+   */
+  readonly layout?: RecordType;
 }
 
 /** What a spec module exports (as `default` or as `spec`). */

@@ -8,6 +8,8 @@ import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { Fingerprinter } from './fingerprint.ts';
 import { symmetryRenamings } from './symmetry.ts';
+import { View as PackedView } from '../../spec/layout/views.ts';
+import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 export class SpecError extends Error {
@@ -34,6 +36,8 @@ export class Expander<S> {
   readonly firedCount: Float64Array;
   private readonly fingerprinter = new Fingerprinter();
   private readonly renamings: readonly ReadonlyMap<unknown, unknown>[];
+  /** Symmetry of packed states, by their layout (built on the first packed state seen). */
+  private layoutSymmetry: LayoutSymmetry | null = null;
   hi = 0;
   lo = 0;
 
@@ -68,6 +72,10 @@ export class Expander<S> {
       }
     }
     const f = this.fingerprinter;
+    if (this.renamings.length > 0 && v instanceof PackedView) {
+      this.packedFingerprint(v);
+      return;
+    }
     f.of(v);
     let hi = f.hi;
     let lo = f.lo;
@@ -78,6 +86,25 @@ export class Expander<S> {
         lo = f.lo;
       }
     }
+    this.hi = hi;
+    this.lo = lo;
+  }
+
+  /** The least fingerprint over the images of a packed state under the symmetry (see spec/layout/symmetry.ts). */
+  private packedFingerprint(v: PackedView): void {
+    const f = this.fingerprinter;
+    if (this.layoutSymmetry === null || this.layoutSymmetry.root !== v._t) this.layoutSymmetry = new LayoutSymmetry(v._t, this.model.symmetry!);
+    const w = v._t.width;
+    f.ofBytes(v._b, v._o, w);
+    let hi = f.hi;
+    let lo = f.lo;
+    this.layoutSymmetry.forEachImage(v._b, v._o, (image) => {
+      f.ofBytes(image, 0, w);
+      if (f.hi < hi || (f.hi === hi && f.lo < lo)) {
+        hi = f.hi;
+        lo = f.lo;
+      }
+    });
     this.hi = hi;
     this.lo = lo;
   }

@@ -11,6 +11,7 @@
  * costs only the path that changed.
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
+import { View as PackedView } from '../../spec/layout/views.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
@@ -24,6 +25,8 @@ const MAP = 3;
 const ORDERED_MAP = 4;
 const SET = 5;
 const ORDERED_SET = 6;
+/** A packed view inside an Immutable value: hashed as its Immutable form, like any other value there. */
+const PACKED = 7;
 
 // Decided once per prototype and kept on it: a property load is cheaper than a Map lookup.
 const KIND = Symbol('kmc.kind');
@@ -37,7 +40,9 @@ function kindOf(v: object): number {
   const proto = Object.getPrototypeOf(v) as Prototype;
   if (Object.prototype.hasOwnProperty.call(proto, KIND)) return proto[KIND]!;
   let kind: number;
-  if (isRecord(v)) {
+  if (v instanceof PackedView) {
+    kind = PACKED;
+  } else if (isRecord(v)) {
     kind = RECORD;
     proto[RECORD_KEYS] = Object.keys((v as unknown as { toObject(): object }).toObject());
   } else if (!isImmutable(v)) {
@@ -86,10 +91,65 @@ export class Fingerprinter {
 
   /** Fingerprint of `v`; the two lanes are left in `hi` and `lo` (never both zero). */
   of(v: unknown, rename: ReadonlyMap<unknown, unknown> | null = null): void {
+    if (v instanceof PackedView) {
+      // A packed state is its bytes; symmetry permutes them through the layout (Expander), never by value.
+      if (rename !== null) throw new Error('a packed state is renamed through its layout, not by value');
+      this.ofBytes(v._b, v._o, v._t.width);
+      return;
+    }
     this.rename = rename;
     this.value(v);
     let hi = fmix(this.hi ^ 0x5bd1e995) >>> 0;
     const lo = fmix(this.lo ^ 0x1b873593) >>> 0;
+    if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
+    this.hi = hi;
+    this.lo = lo;
+  }
+
+  /**
+   * Fingerprint of `w` bytes at `b[o]`: a 64-bit hash whose two 32-bit lanes mix into each other at
+   * every 4-byte word and at the end (a murmur3-style x86_64 construction on two lanes).
+   */
+  ofBytes(b: Uint8Array, o: number, w: number): void {
+    let h1 = 0x9747b28c ^ w;
+    let h2 = 0x5bd1e995 ^ Math.imul(w, 0x27d4eb2f);
+    const end = o + (w & ~3);
+    let i = o;
+    for (; i < end; i += 4) {
+      let k = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+      k = Math.imul(k, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, 0x1b873593);
+      h1 ^= k;
+      h1 = (h1 << 13) | (h1 >>> 19);
+      h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+      h2 = (Math.imul(h2 ^ k, 0x85ebca6b) + h1) | 0;
+      h2 = (h2 << 17) | (h2 >>> 15);
+    }
+    let k = 0;
+    switch (w & 3) {
+      case 3:
+        k ^= b[i + 2]! << 16;
+      // falls through
+      case 2:
+        k ^= b[i + 1]! << 8;
+      // falls through
+      case 1:
+        k ^= b[i]!;
+        k = Math.imul(k, 0xcc9e2d51);
+        k = (k << 15) | (k >>> 17);
+        k = Math.imul(k, 0x1b873593);
+        h1 ^= k;
+        h2 = (Math.imul(h2 ^ k, 0x85ebca6b) + h1) | 0;
+    }
+    h1 = (h1 + h2) | 0;
+    h2 = (h2 + h1) | 0;
+    h1 = fmix(h1);
+    h2 = fmix(h2);
+    h1 = (h1 + h2) | 0;
+    h2 = (h2 + h1) | 0;
+    let hi = h1 >>> 0;
+    const lo = h2 >>> 0;
     if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
     this.hi = hi;
     this.lo = lo;
@@ -198,6 +258,9 @@ export class Fingerprinter {
       case SET:
         this.unordered(v as { forEach(f: (v: unknown, k: unknown) => void): void; size: number }, false);
         break;
+      case PACKED:
+        this.value((v as PackedView).toImmutable());
+        return;
       default: {
         const what = Array.isArray(v) ? 'a plain array' : `a plain ${Object.getPrototypeOf(v)?.constructor?.name ?? 'object'}`;
         throw new UnhashableValueError(

@@ -2,12 +2,15 @@
  * The Die Hard water-jug puzzle (TLA+ Examples `DieHard.tla`): with a 5- and a 3-gallon jug, measure
  * exactly 4 gallons. The "solution" is a counterexample to `NotSolved`, and BFS finds a shortest one.
  */
-import { Record } from 'immutable';
 import { defineSpec, type Action } from '../spec.ts';
 import { always } from '../../invariants/property.ts';
+import { layout as L, type Packed } from '../layout/index.ts';
 
-export const Jugs = Record({ small: 0, big: 0 });
-export type Jugs = ReturnType<typeof Jugs>;
+/** Each jug holds between 0 and its capacity: the layout is the puzzle's TypeOK. */
+export function jugsLayout(smallCap: number, bigCap: number) {
+  return L.record('Jugs', { small: L.int(0, smallCap), big: L.int(0, bigCap) });
+}
+export type Jugs = Packed<ReturnType<typeof jugsLayout>>;
 
 function actions(smallCap: number, bigCap: number): Action<Jugs, {}>[] {
   return [
@@ -19,14 +22,14 @@ function actions(smallCap: number, bigCap: number): Action<Jugs, {}>[] {
       name: 'SmallToBig',
       next: (s) => {
         const poured = Math.min(s.small, bigCap - s.big);
-        return Jugs({ small: s.small - poured, big: s.big + poured });
+        return s.merge({ small: s.small - poured, big: s.big + poured });
       },
     },
     {
       name: 'BigToSmall',
       next: (s) => {
         const poured = Math.min(s.big, smallCap - s.small);
-        return Jugs({ small: s.small + poured, big: s.big - poured });
+        return s.merge({ small: s.small + poured, big: s.big - poured });
       },
     },
   ];
@@ -44,9 +47,13 @@ export default defineSpec<Jugs>({
     { name: 'classic', description: '3 and 5 gallon jugs, measure 4: solved in 6 steps', params: {}, expect: { verdict: 'violates', property: 'NotSolved' } },
     { name: 'impossible', description: '2 and 4 gallon jugs cannot measure 3: NotSolved holds', params: { small: 2, big: 4, goal: 3 }, expect: { verdict: 'holds' } },
   ],
-  build: ({ small, big, goal }) => ({
-    init: () => [Jugs()],
-    actions: actions(small as number, big as number),
-    properties: [always<Jugs>('NotSolved', `the big jug never holds exactly ${String(goal)} gallons`, (s) => s.big !== goal)],
-  }),
+  build: ({ small, big, goal }) => {
+    const Jugs = jugsLayout(small as number, big as number);
+    return {
+      layout: Jugs,
+      init: () => [Jugs.from({ small: 0, big: 0 })],
+      actions: actions(small as number, big as number),
+      properties: [always<Jugs>('NotSolved', `the big jug never holds exactly ${String(goal)} gallons`, (s) => s.big !== goal)],
+    };
+  },
 });

@@ -1,24 +1,30 @@
-/** Properties of two-phase commit (TLA+ Examples `TCommit.tla` and `TwoPhase.tla`). */
+/** Properties of two-phase commit (TLA+ Examples `TCommit.tla` and `TwoPhase.tla`), for both state forms. */
 import { always, sometimes, type Property } from '../../invariants/property.ts';
-import type { TwoPhaseState } from './twoPhase.ts';
 
-export function twoPhaseProperties(rms: readonly string[]): Property<TwoPhaseState>[] {
+/** What the properties read: the packed view and the Immutable record both offer it. */
+export interface TwoPhaseReadable {
+  readonly rmState: { includes(v: string): boolean; every(pred: (v: string) => boolean): boolean };
+  readonly tmState: string;
+  readonly tmPrepared: { every(pred: (rm: string) => boolean): boolean };
+}
+
+export function twoPhaseProperties<S extends TwoPhaseReadable>(rms: readonly string[]): Property<S>[] {
   return [
-    always<TwoPhaseState>(
+    always<S>(
       'TCConsistent',
       'no resource manager has committed while another has aborted',
       (s) => !(s.rmState.includes('aborted') && s.rmState.includes('committed')),
       { symmetric: true },
     ),
-    always<TwoPhaseState>(
+    always<S>(
       'TPTypeOK',
       'the TM only records Prepared from known resource managers',
       (s) => s.tmPrepared.every((rm) => rms.includes(rm)),
       { symmetric: true },
     ),
-    sometimes<TwoPhaseState>('Committed', 'every resource manager commits', (s) => s.rmState.every((v) => v === 'committed'), {
+    sometimes<S>('Committed', 'every resource manager commits', (s) => s.rmState.every((v) => v === 'committed'), {
       symmetric: true,
     }),
-    sometimes<TwoPhaseState>('Aborted', 'the TM aborts the transaction', (s) => s.tmState === 'aborted', { symmetric: true }),
+    sometimes<S>('Aborted', 'the TM aborts the transaction', (s) => s.tmState === 'aborted', { symmetric: true }),
   ];
 }

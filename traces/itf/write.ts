@@ -8,6 +8,7 @@
 import { isImmutable, isIndexed, isKeyed, isOrdered, isRecord } from 'immutable';
 import type { ParamValues, StepEvents } from '../../spec/spec.ts';
 import type { Trace, TraceVerdict } from '../trace.ts';
+import { isPacked } from '../../spec/layout/packed.ts';
 
 export type ItfValue =
   | string
@@ -69,6 +70,7 @@ export function toItfValue(v: unknown): ItfValue {
       return NONE;
     case 'object':
       if (v === null) return NONE;
+      if (isPacked(v)) return toItfValue(v.toImmutable()); // a packed view shows as its Immutable form
       if (isRecord(v)) {
         const out: { [field: string]: ItfValue } = {};
         for (const [k, x] of Object.entries((v as unknown as { toObject(): object }).toObject())) out[k] = toItfValue(x);
@@ -116,6 +118,7 @@ export function canonicalJson(v: unknown): string {
 
 /** A state's variables: a Record's fields (or a Map's string keys); anything else is one variable `state`. */
 export function stateVariables(state: unknown): { [name: string]: ItfValue } {
+  if (isPacked(state)) state = state.toImmutable();
   if (isRecord(state)) return toItfValue(state) as { [name: string]: ItfValue };
   if (isImmutable(state) && isKeyed(state) && !isOrdered(state)) {
     const out: { [name: string]: ItfValue } = {};

@@ -1,0 +1,994 @@
+/**
+ * Packed views: immutable values that read a layout's bytes in place, with the Immutable.js vocabulary.
+ *
+ * A view is a buffer, an offset and its type. Reads decode only what they touch. A write copies the
+ * view's own region once (the whole state for the root, only the sub-value for a view inside it) and
+ * returns a view of the copy: `s.set(...)`, `s.setIn(...)` and `s.updateIn(...)` cost one copy of the
+ * state each. A view remembers where it was read from (`_p`, `_k`) only to name the field path when a
+ * write is out of bounds.
+ */
+import { List, Map as IMap, Set as ISet, is, isImmutable } from 'immutable';
+import { equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
+import { LayoutError, joinPath } from './errors.ts';
+import type { IdSetType, Key, LType, MapType, OptionType, RecordType, SeqType, VariantType } from './types.ts';
+
+const NOT_SET: unknown = undefined;
+
+/** The base of every packed view; the engine detects packed states with `instanceof View`. */
+export abstract class View {
+  declare readonly _t: LType;
+  constructor(
+    readonly _b: Uint8Array,
+    readonly _o: number,
+    readonly _p: View | null,
+    readonly _k: string,
+  ) {}
+
+  /** This value's bytes (the state's own buffer for a root view: do not write into it). */
+  get bytes(): Uint8Array {
+    const w = this._t.width;
+    return this._o === 0 && this._b.length === w ? this._b : this._b.subarray(this._o, this._o + w);
+  }
+
+  equals(other: unknown): boolean {
+    if (other === this) return true;
+    return other instanceof View && other._t === this._t && equalBytes(this._b, this._o, other._b, other._o, this._t.width);
+  }
+
+  hashCode(): number {
+    return hashRegion(this._b, this._o, this._t.width);
+  }
+
+  /** The Immutable.js value of the same shape (Record, Map, Set, List), as traces show it. */
+  toImmutable(): unknown {
+    return this._t.toImmutable(this._b, this._o);
+  }
+
+  /** Plain JS: objects for records and maps, arrays for lists, sets and bags. */
+  toJS(): unknown {
+    return this._t.toJS(this._b, this._o);
+  }
+
+  toString(): string {
+    return String(this.toImmutable());
+  }
+
+  /** Where this value sits in its state: `replicas.r2.log`. */
+  path(): string {
+    return this._p === null ? this._k : joinPath(this._p.path(), this._k);
+  }
+
+  /** A fresh copy of this view's region: where a write starts. */
+  protected copy(): Uint8Array {
+    return this._b.slice(this._o, this._o + this._t.width);
+  }
+
+  /** A view of the same type over `b` (a copy made by `copy`), keeping this view's place for error paths. */
+  protected rewrap(b: Uint8Array): this {
+    return this._t.read(b, 0, this._p, this._k) as this;
+  }
+
+  /** Re-throws a bounds error raised `under` this view with its full path. */
+  protected fail(e: unknown, under: string): never {
+    if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this.path(), under), e.path), e.value, e.bound);
+    throw e;
+  }
+
+  getIn(path: readonly unknown[], notSetValue?: unknown): any {
+    let v: unknown = this;
+    for (const seg of path) {
+      if (!(v instanceof View)) return notSetValue;
+      v = (v as unknown as { get(k: unknown, d: unknown): unknown }).get(seg, NOT_SET_MARK);
+      if (v === NOT_SET_MARK) return notSetValue;
+    }
+    return v;
+  }
+
+  hasIn(path: readonly unknown[]): boolean {
+    return this.getIn(path, NOT_SET_MARK) !== NOT_SET_MARK;
+  }
+
+  /** Writes `value` at `path` with one copy of this view's region. */
+  setIn(path: readonly unknown[], value: unknown): this {
+    const at = locate(this, path);
+    return this.writeAt(at, value);
+  }
+
+  /** `updateIn(path, fn)` or `updateIn(path, notSetValue, fn)`: one copy of this view's region. */
+  updateIn(path: readonly unknown[], a: unknown, b?: unknown): this {
+    const fn = (b === undefined ? a : b) as (v: any) => unknown;
+    const notSet = b === undefined ? NOT_SET : a;
+    const at = locate(this, path);
+    const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.where);
+    const next = fn(current);
+    if (next === current && !at.absent) return this;
+    return this.writeAt(at, next);
+  }
+
+  private writeAt(at: Located, value: unknown): this {
+    const nb = this.copy();
+    for (let i = 0; i < at.effects.length; i += 3) writeCode(nb, at.effects[i]!, at.effects[i + 1]!, at.effects[i + 2]!);
+    try {
+      at.type.write(nb, at.off, value);
+    } catch (e) {
+      if (e instanceof LayoutError) throw new LayoutError(joinPath(at.where, e.path), e.value, e.bound);
+      throw e;
+    }
+    return this.rewrap(nb);
+  }
+}
+
+const NOT_SET_MARK = Symbol('kmc.notSet');
+
+/** Where a path leads inside a view's region, and what a write there must also set on the way. */
+interface Located {
+  readonly type: LType;
+  readonly off: number;
+  /** The leaf is not there (an absent partial-map key, a list index at its end, a null option). */
+  readonly absent: boolean;
+  /** Triples (offset, width, code) to write first: presence bytes and list lengths. */
+  readonly effects: number[];
+  readonly where: string;
+}
+
+function locate(view: View, path: readonly unknown[]): Located {
+  let t: LType = view._t;
+  let off = 0;
+  let absent = false;
+  const effects: number[] = [];
+  const b = view._b;
+  const base = view._o;
+  let where = view.path();
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    switch (t.kind) {
+      case 'record': {
+        const r = t as RecordType;
+        const f = r.byName[String(seg)];
+        if (f === undefined) throw new Error(`${joinPath(where, String(seg))}: ${r.describe()} has no field ${String(seg)}`);
+        off += f.offset;
+        t = f.type;
+        where = joinPath(where, String(seg));
+        break;
+      }
+      case 'variant':
+        t = (t as VariantType).cases[b[base + off]!]!;
+        i--;
+        break;
+      case 'map': {
+        const m = t as MapType;
+        const k = m.domain.keyIndex(seg);
+        where = joinPath(where, String(seg));
+        if (k < 0) throw new LayoutError(where, seg, `a key of ${m.domain.describe()}`);
+        if (m.partial) {
+          const s = off + k * m.slot;
+          if (b[base + s] === 0) absent = true;
+          effects.push(s, 1, 1);
+        }
+        off += m.at(k);
+        t = m.value;
+        break;
+      }
+      case 'list': {
+        const l = t as SeqType;
+        const n = l.size(b, base + off);
+        let idx = typeof seg === 'number' ? seg : Number(seg);
+        if (idx < 0) idx += n;
+        if (!Number.isInteger(idx) || idx < 0 || idx > n) throw new LayoutError(`${where}[${String(seg)}]`, seg, `an index below ${n + 1} (the size is ${n})`);
+        if (idx === n) {
+          if (n === l.max) throw new LayoutError(where, `${n + 1} elements`, `at most ${l.max} elements`);
+          effects.push(off, l.lw, n + 1);
+          absent = true;
+        }
+        where = `${where}[${idx}]`;
+        off += l.lw + idx * l.ew;
+        t = l.elem;
+        break;
+      }
+      case 'option':
+        if (!t.isComposite()) throw new Error(`${where}: cannot go inside ${t.describe()}`);
+        if (b[base + off] === 0) absent = true;
+        effects.push(off, 1, 1);
+        off += 1;
+        t = (t as OptionType<unknown, unknown>).inner;
+        i--;
+        break;
+      default:
+        throw new Error(`${where === '' ? 'the value' : where}: a path cannot go inside ${t.describe()} (at ${String(seg)})`);
+    }
+  }
+  return { type: t, off, absent, effects, where };
+}
+
+type Pred<V, K> = (v: V, k: K, self: any) => unknown;
+
+// ---------------------------------------------------------------------------------------------------
+
+/** A record: field getters are generated per layout (recordClass.ts); the rest is shared here. */
+export class RecordView<F = any> extends View {
+  declare readonly _t: RecordType;
+  /** Phantom: the field types, for `Packed<T>`. */
+  declare readonly __fields: F;
+
+  get(k: string, notSetValue?: unknown): any {
+    const f = this._t.byName[k];
+    if (f === undefined) {
+      const tag = this._t.tag;
+      return tag !== null && k === tag.field ? tag.value : notSetValue;
+    }
+    return f.type.read(this._b, this._o + f.offset, this, k);
+  }
+
+  has(k: string): boolean {
+    return this._t.byName[k] !== undefined || this._t.tag?.field === k;
+  }
+
+  set(k: string, v: unknown): this {
+    const f = this._t.byName[k];
+    if (f === undefined) return this.setTag(k, v);
+    const nb = this.copy();
+    try {
+      f.type.write(nb, f.offset, v);
+    } catch (e) {
+      this.fail(e, k);
+    }
+    return this.rewrap(nb);
+  }
+
+  private setTag(k: string, v: unknown): this {
+    const tag = this._t.tag;
+    if (tag === null || k !== tag.field) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
+    if (v === tag.value) return this;
+    throw new LayoutError(joinPath(this.path(), k), v, `the tag of a ${tag.variant.name} is fixed (${tag.value}); build a new value instead`);
+  }
+
+  /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update(k: string, a: unknown, b?: unknown): this {
+    const fn = (b === undefined ? a : b) as (v: any) => unknown;
+    const current = this.get(k);
+    const next = fn(current);
+    return next === current ? this : this.set(k, next);
+  }
+
+  /** Writes several fields with one copy: a plain object, an Immutable Map/Record or a view. */
+  merge(...sources: readonly unknown[]): this {
+    const nb = this.copy();
+    for (const src of sources) {
+      for (const [k, v] of fieldEntries(src)) {
+        const f = this._t.byName[String(k)];
+        if (f === undefined) {
+          if (this._t.tag !== null && this._t.tag.field === k && v === this._t.tag.value) continue;
+          throw new Error(`${joinPath(this.path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
+        }
+        try {
+          f.type.write(nb, f.offset, v);
+        } catch (e) {
+          this.fail(e, String(k));
+        }
+      }
+    }
+    return this.rewrap(nb);
+  }
+
+  /** Resets a field to its zero value, as Immutable's Record.remove resets it to its default. */
+  remove(k: string): this {
+    const f = this._t.byName[k];
+    if (f === undefined) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
+    const nb = this.copy();
+    nb.fill(0, f.offset, f.offset + f.type.width);
+    if (this._t.tag) nb[0] = this._t.tag.index;
+    return this.rewrap(nb);
+  }
+  delete(k: string): this {
+    return this.remove(k);
+  }
+
+  /** Field names and values, shallow (composite fields stay views). */
+  toObject(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of this) out[k] = v;
+    return out;
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, any]> {
+    const tag = this._t.tag;
+    if (tag) yield [tag.field, tag.value];
+    for (const f of this._t.fields) yield [f.name, f.type.read(this._b, this._o + f.offset, this, f.name)];
+  }
+}
+
+function fieldEntries(src: unknown): Iterable<readonly [unknown, unknown]> {
+  if (src instanceof View || isImmutable(src)) return src as Iterable<readonly [unknown, unknown]>;
+  if (typeof src === 'object' && src !== null) return Object.entries(src);
+  throw new TypeError(`merge takes objects; got ${String(src)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** A total map (every key of the domain) or a partial map (keys may be absent). */
+export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View {
+  constructor(
+    b: Uint8Array,
+    o: number,
+    p: View | null,
+    k: string,
+    override readonly _t: MapType<K, V, I>,
+  ) {
+    super(b, o, p, k);
+  }
+
+  private present(i: number): boolean {
+    return !this._t.partial || this._b[this._o + i * this._t.slot] !== 0;
+  }
+  private valueAt(i: number): V {
+    return this._t.value.read(this._b, this._o + this._t.at(i), this, String(this._t.domain.values[i]));
+  }
+
+  get size(): number {
+    if (!this._t.partial) return this._t.domain.count;
+    let n = 0;
+    for (let i = 0; i < this._t.domain.count; i++) if (this._b[this._o + i * this._t.slot] !== 0) n++;
+    return n;
+  }
+  isEmpty(): boolean {
+    return this.size === 0;
+  }
+
+  get(k: K, notSetValue?: V): V {
+    const i = this._t.domain.keyIndex(k);
+    if (i < 0 || !this.present(i)) return notSetValue as V;
+    return this.valueAt(i);
+  }
+  has(k: K): boolean {
+    const i = this._t.domain.keyIndex(k);
+    return i >= 0 && this.present(i);
+  }
+
+  set(k: K, v: I): this {
+    const t = this._t;
+    const i = t.domain.keyIndex(k);
+    if (i < 0) throw new LayoutError(joinPath(this.path(), String(k)), k, `a key of ${t.domain.describe()}`);
+    const nb = this.copy();
+    if (t.partial) nb[i * t.slot] = 1;
+    try {
+      t.value.write(nb, t.at(i), v);
+    } catch (e) {
+      this.fail(e, String(t.domain.values[i]));
+    }
+    return this.rewrap(nb);
+  }
+
+  /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update(k: K, a: unknown, b?: unknown): this {
+    const fn = (b === undefined ? a : b) as (v: V) => I;
+    const had = this.has(k);
+    const current = had ? this.get(k) : ((b === undefined ? undefined : a) as V);
+    const next = fn(current);
+    return had && (next as unknown) === current ? this : this.set(k, next);
+  }
+
+  /** Removes a key (partial maps only: a total map has every key). */
+  remove(k: K): this {
+    const t = this._t;
+    if (!t.partial) throw new Error(`${this.path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
+    const i = t.domain.keyIndex(k);
+    if (i < 0 || !this.present(i)) return this;
+    const nb = this.copy();
+    nb.fill(0, i * t.slot, (i + 1) * t.slot);
+    return this.rewrap(nb);
+  }
+  delete(k: K): this {
+    return this.remove(k);
+  }
+
+  *keys(): IterableIterator<K> {
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i)) yield this._t.domain.values[i] as K;
+  }
+  *values(): IterableIterator<V> {
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i)) yield this.valueAt(i);
+  }
+  *entries(): IterableIterator<[K, V]> {
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i)) yield [this._t.domain.values[i] as K, this.valueAt(i)];
+  }
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries();
+  }
+
+  /** Immutable's forEach: stops when `fn` returns false; returns how many entries were visited. */
+  forEach(fn: (v: V, k: K, self: this) => unknown): number {
+    const n = this._t.domain.count;
+    let visited = 0;
+    for (let i = 0; i < n; i++) {
+      if (!this.present(i)) continue;
+      visited++;
+      if (fn(this.valueAt(i), this._t.domain.values[i] as K, this) === false) break;
+    }
+    return visited;
+  }
+  some(pred: Pred<V, K>): boolean {
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i) && pred(this.valueAt(i), this._t.domain.values[i] as K, this)) return true;
+    return false;
+  }
+  every(pred: Pred<V, K>): boolean {
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i) && !pred(this.valueAt(i), this._t.domain.values[i] as K, this)) return false;
+    return true;
+  }
+  count(pred?: Pred<V, K>): number {
+    if (pred === undefined) return this.size;
+    let n = 0;
+    for (let i = 0; i < this._t.domain.count; i++) if (this.present(i) && pred(this.valueAt(i), this._t.domain.values[i] as K, this)) n++;
+    return n;
+  }
+  includes(v: unknown): boolean {
+    return this.some((x) => is(x, v));
+  }
+  find(pred: Pred<V, K>, _ctx?: unknown, notSetValue?: V): V | undefined {
+    for (const [k, v] of this.entries()) if (pred(v, k, this)) return v;
+    return notSetValue;
+  }
+  findKey(pred: Pred<V, K>): K | undefined {
+    for (const [k, v] of this.entries()) if (pred(v, k, this)) return k;
+    return undefined;
+  }
+  reduce<A>(fn: (acc: A, v: V, k: K) => A, initial: A): A {
+    let acc = initial;
+    for (const [k, v] of this.entries()) acc = fn(acc, v, k);
+    return acc;
+  }
+  /** A partial map keeps its layout (a view); a total map cannot lose keys, so it gives an Immutable Map. */
+  filter(pred: Pred<V, K>): this | IMap<K, V> {
+    if (this._t.partial) {
+      const nb = this.copy();
+      for (let i = 0; i < this._t.domain.count; i++) {
+        if (this.present(i) && !pred(this.valueAt(i), this._t.domain.values[i] as K, this)) nb.fill(0, i * this._t.slot, (i + 1) * this._t.slot);
+      }
+      return this.rewrap(nb);
+    }
+    return IMap<K, V>([...this.entries()].filter(([k, v]) => pred(v, k, this)));
+  }
+  /** An Immutable Map of the mapped values (they may fall outside the layout). */
+  map<W>(fn: (v: V, k: K) => W): IMap<K, W> {
+    return IMap<K, W>([...this.entries()].map(([k, v]) => [k, fn(v, k)] as [K, W]));
+  }
+  toArray(): [K, V][] {
+    return [...this.entries()];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** A set of ids of one domain, as a bitmask. */
+export class IdSetView<K extends Key = Key> extends View {
+  constructor(
+    b: Uint8Array,
+    o: number,
+    p: View | null,
+    k: string,
+    override readonly _t: IdSetType<K>,
+  ) {
+    super(b, o, p, k);
+  }
+  /** The bitmask: bit i is the domain's i-th id. */
+  get bits(): number {
+    return this._t.bits(this._b, this._o);
+  }
+  private withBits(bits: number): this {
+    const nb = new Uint8Array(this._t.width);
+    writeCode(nb, 0, this._t.width, bits >>> 0);
+    return this.rewrap(nb);
+  }
+  private indexOrFail(id: unknown): number {
+    const i = this._t.domain.keyIndex(id);
+    if (i < 0) throw new LayoutError(joinPath(this.path(), '[]'), id, this._t.domain.describe());
+    return i;
+  }
+  private bitsOf(ids: Iterable<unknown>): number {
+    if (ids instanceof IdSetView && ids._t === this._t) return ids.bits;
+    let bits = 0;
+    for (const id of ids) bits |= 1 << this.indexOrFail(id);
+    return bits;
+  }
+
+  get size(): number {
+    let x = this.bits;
+    let n = 0;
+    while (x !== 0) {
+      x &= x - 1;
+      n++;
+    }
+    return n;
+  }
+  isEmpty(): boolean {
+    return this.bits === 0;
+  }
+  has(id: K): boolean {
+    const i = this._t.domain.keyIndex(id);
+    return i >= 0 && ((this.bits >>> i) & 1) === 1;
+  }
+  includes(id: K): boolean {
+    return this.has(id);
+  }
+  get(id: K, notSetValue?: K): K | undefined {
+    return this.has(id) ? id : notSetValue;
+  }
+  add(id: K): this {
+    const bits = this.bits;
+    const next = bits | (1 << this.indexOrFail(id));
+    return next === bits ? this : this.withBits(next);
+  }
+  remove(id: K): this {
+    const i = this._t.domain.keyIndex(id);
+    if (i < 0 || ((this.bits >>> i) & 1) === 0) return this;
+    return this.withBits(this.bits & ~(1 << i));
+  }
+  delete(id: K): this {
+    return this.remove(id);
+  }
+  union(...others: Iterable<K>[]): this {
+    let bits = this.bits;
+    for (const o of others) bits |= this.bitsOf(o);
+    return this.withBits(bits);
+  }
+  intersect(...others: Iterable<K>[]): this {
+    let bits = this.bits;
+    for (const o of others) bits &= this.bitsOf(o);
+    return this.withBits(bits);
+  }
+  subtract(...others: Iterable<K>[]): this {
+    let bits = this.bits;
+    for (const o of others) bits &= ~this.bitsOf(o);
+    return this.withBits(bits);
+  }
+  clear(): this {
+    return this.withBits(0);
+  }
+  isSubset(other: Iterable<K>): boolean {
+    return (this.bits & ~this.bitsOf(other)) === 0;
+  }
+  isSuperset(other: Iterable<K>): boolean {
+    const o = this.bitsOf(other);
+    return (this.bits & o) === o;
+  }
+
+  *values(): IterableIterator<K> {
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1) yield values[i] as K;
+  }
+  [Symbol.iterator](): IterableIterator<K> {
+    return this.values();
+  }
+  first(notSetValue?: K): K | undefined {
+    const bits = this.bits;
+    if (bits === 0) return notSetValue;
+    return this._t.domain.values[31 - Math.clz32(bits & -bits)] as K;
+  }
+  forEach(fn: (id: K, id2: K, self: this) => unknown): number {
+    let n = 0;
+    for (const id of this.values()) {
+      n++;
+      if (fn(id, id, this) === false) break;
+    }
+    return n;
+  }
+  some(pred: Pred<K, K>): boolean {
+    for (const id of this.values()) if (pred(id, id, this)) return true;
+    return false;
+  }
+  every(pred: Pred<K, K>): boolean {
+    for (const id of this.values()) if (!pred(id, id, this)) return false;
+    return true;
+  }
+  count(pred?: Pred<K, K>): number {
+    if (pred === undefined) return this.size;
+    let n = 0;
+    for (const id of this.values()) if (pred(id, id, this)) n++;
+    return n;
+  }
+  find(pred: Pred<K, K>): K | undefined {
+    for (const id of this.values()) if (pred(id, id, this)) return id;
+    return undefined;
+  }
+  filter(pred: Pred<K, K>): this {
+    let bits = 0;
+    const values = this._t.domain.values;
+    const own = this.bits;
+    for (let i = 0; i < values.length; i++) if ((own >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) bits |= 1 << i;
+    return this.withBits(bits);
+  }
+  reduce<A>(fn: (acc: A, id: K) => A, initial: A): A {
+    let acc = initial;
+    for (const id of this.values()) acc = fn(acc, id);
+    return acc;
+  }
+  map<W>(fn: (id: K) => W): ISet<W> {
+    return ISet([...this.values()].map(fn));
+  }
+  toArray(): K[] {
+    return [...this.values()];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** Elements of a list, set or bag: slot `i` holds `_t.elem` at `_o + lw + i * ew`. */
+abstract class SeqView<V, I> extends View {
+  constructor(
+    b: Uint8Array,
+    o: number,
+    p: View | null,
+    k: string,
+    override readonly _t: SeqType<V, I>,
+  ) {
+    super(b, o, p, k);
+  }
+  get size(): number {
+    return this._t.size(this._b, this._o);
+  }
+  isEmpty(): boolean {
+    return this.size === 0;
+  }
+  protected abstract elemKey(i: number): string;
+  protected at(i: number): V {
+    return this._t.elem.read(this._b, this._o + this._t.lw + i * this._t.ew, this, this.elemKey(i));
+  }
+  *values(): IterableIterator<V> {
+    const n = this.size;
+    for (let i = 0; i < n; i++) yield this.at(i);
+  }
+  [Symbol.iterator](): IterableIterator<V> {
+    return this.values();
+  }
+  first(notSetValue?: V): V | undefined {
+    return this.size === 0 ? notSetValue : this.at(0);
+  }
+  last(notSetValue?: V): V | undefined {
+    const n = this.size;
+    return n === 0 ? notSetValue : this.at(n - 1);
+  }
+  forEach(fn: (v: V, k: any, self: this) => unknown): number {
+    const n = this.size;
+    let i = 0;
+    while (i < n) {
+      const v = this.at(i);
+      i++;
+      if (fn(v, this.keyOf(i - 1, v), this) === false) break;
+    }
+    return i;
+  }
+  protected abstract keyOf(i: number, v: V): unknown;
+  some(pred: Pred<V, any>): boolean {
+    const n = this.size;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      if (pred(v, this.keyOf(i, v), this)) return true;
+    }
+    return false;
+  }
+  every(pred: Pred<V, any>): boolean {
+    const n = this.size;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      if (!pred(v, this.keyOf(i, v), this)) return false;
+    }
+    return true;
+  }
+  count(pred?: Pred<V, any>): number {
+    const n = this.size;
+    if (pred === undefined) return n;
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      if (pred(v, this.keyOf(i, v), this)) c++;
+    }
+    return c;
+  }
+  find(pred: Pred<V, any>, _ctx?: unknown, notSetValue?: V): V | undefined {
+    const n = this.size;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      if (pred(v, this.keyOf(i, v), this)) return v;
+    }
+    return notSetValue;
+  }
+  reduce<A>(fn: (acc: A, v: V, k: any) => A, initial: A): A {
+    let acc = initial;
+    const n = this.size;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      acc = fn(acc, v, this.keyOf(i, v));
+    }
+    return acc;
+  }
+  /** The elements for which `pred` holds, in the same layout (order and canonical form are kept). */
+  filter(pred: Pred<V, any>): this {
+    const { lw, ew, width } = this._t;
+    const n = this.size;
+    const nb = new Uint8Array(width);
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const v = this.at(i);
+      if (!pred(v, this.keyOf(i, v), this)) continue;
+      nb.set(this._b.subarray(this._o + lw + i * ew, this._o + lw + (i + 1) * ew), lw + kept * ew);
+      kept++;
+    }
+    writeCode(nb, 0, lw, kept);
+    return kept === n ? this : this.rewrap(nb);
+  }
+  toArray(): V[] {
+    return [...this.values()];
+  }
+  /** Removes slot `i` (shifting the rest left) in a copy. */
+  protected withoutSlot(i: number): this {
+    const { lw, ew } = this._t;
+    const n = this.size;
+    const nb = this.copy();
+    nb.copyWithin(lw + i * ew, lw + (i + 1) * ew, lw + n * ew);
+    nb.fill(0, lw + (n - 1) * ew, lw + n * ew);
+    writeCode(nb, 0, lw, n - 1);
+    return this.rewrap(nb);
+  }
+}
+
+/** A bounded list: a length and `max` slots, unused ones zero. */
+export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
+  protected elemKey(i: number): string {
+    return `[${i}]`;
+  }
+  protected keyOf(i: number): unknown {
+    return i;
+  }
+  get(i: number, notSetValue?: V): V | undefined {
+    const n = this.size;
+    const j = i < 0 ? i + n : i;
+    return Number.isInteger(j) && j >= 0 && j < n ? this.at(j) : notSetValue;
+  }
+  has(i: number): boolean {
+    const j = i < 0 ? i + this.size : i;
+    return Number.isInteger(j) && j >= 0 && j < this.size;
+  }
+  includes(v: unknown): boolean {
+    return this.indexOf(v) >= 0;
+  }
+  indexOf(v: unknown): number {
+    const n = this.size;
+    for (let i = 0; i < n; i++) if (is(this.at(i), v)) return i;
+    return -1;
+  }
+  findIndex(pred: Pred<V, number>): number {
+    const n = this.size;
+    for (let i = 0; i < n; i++) if (pred(this.at(i), i, this)) return i;
+    return -1;
+  }
+  /** Sets index `i` (`i` may be the size: the list grows by one). */
+  set(i: number, v: I): this {
+    return this.setIn([i], v);
+  }
+  update(i: number, a: unknown, b?: unknown): this {
+    return this.updateIn([i], a, b);
+  }
+  push(...vs: I[]): this {
+    const { lw, ew, max } = this._t;
+    const n = this.size;
+    if (n + vs.length > max) this.fail(this._t.tooMany(n + vs.length), '');
+    const nb = this.copy();
+    for (let j = 0; j < vs.length; j++) {
+      try {
+        this._t.elem.write(nb, lw + (n + j) * ew, vs[j]);
+      } catch (e) {
+        this.fail(e, `[${n + j}]`);
+      }
+    }
+    writeCode(nb, 0, lw, n + vs.length);
+    return this.rewrap(nb);
+  }
+  pop(): this {
+    const n = this.size;
+    return n === 0 ? this : this.withoutSlot(n - 1);
+  }
+  shift(): this {
+    return this.size === 0 ? this : this.withoutSlot(0);
+  }
+  unshift(...vs: I[]): this {
+    return this.splice(0, 0, ...vs);
+  }
+  insert(i: number, v: I): this {
+    return this.splice(i, 0, v);
+  }
+  remove(i: number): this {
+    const n = this.size;
+    const j = i < 0 ? i + n : i;
+    return j >= 0 && j < n ? this.withoutSlot(j) : this;
+  }
+  delete(i: number): this {
+    return this.remove(i);
+  }
+  /** Immutable's splice: remove `count` elements at `i`, insert `vs` there. */
+  splice(i: number, count: number, ...vs: I[]): this {
+    const { lw, ew, max, width } = this._t;
+    const n = this.size;
+    const start = Math.min(n, Math.max(0, i < 0 ? i + n : i));
+    const removed = Math.min(Math.max(0, count), n - start);
+    const size = n - removed + vs.length;
+    if (size > max) this.fail(this._t.tooMany(size), '');
+    const nb = new Uint8Array(width);
+    const src = this._o + lw;
+    nb.set(this._b.subarray(src, src + start * ew), lw);
+    for (let j = 0; j < vs.length; j++) {
+      try {
+        this._t.elem.write(nb, lw + (start + j) * ew, vs[j]);
+      } catch (e) {
+        this.fail(e, `[${start + j}]`);
+      }
+    }
+    nb.set(this._b.subarray(src + (start + removed) * ew, src + n * ew), lw + (start + vs.length) * ew);
+    writeCode(nb, 0, lw, size);
+    return this.rewrap(nb);
+  }
+  /** Elements `begin` to `end` (exclusive; negative counts from the end), as a list of the same layout. */
+  slice(begin = 0, end?: number): this {
+    const n = this.size;
+    const from = Math.min(n, Math.max(0, begin < 0 ? begin + n : begin));
+    const to = Math.min(n, Math.max(from, end === undefined ? n : end < 0 ? end + n : end));
+    if (from === 0 && to === n) return this;
+    const { lw, ew, width } = this._t;
+    const nb = new Uint8Array(width);
+    nb.set(this._b.subarray(this._o + lw + from * ew, this._o + lw + to * ew), lw);
+    writeCode(nb, 0, lw, to - from);
+    return this.rewrap(nb);
+  }
+  /** Truncates, or grows with zero values (the layout's zero of the element type). */
+  setSize(size: number): this {
+    const { lw, ew, max } = this._t;
+    const n = this.size;
+    if (size === n) return this;
+    if (!Number.isInteger(size) || size < 0 || size > max) this.fail(this._t.tooMany(size), '');
+    const nb = this.copy();
+    if (size < n) nb.fill(0, lw + size * ew, lw + n * ew);
+    writeCode(nb, 0, lw, size);
+    return this.rewrap(nb);
+  }
+  clear(): this {
+    return this.setSize(0);
+  }
+  concat(...others: Iterable<I>[]): this {
+    const extra: I[] = [];
+    for (const o of others) for (const x of o) extra.push(x);
+    return this.push(...extra);
+  }
+  map<W>(fn: (v: V, i: number) => W): List<W> {
+    return List([...this.values()].map(fn));
+  }
+  *keys(): IterableIterator<number> {
+    const n = this.size;
+    for (let i = 0; i < n; i++) yield i;
+  }
+  *entries(): IterableIterator<[number, V]> {
+    const n = this.size;
+    for (let i = 0; i < n; i++) yield [i, this.at(i)];
+  }
+}
+
+// The element bytes of the last SetView search (its argument, encoded or in place).
+let foundBytes: Uint8Array = new Uint8Array(0);
+let foundOffset = 0;
+
+/**
+ * A bounded set (no repeats) or bag (repeats kept adjacent), sorted by element bytes so equal contents
+ * have equal bytes. Iteration is in that order (not insertion order).
+ */
+export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
+  protected elemKey(): string {
+    return '[]';
+  }
+  protected keyOf(_i: number, v: V): unknown {
+    return v;
+  }
+
+  /**
+   * Slot of `x` (found: its first slot, >= 0) or `-(insertion slot) - 1`; NaN when `x` cannot be an
+   * element. The encoded element is left in `found` (bytes, offset).
+   */
+  private search(x: unknown, strict: boolean): number {
+    const t = this._t;
+    let xb: Uint8Array;
+    let xo: number;
+    if (x instanceof View && x._t === t.elem) {
+      xb = x._b;
+      xo = x._o;
+    } else {
+      try {
+        t.elem.write(t.scratch, 0, x);
+      } catch (e) {
+        if (strict) this.fail(e, '[]');
+        return NaN;
+      }
+      xb = t.scratch;
+      xo = 0;
+    }
+    foundBytes = xb;
+    foundOffset = xo;
+    const { lw, ew } = t;
+    const b = this._b;
+    const base = this._o + lw;
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(b, base + mid * ew, xb, xo, ew) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < this.size && compareBytes(b, base + lo * ew, xb, xo, ew) === 0) return lo;
+    return -lo - 1;
+  }
+
+  has(x: unknown): boolean {
+    return this.search(x, false) >= 0;
+  }
+  includes(x: unknown): boolean {
+    return this.has(x);
+  }
+  get(x: unknown, notSetValue?: V): V | undefined {
+    const i = this.search(x, false);
+    return i >= 0 ? this.at(i) : notSetValue;
+  }
+  /** How many times `x` is in the bag (0 or 1 for a set). */
+  countOf(x: unknown): number {
+    let i = this.search(x, false);
+    if (!(i >= 0)) return 0;
+    const { lw, ew } = this._t;
+    const n = this.size;
+    const base = this._o + lw;
+    let c = 0;
+    while (i < n && compareBytes(this._b, base + i * ew, foundBytes, foundOffset, ew) === 0) {
+      c++;
+      i++;
+    }
+    return c;
+  }
+
+  add(x: I): this {
+    const i = this.search(x, true);
+    if (i >= 0 && !this._t.bag) return this;
+    const at = i >= 0 ? i : -i - 1;
+    const { lw, ew, max } = this._t;
+    const n = this.size;
+    if (n === max) this.fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
+    const xb = foundBytes;
+    const xo = foundOffset;
+    const nb = this.copy();
+    nb.copyWithin(lw + (at + 1) * ew, lw + at * ew, lw + n * ew);
+    nb.set(xb.subarray(xo, xo + ew), lw + at * ew);
+    writeCode(nb, 0, lw, n + 1);
+    return this.rewrap(nb);
+  }
+  /** Removes `x` (one copy of it, for a bag). */
+  remove(x: unknown): this {
+    const i = this.search(x, false);
+    return i >= 0 ? this.withoutSlot(i) : this;
+  }
+  delete(x: unknown): this {
+    return this.remove(x);
+  }
+  union(...others: Iterable<I>[]): this {
+    let s = this as this;
+    for (const o of others) for (const x of o) s = s.add(x);
+    return s;
+  }
+  merge(...others: Iterable<I>[]): this {
+    return this.union(...others);
+  }
+  subtract(...others: Iterable<unknown>[]): this {
+    let s = this as this;
+    for (const o of others) for (const x of o) s = s.remove(x);
+    return s;
+  }
+  clear(): this {
+    return this.rewrap(new Uint8Array(this._t.width));
+  }
+  /** An Immutable Set (a List for a bag) of the mapped values. */
+  map<W>(fn: (v: V) => W): ISet<W> | List<W> {
+    const out = [...this.values()].map(fn);
+    return this._t.bag ? List(out) : ISet(out);
+  }
+}
