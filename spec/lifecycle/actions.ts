@@ -48,7 +48,7 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
     name: 'SendHeartbeat',
     params: () => procsOf(cfg),
     enabled: (s, { b, k }) => canSendHeartbeat(cfg, s, b, k),
-    next: (s, { b, k }) => s.update('net', (n) => n.add(heartbeatOf(cfg, s, b, k))),
+    next: (s, { b, k }) => s.set('net', s.net.add(heartbeatOf(cfg, s, b, k))),
     describe: (s, { b, k }) => ({ actor: actor(b, k), sends: [{ from: actor(b, k), to: 'controller', label: label(heartbeatOf(cfg, s, b, k)) }] }),
   };
 
@@ -90,13 +90,13 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
 
   const alter: Action<LifecycleState, { p: PartitionId; b: BrokerId }> = {
     name: 'AlterPartition',
-    params: (s) => cfg.partitions.flatMap((p) => [...s.caughtUp.get(p)!.keys()].map((b) => ({ p, b }))),
+    params: (s) => cfg.partitions.flatMap((p) => [...s.caughtUp.get(p).keys()].map((b) => ({ p, b }))),
     enabled: (s, { p, b }) => {
-      const part = s.ctrl.parts.get(p)!;
+      const part = s.ctrl.parts.get(p);
       const leader = part.leader;
       if (leader === null || part.isr.has(b) || !hasRoom(cfg, s, 1)) return false;
       // The leader's process must be running and unfenced in its own view.
-      return [...s.procs.get(leader)!.values()].some((q) => q.state === 'ACTIVE' && q.epoch === s.ctrl.regs.get(leader)!.epoch);
+      return [...s.procs.get(leader).values()].some((q) => q.state === 'ACTIVE' && q.epoch === s.ctrl.regs.get(leader).epoch);
     },
     next: (s, { p, b }) => alterPartition(cfg, s, p, b),
   };

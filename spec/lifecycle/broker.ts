@@ -12,10 +12,9 @@ import {
   type Incarnation,
   type LifecycleConfig,
   type LifecycleState,
-  Msg,
+  type Msg,
   type PartitionId,
   type Proc,
-  Proc as ProcRecord,
   baseOffset,
   isRunning,
   proc,
@@ -28,14 +27,14 @@ import {
  * previous incarnation shut down cleanly; after a kill -9 the unflushed tail is gone (KIP-903).
  */
 export function canStart(s: LifecycleState, b: BrokerId, k: Incarnation): boolean {
-  const slots = s.procs.get(b)!;
-  return slots.get(k)!.state === 'NOT_STARTED' && (k === 0 || slots.get(k - 1)!.state !== 'NOT_STARTED');
+  const slots = s.procs.get(b);
+  return slots.get(k).state === 'NOT_STARTED' && (k === 0 || slots.get(k - 1).state !== 'NOT_STARTED');
 }
 
 export function start(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId, k: Incarnation): LifecycleState {
   const prev = k === 0 ? null : proc(s, b, k - 1);
   const data = prev === null ? proc(s, b, k).data : prev.state === 'SHUTDOWN' ? prev.data : proc(s, b, k).data.clear();
-  return s.setIn(['procs', b, k], ProcRecord({ state: 'INITIAL', epoch: null, applied: baseOffset(cfg), data }));
+  return s.setIn(['procs', b, k], { state: 'INITIAL', epoch: null, applied: baseOffset(cfg), data });
 }
 
 /** The heartbeat a process would send now: INITIAL carries no epoch (`BrokerRegistrationRequest`); PENDING_SHUTDOWN asks to shut down. */
@@ -43,7 +42,17 @@ export function heartbeatOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId
   const p = proc(s, b, k);
   // The send time matters only when the lease counts from it; otherwise it is left out of the state.
   const sentAt = cfg.leaseFrom === 'requestStart' ? s.now : 0;
-  return Msg({ type: 'Heartbeat', broker: b, incarnation: k, epoch: p.epoch, offset: p.applied, sentAt, shutdown: p.state === 'PENDING_SHUTDOWN' });
+  return cfg.layout.Msg.from({
+    type: 'Heartbeat',
+    broker: b,
+    incarnation: k,
+    epoch: p.epoch,
+    offset: p.applied,
+    sentAt,
+    shutdown: p.state === 'PENDING_SHUTDOWN',
+    target: 'FENCED',
+    commitAt: 0,
+  });
 }
 
 /** `SendHeartbeat`: at most `maxInflight` messages are in the network; an identical one is not sent twice. */
@@ -67,9 +76,9 @@ export function canReceive(s: LifecycleState, m: Msg): boolean {
 
 export function receive(s: LifecycleState, m: Msg): LifecycleState {
   const p = proc(s, m.broker, m.incarnation);
-  const next = s.update('net', (n) => n.delete(m));
+  const next = s.set('net', s.net.delete(m));
   const mine = p.epoch === m.epoch;
-  let after: Proc = p;
+  let after = p;
   switch (m.target) {
     case 'FENCED':
       if (p.state === 'INITIAL') after = p.merge({ state: 'FENCED', epoch: m.epoch });
@@ -106,10 +115,10 @@ export function fetchMetadata(s: LifecycleState, b: BrokerId, k: Incarnation): L
  */
 function leaderProcess(cfg: LifecycleConfig, s: LifecycleState, p: PartitionId): Proc | undefined {
   const image = committedImage(cfg, s);
-  const leader = image.parts.get(p)!.leader;
+  const leader = image.parts.get(p).leader;
   if (leader === null) return undefined;
-  const epoch = image.regs.get(leader)!.epoch;
-  return [...s.procs.get(leader)!.values()].find((q) => q.state === 'ACTIVE' && q.epoch === epoch && q.data.has(p));
+  const epoch = image.regs.get(leader).epoch;
+  return [...s.procs.get(leader).values()].find((q) => q.state === 'ACTIVE' && q.epoch === epoch && q.data.has(p));
 }
 
 /**
@@ -119,8 +128,8 @@ function leaderProcess(cfg: LifecycleConfig, s: LifecycleState, p: PartitionId):
 export function canFetchPartition(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId, k: Incarnation, p: PartitionId): boolean {
   const q = proc(s, b, k);
   if (q.state !== 'ACTIVE' || q.epoch === null) return false;
-  const leader = committedImage(cfg, s).parts.get(p)!.leader;
-  return leader !== null && leader !== b && leaderProcess(cfg, s, p) !== undefined && (!q.data.has(p) || s.caughtUp.get(p)!.get(b) !== q.epoch);
+  const leader = committedImage(cfg, s).parts.get(p).leader;
+  return leader !== null && leader !== b && leaderProcess(cfg, s, p) !== undefined && (!q.data.has(p) || s.caughtUp.get(p).get(b) !== q.epoch);
 }
 
 export function fetchPartition(s: LifecycleState, b: BrokerId, k: Incarnation, p: PartitionId): LifecycleState {

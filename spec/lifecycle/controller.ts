@@ -5,7 +5,6 @@
  * The controller is single-threaded, so each handler is one atomic step ("Our code is single threaded as
  * well": Colin McCabe, Aug 31 2020).
  */
-import { Map } from 'immutable';
 import {
   append,
   brokerRecord,
@@ -15,6 +14,7 @@ import {
   hasRoom,
   leaseLive,
   partitionChange,
+  type RecordInput,
   unfenceBroker,
   unfenceChanges,
 } from './metadata.ts';
@@ -22,9 +22,7 @@ import {
   type BrokerId,
   type LifecycleConfig,
   type LifecycleState,
-  Lease,
-  type MetaRecord,
-  Msg,
+  type Msg,
   type PartitionId,
   type Target,
   baseOffset,
@@ -33,8 +31,8 @@ import {
 } from './state.ts';
 
 function respond(s: LifecycleState, to: Msg, target: Target, epoch: number | null, commitAt: number): LifecycleState {
-  const reply = Msg({ type: 'HeartbeatResponse', broker: to.broker, incarnation: to.incarnation, epoch, target, commitAt });
-  return s.update('net', (n) => n.add(reply));
+  const reply = { type: 'HeartbeatResponse' as const, broker: to.broker, incarnation: to.incarnation, epoch, offset: 0, sentAt: 0, shutdown: false, target, commitAt };
+  return s.set('net', s.net.add(reply));
 }
 
 /**
@@ -79,26 +77,27 @@ function newEpoch(cfg: LifecycleConfig, s: LifecycleState, known: number | null)
 function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleState {
   const b = m.broker;
   const view = cfg.pendingCheck ? s.ctrl : committedImage(cfg, s);
-  const seen = view.regs.get(b)!;
+  const seen = view.regs.get(b);
   const registered = seen.status !== 'UNREGISTERED';
   const conflict = registered && seen.incarnation !== m.incarnation && leaseLive(s, b);
   if (conflict && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
 
-  const previous = s.ctrl.regs.get(b)!;
+  const previous = s.ctrl.regs.get(b);
   // The replaced registration is fenced by the new one: its leaderships and ISR places move first.
-  const moves = previous.status === 'ACTIVE' ? fenceChanges(s.ctrl.set('regs', s.ctrl.regs.set(b, previous.set('status', 'FENCED'))), b) : [];
+  const moves = previous.status === 'ACTIVE' ? fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b) : [];
   if (!hasRoom(cfg, s, 1 + moves.length)) return s;
   const epoch = newEpoch(cfg, s, registered ? seen.epoch : null);
   // A conflict the committed registrations hide: another incarnation's uncommitted registration, still leased.
-  const committed = committedImage(cfg, s).regs.get(b)!;
+  const committed = committedImage(cfg, s).regs.get(b);
   const pendingConflict =
     previous.status !== 'UNREGISTERED' &&
     previous.incarnation !== m.incarnation &&
     (committed.status === 'UNREGISTERED' || committed.epoch !== previous.epoch) &&
     leaseLive(s, b);
   let next = append(cfg, s, [brokerRecord(b, epoch, m.incarnation), ...moves]);
-  next = next.setIn(['leases', b], Lease({ end: leaseEnd(cfg, s, m), lastOffset: m.offset }));
-  next = next.update('audit', (a) => a.merge({ displacedLive: a.displacedLive || conflict, duplicateViaPending: a.duplicateViaPending || pendingConflict }));
+  next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
+  if (conflict) next = next.setIn(['audit', 'displacedLive'], true);
+  if (pendingConflict) next = next.setIn(['audit', 'duplicateViaPending'], true);
   return respond(next, m, 'FENCED', epoch, logEnd(cfg, next));
 }
 
@@ -117,20 +116,21 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
  *   metadata catches up": Jun Rao / Colin McCabe, Sep 2020).
  */
 export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg): LifecycleState {
-  const s = s0.update('net', (n) => n.delete(m));
+  const s = s0.set('net', s0.net.delete(m));
   if (m.epoch === null) return register(cfg, s, m);
   const b = m.broker;
-  const reg = s.ctrl.regs.get(b)!;
+  const reg = s.ctrl.regs.get(b);
   if (reg.status === 'UNREGISTERED' || reg.epoch !== m.epoch) return respond(s, m, 'STALE', m.epoch, 0);
-  const lease = s.leases.get(b)!;
+  const lease = s.leases.get(b);
   const staleOffset = m.offset < lease.lastOffset;
   if (staleOffset && cfg.staleOffsetCheck) return s;
 
-  let next = s.setIn(['leases', b], Lease({ end: leaseEnd(cfg, s, m), lastOffset: m.offset }));
+  let next = s.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
   let target: Target = reg.status === 'ACTIVE' ? 'ACTIVE' : 'FENCED';
   let commitAt = 0;
   if (m.shutdown) {
-    const recs: MetaRecord[] = reg.status === 'ACTIVE' ? [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)] : [];
+    const recs: RecordInput[] =
+      reg.status === 'ACTIVE' ? [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)] : [];
     if (!hasRoom(cfg, s, recs.length)) return s0;
     next = append(cfg, next, recs);
     target = 'SHUTDOWN';
@@ -139,9 +139,10 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
     const caughtUp = m.offset >= reg.since;
     if (caughtUp || !cfg.unfenceRequiresCatchUp) {
       const unfenced = s.ctrl.setIn(['regs', b, 'status'], 'ACTIVE');
-      const recs = [unfenceBroker(b, reg.epoch), ...unfenceChanges(unfenced, b)];
+      const recs = [unfenceBroker(b, reg.epoch), ...unfenceChanges(cfg, unfenced, b)];
       if (!hasRoom(cfg, s, recs.length)) return s0;
-      next = append(cfg, next, recs).update('audit', (a) => a.set('unfencedBehind', a.unfencedBehind || !caughtUp));
+      next = append(cfg, next, recs);
+      if (!caughtUp) next = next.setIn(['audit', 'unfencedBehind'], true);
       target = 'ACTIVE';
       commitAt = logEnd(cfg, next);
     }
@@ -158,15 +159,15 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
  * Aug 29 2020; `QuorumController.maybeFenceOneStaleBroker`).
  */
 export function leaseExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): LifecycleState {
-  const reg = s.ctrl.regs.get(b)!;
-  const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
+  const reg = s.ctrl.regs.get(b);
+  const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
   const next = append(cfg, s, recs);
   const inGrace = s.now < s.activatedAt + cfg.leaseTimeout;
   return inGrace ? next.setIn(['audit', 'fencedInGrace'], true) : next;
 }
 
 export function canExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
-  return s.ctrl.regs.get(b)!.status === 'ACTIVE' && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(s.ctrl, b).length);
+  return s.ctrl.regs.get(b).status === 'ACTIVE' && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
 }
 
 /** `CommitMetadata`: the controller quorum commits everything appended (Raft replication, abstracted). */
@@ -190,7 +191,7 @@ export function failover(cfg: LifecycleConfig, s: LifecycleState): LifecycleStat
     activatedAt: s.now,
     log: s.log.setSize(s.hwm - baseOffset(cfg)),
     ctrl: image,
-    leases: Map(cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? Lease({ end, lastOffset: 0 }) : Lease()])),
+    leases: cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? { end, lastOffset: 0 } : { end: 0, lastOffset: 0 }]),
     net: s.net.filter((m) => m.type !== 'HeartbeatResponse' || m.commitAt <= s.hwm),
   });
 }
@@ -202,13 +203,13 @@ export function failover(cfg: LifecycleConfig, s: LifecycleState): LifecycleStat
  * registered one (KIP-903: a fetch from an earlier incarnation must not bring a restarted broker back).
  */
 export function alterPartition(cfg: LifecycleConfig, s: LifecycleState, p: PartitionId, b: BrokerId): LifecycleState {
-  const part = s.ctrl.parts.get(p)!;
-  const reg = s.ctrl.regs.get(b)!;
-  const fetchEpoch = s.caughtUp.get(p)!.get(b)!;
+  const part = s.ctrl.parts.get(p);
+  const reg = s.ctrl.regs.get(b);
+  const fetchEpoch = s.caughtUp.get(p).get(b);
   if (reg.status !== 'ACTIVE' || (cfg.isrBrokerEpochs && fetchEpoch !== reg.epoch)) return s;
   // The incarnation the registration belongs to (it may have died since: that is an ordinary failure).
-  const holder = [...s.procs.get(b)!.values()].find((q) => q.epoch === reg.epoch);
+  const holder = [...s.procs.get(b).values()].find((q) => q.epoch === reg.epoch);
   const stale = holder === undefined || !holder.data.has(p);
-  const next = append(cfg, s, [partitionChange(p, part.leader, part.isr.add(b), part.leaderEpoch)]);
+  const next = append(cfg, s, [partitionChange(p, part.leader, part.isr.add(b).toArray(), part.leaderEpoch)]);
   return stale ? next.setIn(['audit', 'staleIsrExpansion'], true) : next;
 }

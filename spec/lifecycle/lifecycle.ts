@@ -13,7 +13,6 @@
  * handled in one step. Heartbeats and their answers travel on a network that delays and reorders but does
  * not lose (a lost message is one never delivered).
  */
-import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { lifecycleActions } from './actions.ts';
 import { initialImage } from './metadata.ts';
@@ -23,19 +22,18 @@ import {
   type FailoverLeases,
   type IdConflict,
   type LeaseFrom,
-  Lease,
+  type LifecycleBounds,
   type LifecycleConfig,
-  LifecycleState,
-  Proc,
+  type LifecycleState,
   baseOffset,
   initialEpoch,
   isFaulty,
-  slotsOf,
+  lifecycleLayout,
 } from './state.ts';
 
 export function configOf(params: ParamValues): LifecycleConfig {
   const n = params.brokers as number;
-  return {
+  const bounds: LifecycleBounds = {
     brokers: Array.from({ length: n }, (_, i) => `b${i + 1}`),
     partitions: Array.from({ length: params.partitions as number }, (_, i) => `p${i + 1}`),
     faulty: Math.min(params.faulty as number, n),
@@ -57,6 +55,7 @@ export function configOf(params: ParamValues): LifecycleConfig {
     failoverLeases: params.failoverLeases as FailoverLeases,
     isrBrokerEpochs: params.isrBrokerEpochs as boolean,
   };
+  return { ...bounds, layout: lifecycleLayout(bounds) };
 }
 
 /**
@@ -70,30 +69,36 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
   const running = cfg.init === 'running';
   const base = baseOffset(cfg);
   const image = initialImage(cfg);
+  const idle = { state: 'NOT_STARTED', epoch: null, applied: 0, data: [] } as const;
   const firstProc = (b: string) =>
-    running ? Proc({ state: 'ACTIVE', epoch: initialEpoch(cfg, b), applied: base - 1, data: Set(cfg.partitions) }) : Proc({ data: Set(cfg.partitions) });
-  const procs = Map(
-    cfg.brokers.map((b) => [b, Map(Array.from({ length: slotsOf(cfg, b) }, (_, k) => [k, k === 0 ? firstProc(b) : Proc()] as const))] as const),
-  );
-  const caughtUp = Map(
-    cfg.partitions.map((p) => {
-      const part = image.parts.get(p)!;
-      const followers = running ? part.isr.toList().filter((b) => b !== part.leader).map((b) => [b, initialEpoch(cfg, b)] as const) : List<[string, number]>();
-      return [p, Map(followers)] as const;
-    }),
-  );
-  return LifecycleState({
+    running ? { state: 'ACTIVE', epoch: initialEpoch(cfg, b), applied: base - 1, data: cfg.partitions } : { ...idle, data: cfg.partitions };
+  const slots = Array.from({ length: cfg.incarnations }, (_, k) => k);
+  const procs = cfg.brokers.map((b) => [b, slots.map((k) => [k, k === 0 ? firstProc(b) : idle] as const)] as const);
+  const caughtUp = cfg.partitions.map((p) => {
+    const part = image.parts.get(p);
+    const followers = running ? part.isr.toArray().filter((b) => b !== part.leader).map((b) => [b, initialEpoch(cfg, b)] as const) : [];
+    return [p, followers] as const;
+  });
+  const audit = { displacedLive: false, duplicateViaPending: false, staleHeartbeatApplied: false, fencedInGrace: false, unfencedBehind: false, staleIsrExpansion: false };
+  return cfg.layout.State.from({
+    now: 0,
+    controllerEpoch: 1,
+    activatedAt: 0,
+    log: [],
     hwm: base,
     ctrl: image,
-    leases: Map(cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? Lease({ end: cfg.leaseTimeout, lastOffset: base - 1 }) : Lease()])),
+    leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1 } : { end: 0, lastOffset: 0 }] as const),
     procs,
     caughtUp,
-  });
+    net: [],
+    audit,
+  } as never);
 }
 
 export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
   const cfg = configOf(params);
   return {
+    layout: cfg.layout.State,
     init: () => [initialState(cfg)],
     actions: lifecycleActions(cfg),
     properties: lifecycleProperties(cfg, {

@@ -4,29 +4,37 @@
  * changes the controller writes when a broker is fenced or unfenced
  * (`ReplicationControlManager.handleBrokerFenced` / `handleBrokerUnfenced`).
  */
-import { Map, Set } from 'immutable';
 import {
   type BrokerId,
   type Image,
-  Image as ImageRecord,
   type LifecycleConfig,
   type LifecycleState,
-  Lease,
-  MetaRecord,
-  Partition,
+  type MetaRecord,
   type PartitionId,
-  Registration,
+  type RecordType,
   baseOffset,
   initialEpoch,
 } from './state.ts';
+
+/** A record to append, as plain values (the fields its type uses). */
+export interface RecordInput {
+  readonly type: RecordType;
+  readonly broker: BrokerId | null;
+  readonly epoch: number;
+  readonly incarnation: number;
+  readonly partition: PartitionId | null;
+  readonly leader: BrokerId | null;
+  readonly isr: readonly BrokerId[];
+  readonly leaderEpoch: number;
+}
+
+const initialCache = new WeakMap<LifecycleConfig, Image>();
 
 /**
  * The image at the base offset. `running`: broker `bi` registered at offset `2(i-1)` (its epoch) and
  * unfenced at the next offset; partition `pj` led by broker `b(n-j+1)` with every broker in its ISR.
  * `fresh`: nothing registered; each partition is offline with that broker as the last ISR member.
  */
-const initialCache = new WeakMap<LifecycleConfig, Image>();
-
 export function initialImage(cfg: LifecycleConfig): Image {
   let image = initialCache.get(cfg);
   if (image === undefined) initialCache.set(cfg, (image = buildInitialImage(cfg)));
@@ -35,69 +43,56 @@ export function initialImage(cfg: LifecycleConfig): Image {
 
 function buildInitialImage(cfg: LifecycleConfig): Image {
   const running = cfg.init === 'running';
-  const regs = Map(
-    cfg.brokers.map((b) => {
-      const epoch = initialEpoch(cfg, b);
-      const reg = running ? Registration({ status: 'ACTIVE', epoch, incarnation: 0, since: epoch + 1 }) : Registration();
-      return [b, reg] as const;
-    }),
-  );
-  const parts = Map(
-    cfg.partitions.map((p, j) => {
-      // Led by the last broker, so that b1 (the one that may restart) is a follower.
-      const first = cfg.brokers[cfg.brokers.length - 1 - (j % cfg.brokers.length)]!;
-      const part = running ? Partition({ leader: first, isr: Set(cfg.brokers) }) : Partition({ leader: null, isr: Set([first]) });
-      return [p, part] as const;
-    }),
-  );
-  return ImageRecord({ regs, parts });
+  const regs = cfg.brokers.map((b) => {
+    const epoch = initialEpoch(cfg, b);
+    const reg = running ? { status: 'ACTIVE', epoch, incarnation: 0, since: epoch + 1 } : { status: 'UNREGISTERED', epoch: 0, incarnation: 0, since: 0 };
+    return [b, reg] as const;
+  });
+  const parts = cfg.partitions.map((p, j) => {
+    // Led by the last broker, so that b1 (the one that may restart) is a follower.
+    const first = cfg.brokers[cfg.brokers.length - 1 - (j % cfg.brokers.length)]!;
+    const part = running ? { leader: first, isr: cfg.brokers, leaderEpoch: 0 } : { leader: null, isr: [first], leaderEpoch: 0 };
+    return [p, part] as const;
+  });
+  return cfg.layout.Image.from({ regs, parts } as never);
 }
 
 /** The image after one record at `offset`. */
-export function applyRecord(image: Image, rec: MetaRecord, offset: number): Image {
+export function applyRecord(image: Image, rec: MetaRecord | RecordInput, offset: number): Image {
   switch (rec.type) {
     case 'BrokerRecord':
       // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020).
-      return image.setIn(['regs', rec.broker], Registration({ status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, since: offset + 1 }));
+      return image.setIn(['regs', rec.broker], { status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, since: offset + 1 });
     case 'FencedBrokerRecord':
-      return image.updateIn(['regs', rec.broker], (r) => (r as Registration).merge({ status: 'FENCED', since: offset + 1 }));
+      return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'since'], offset + 1);
     case 'UnfenceBroker':
-      return image.updateIn(['regs', rec.broker], (r) => (r as Registration).set('status', 'ACTIVE'));
+      return image.setIn(['regs', rec.broker, 'status'], 'ACTIVE');
     case 'PartitionChange':
-      return image.setIn(['parts', rec.partition], Partition({ leader: rec.leader, isr: rec.isr, leaderEpoch: rec.leaderEpoch }));
+      return image.setIn(['parts', rec.partition], { leader: rec.leader, isr: [...rec.isr], leaderEpoch: rec.leaderEpoch });
   }
 }
-
-const committedCache = new WeakMap<object, globalThis.Map<number, Image>>();
 
 /** The image of the committed records: what every broker converges to, and what survives a failover. */
 export function committedImage(cfg: LifecycleConfig, s: LifecycleState): Image {
   const base = baseOffset(cfg);
-  let byHwm = committedCache.get(s.log);
-  const known = byHwm?.get(s.hwm);
-  if (known !== undefined) return known;
   let image = initialImage(cfg);
   for (let i = 0; i < s.hwm - base; i++) image = applyRecord(image, s.log.get(i)!, base + i);
-  if (byHwm === undefined) committedCache.set(s.log, (byHwm = new globalThis.Map()));
-  byHwm.set(s.hwm, image);
   return image;
 }
 
 /** Append records atomically (`ControllerResult.atomicOf`), applying each to the active controller's image. */
-export function append(cfg: LifecycleConfig, s: LifecycleState, recs: readonly MetaRecord[]): LifecycleState {
+export function append(cfg: LifecycleConfig, s: LifecycleState, recs: readonly RecordInput[]): LifecycleState {
   let offset = baseOffset(cfg) + s.log.size;
   let ctrl = s.ctrl;
-  let log = s.log;
   let caughtUp = s.caughtUp;
   for (const rec of recs) {
-    if (rec.type === 'PartitionChange' && ctrl.parts.get(rec.partition!)!.leader !== rec.leader) {
+    if (rec.type === 'PartitionChange' && ctrl.parts.get(rec.partition!).leader !== rec.leader) {
       // A new leader starts with no follower fetch state (`Partition.makeLeader`).
-      caughtUp = caughtUp.set(rec.partition!, Map());
+      caughtUp = caughtUp.set(rec.partition!, []);
     }
     ctrl = applyRecord(ctrl, rec, offset++);
-    log = log.push(rec);
   }
-  return s.merge({ ctrl, log, caughtUp });
+  return s.merge({ ctrl, log: s.log.push(...recs), caughtUp });
 }
 
 /** Whether appending `n` more records stays within the log bound. */
@@ -110,7 +105,7 @@ export function hasRoom(cfg: LifecycleConfig, s: LifecycleState, n: number): boo
  * (`ReplicationControlManager`'s `isAcceptableLeader`).
  */
 function eligible(image: Image, b: BrokerId, excluded: BrokerId): boolean {
-  return b !== excluded && image.regs.get(b)?.status === 'ACTIVE';
+  return b !== excluded && image.regs.get(b).status === 'ACTIVE';
 }
 
 /**
@@ -119,13 +114,15 @@ function eligible(image: Image, b: BrokerId, excluded: BrokerId): boolean {
  * becomes empty: the last member stays, leaderless, rather than risk an unclean election
  * (`PartitionChangeBuilder`). The new leader is the first eligible ISR member, by broker id.
  */
-export function fenceChanges(image: Image, b: BrokerId): MetaRecord[] {
-  const out: MetaRecord[] = [];
-  for (const [p, part] of image.parts) {
-    const isr = part.isr.has(b) && part.isr.size > 1 ? part.isr.delete(b) : part.isr;
-    const leader = part.leader === b ? (isr.toList().sort().find((r) => eligible(image, r, b)) ?? null) : part.leader;
-    if (isr === part.isr && leader === part.leader) continue;
-    out.push(partitionChange(p, leader, isr, leader === part.leader ? part.leaderEpoch : part.leaderEpoch + 1));
+export function fenceChanges(cfg: LifecycleConfig, image: Image, b: BrokerId): RecordInput[] {
+  const out: RecordInput[] = [];
+  for (const p of cfg.partitions) {
+    const part = image.parts.get(p);
+    const shrinks = part.isr.has(b) && part.isr.size > 1;
+    const isr = shrinks ? part.isr.delete(b) : part.isr;
+    const leader = part.leader === b ? (isr.toArray().sort().find((r) => eligible(image, r, b)) ?? null) : part.leader;
+    if (!shrinks && leader === part.leader) continue;
+    out.push(partitionChange(p, leader, isr.toArray(), leader === part.leader ? part.leaderEpoch : part.leaderEpoch + 1));
   }
   return out;
 }
@@ -134,31 +131,34 @@ export function fenceChanges(image: Image, b: BrokerId): MetaRecord[] {
  * The partition changes when broker `b` is unfenced: every leaderless partition whose ISR holds `b` gets
  * it as leader (`ReplicationControlManager.handleBrokerUnfenced`).
  */
-export function unfenceChanges(image: Image, b: BrokerId): MetaRecord[] {
-  const out: MetaRecord[] = [];
-  for (const [p, part] of image.parts) {
-    if (part.leader === null && part.isr.has(b)) out.push(partitionChange(p, b, part.isr, part.leaderEpoch + 1));
+export function unfenceChanges(cfg: LifecycleConfig, image: Image, b: BrokerId): RecordInput[] {
+  const out: RecordInput[] = [];
+  for (const p of cfg.partitions) {
+    const part = image.parts.get(p);
+    if (part.leader === null && part.isr.has(b)) out.push(partitionChange(p, b, part.isr.toArray(), part.leaderEpoch + 1));
   }
   return out;
 }
 
-export function partitionChange(p: PartitionId, leader: BrokerId | null, isr: Set<BrokerId>, leaderEpoch: number): MetaRecord {
-  return MetaRecord({ type: 'PartitionChange', partition: p, leader, isr, leaderEpoch });
+const NONE = { broker: null, epoch: 0, incarnation: 0, partition: null, leader: null, isr: [], leaderEpoch: 0 } as const;
+
+export function partitionChange(p: PartitionId, leader: BrokerId | null, isr: readonly BrokerId[], leaderEpoch: number): RecordInput {
+  return { ...NONE, type: 'PartitionChange', partition: p, leader, isr, leaderEpoch };
 }
 
-export function brokerRecord(b: BrokerId, epoch: number, incarnation: number): MetaRecord {
-  return MetaRecord({ type: 'BrokerRecord', broker: b, epoch, incarnation });
+export function brokerRecord(b: BrokerId, epoch: number, incarnation: number): RecordInput {
+  return { ...NONE, type: 'BrokerRecord', broker: b, epoch, incarnation };
 }
 
-export function fencedBrokerRecord(b: BrokerId, epoch: number): MetaRecord {
-  return MetaRecord({ type: 'FencedBrokerRecord', broker: b, epoch });
+export function fencedBrokerRecord(b: BrokerId, epoch: number): RecordInput {
+  return { ...NONE, type: 'FencedBrokerRecord', broker: b, epoch };
 }
 
-export function unfenceBroker(b: BrokerId, epoch: number): MetaRecord {
-  return MetaRecord({ type: 'UnfenceBroker', broker: b, epoch });
+export function unfenceBroker(b: BrokerId, epoch: number): RecordInput {
+  return { ...NONE, type: 'UnfenceBroker', broker: b, epoch };
 }
 
 /** A lease is live while the clock is before its end. */
 export function leaseLive(s: LifecycleState, b: BrokerId): boolean {
-  return s.now < s.leases.get(b, Lease()).end;
+  return s.now < s.leases.get(b).end;
 }

@@ -10,7 +10,7 @@ import { type BrokerId, type LifecycleConfig, type LifecycleState, type MetaReco
 
 /** Every BrokerRecord of `b`, the initial registration first, as `[epoch, incarnation]`. */
 function registrationsOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): [number, number][] {
-  const init = initialImage(cfg).regs.get(b)!;
+  const init = initialImage(cfg).regs.get(b);
   const out: [number, number][] = init.status === 'UNREGISTERED' ? [] : [[init.epoch, init.incarnation]];
   s.log.forEach((r: MetaRecord) => {
     if (r.type === 'BrokerRecord' && r.broker === b) out.push([r.epoch, r.incarnation]);
@@ -24,10 +24,10 @@ function registrationsOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): 
  */
 export function singleLiveIncarnation(cfg: LifecycleConfig, s: LifecycleState): boolean {
   return cfg.brokers.every((b) => {
-    const reg = s.ctrl.regs.get(b)!;
+    const reg = s.ctrl.regs.get(b);
     if (reg.status === 'UNREGISTERED') return true;
     let holders = 0;
-    for (const q of s.procs.get(b)!.values()) if (isRunning(q) && q.epoch === reg.epoch) holders++;
+    for (const q of s.procs.get(b).values()) if (isRunning(q) && q.epoch === reg.epoch) holders++;
     return holders <= 1;
   });
 }
@@ -53,7 +53,8 @@ export function epochUniquePerIncarnation(cfg: LifecycleConfig, s: LifecycleStat
  */
 export function fencedNotLeaderNotInIsr(cfg: LifecycleConfig, s: LifecycleState): boolean {
   const image = committedImage(cfg, s);
-  for (const part of image.parts.values()) {
+  for (const p of cfg.partitions) {
+    const part = image.parts.get(p);
     for (const [b, reg] of image.regs) {
       if (reg.status === 'ACTIVE') continue;
       if (part.leader === b) return false;
@@ -120,7 +121,7 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
   if (scope.expiries) {
     props.push(
       sometimes('BrokerFencedByLeaseExpiry', 'a running broker is fenced by lease expiry', (s) =>
-        s.log.some((r) => r.type === 'FencedBrokerRecord' && [...s.procs.get(r.broker!)!.values()].every((q) => q.state !== 'PENDING_SHUTDOWN' && q.state !== 'SHUTDOWN')),
+        s.log.some((r) => r.type === 'FencedBrokerRecord' && [...s.procs.get(r.broker!).values()].every((q) => q.state !== 'PENDING_SHUTDOWN' && q.state !== 'SHUTDOWN')),
       ),
     );
   }
