@@ -89,7 +89,7 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
     ctrl: image,
     leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1 } : { end: 0, lastOffset: 0 }] as const),
     procs,
-    caughtUp,
+    caughtUp: caughtUp.length > 0 ? caughtUp : [['p0', []]],
     net: [],
     audit,
   } as never);
@@ -122,19 +122,119 @@ const FINAL = {
   isrBrokerEpochs: true,
 } as const;
 
-/** Small bounds: the races need two brokers, a second incarnation, one partition and a short clock. */
-const SMALL = {
-  brokers: 2,
-  incarnations: 2,
-  partitions: 1,
+/** One broker id, no partition: the registration and heartbeat races need nothing more. */
+const ONE_BROKER = {
+  brokers: 1,
+  faulty: 1,
+  incarnations: 1,
+  partitions: 0,
   init: 'running',
   leaseTimeout: 1,
   maxClock: 2,
   maxLog: 3,
-  maxInflight: 2,
-  maxKills: 1,
+  maxInflight: 1,
+  maxKills: 0,
+  maxShutdowns: 0,
   maxFailovers: 0,
 } as const;
+
+/** Two brokers and a partition led by b2, with b1 the one that may misbehave and restart. */
+const FOLLOWER_RESTART = { ...ONE_BROKER, brokers: 2, partitions: 1, incarnations: 2, maxClock: 1, maxLog: 5 } as const;
+
+const race = (name: string, description: string, params: Record<string, string | number | boolean>, property: string) => ({
+  name,
+  description,
+  params: { ...FINAL, ...params },
+  expect: { verdict: 'violates', property },
+  options: { deadlock: false },
+}) as const;
+
+const fixed = (name: string, description: string, params: Record<string, string | number | boolean>) => ({
+  name,
+  description,
+  params: { ...FINAL, ...params },
+  expect: { verdict: 'holds' },
+  options: { deadlock: false },
+}) as const;
+
+const CE4 = { ...ONE_BROKER, incarnations: 2 } as const;
+const CE5 = { ...ONE_BROKER, init: 'fresh', incarnations: 2, maxInflight: 2, maxClock: 0, maxLog: 2 } as const;
+const CE6 = { ...ONE_BROKER, maxInflight: 2 } as const;
+const CE7 = { ...ONE_BROKER, maxFailovers: 1 } as const;
+const CE8 = ONE_BROKER;
+
+const PRESETS = [
+  race(
+    'ce4-newest-wins',
+    'CE4, id takeover: under "newest registration wins" a second process with the same broker.id registers while the first ' +
+      'still holds a live lease, and fences it (Jun Rao, Sep 21 2020: "this will allow a broker with incorrectly configured ' +
+      'broker id to kill an existing valid broker").',
+    { ...CE4, idConflict: 'newestWins' },
+    'CurrentRegistrationWins',
+  ),
+  fixed('ce4-current-wins', 'CE4 fixed: the current registration wins (Colin McCabe, Oct 12 2020); the newcomer gets DUPLICATE until the lease lapses.', CE4),
+  race(
+    'ce5-pending-duplicate',
+    'CE5, duplicate registration through a pending record: the controller checks only committed registrations and takes the ' +
+      'committed offset as the epoch ("the last committed offset must be different": Colin McCabe, Sep 24 2020), so a ' +
+      'registration retried before its BrokerRecord commits is granted again, with the same epoch.',
+    { ...CE5, pendingCheck: false, epochSource: 'committedOffset' },
+    'BrokerEpochMonotonic',
+  ),
+  fixed(
+    'ce5-pending-checked',
+    'CE5 fixed: pending registrations count (Unmesh Joshi, Aug 31 2020) and the epoch is the offset the BrokerRecord is appended at.',
+    CE5,
+  ),
+  race(
+    'ce6-reordered-heartbeats',
+    'CE6, reordered heartbeats: a heartbeat sent before the broker applied more metadata arrives after a newer one and, with no ' +
+      'staleness check, rolls the last heartbeat offset back and renews the lease.',
+    { ...CE6, staleOffsetCheck: false },
+    'StaleHeartbeatInert',
+  ),
+  fixed(
+    'ce6-stale-ignored',
+    'CE6 fixed: a heartbeat whose metadata offset is below the last one is ignored (Colin McCabe, Sep 11 2020).',
+    CE6,
+  ),
+  race(
+    'ce7-failover-forgets-leases',
+    'CE7, failover mass-fence: a newly active controller with no heartbeat history treats every lease as expired and fences live brokers at once.',
+    { ...CE7, failoverLeases: 'forget' },
+    'FailoverGrace',
+  ),
+  fixed(
+    'ce7-failover-extends',
+    'CE7 fixed: the new active controller extends every lease by the lease timeout (Unmesh Joshi / Colin McCabe, Sep 11 2020).',
+    CE7,
+  ),
+  race(
+    'ce8-gc-zombie',
+    'CE8, GC-paused zombie: a heartbeat sent before a long pause arrives after the lease expired and the broker was fenced, and ' +
+      'unfences it although it has not applied its own fencing.',
+    { ...CE8, unfenceRequiresCatchUp: false },
+    'UnfenceRequiresCatchUp',
+  ),
+  fixed('ce8-catch-up', 'CE8 fixed: a fenced broker is unfenced only once its metadata offset has passed its registration and fencing records.', CE8),
+  race(
+    'kip903-stale-isr',
+    'KIP-903: b1 restarts with an empty log after its lease lapsed; the partition leader still holds the fetch state of its ' +
+      'previous incarnation and adds it back to the ISR, which the controller accepts without broker epochs.',
+    { ...FOLLOWER_RESTART, isrBrokerEpochs: false },
+    'NoStaleIsrExpansion',
+  ),
+  fixed(
+    'kip903-broker-epochs',
+    'KIP-903 fixed: AlterPartition carries the broker epoch of the fetch, and the controller rejects one that is not the registered epoch.',
+    FOLLOWER_RESTART,
+  ),
+  fixed(
+    'kip631-final',
+    "the thread's final design, exhaustive: two brokers and a partition; b1 may restart under a second process, shut down cleanly, and the controller may fail over.",
+    { ...FOLLOWER_RESTART, maxShutdowns: 1, maxFailovers: 1, maxLog: 3 },
+  ),
+] as const;
 
 const bound = (name: string, description: string, def: number, min: number, max: number) =>
   ({ name, description, type: 'int', default: def, min, max }) as const;
@@ -193,6 +293,6 @@ export default defineSpec<LifecycleState>({
     },
     { name: 'isrBrokerEpochs', description: 'KIP-903: AlterPartition carries broker epochs and the controller rejects a stale one', type: 'bool', default: FINAL.isrBrokerEpochs },
   ],
-  presets: [],
+  presets: PRESETS,
   build: buildLifecycle,
 });

@@ -54,7 +54,9 @@ function buildInitialImage(cfg: LifecycleConfig): Image {
     const part = running ? { leader: first, isr: cfg.brokers, leaderEpoch: 0 } : { leader: null, isr: [first], leaderEpoch: 0 };
     return [p, part] as const;
   });
-  return cfg.layout.Image.from({ regs, parts } as never);
+  // With no partitions the map's domain holds one placeholder key, never led and never in use.
+  const placeholder = [['p0', { leader: null, isr: [], leaderEpoch: 0 }] as const];
+  return cfg.layout.Image.from({ regs, parts: parts.length > 0 ? parts : placeholder } as never);
 }
 
 /** The image after one record at `offset`. */
