@@ -10,7 +10,7 @@
 import { List, Map as IMap, Set as ISet, is, isImmutable } from 'immutable';
 import { equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
-import type { IdSetType, Key, LType, MapType, OptionType, RecordType, SeqType, VariantType } from './types.ts';
+import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
 
 const NOT_SET: unknown = undefined;
 
@@ -101,7 +101,7 @@ export abstract class View {
     const at = locate(this, path);
     const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.where);
     const next = fn(current);
-    if (next === current && !at.absent) return this;
+    if (next === current) return this; // Immutable: an updater returning its argument changes nothing
     return this.writeAt(at, next);
   }
 
@@ -210,6 +210,7 @@ export class RecordView<F = any> extends View {
   /** Phantom: the field types, for `Packed<T>`. */
   declare readonly __fields: F;
 
+  get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
   get(k: string, notSetValue?: unknown): any {
     const f = this._t.byName[k];
     if (f === undefined) {
@@ -223,6 +224,7 @@ export class RecordView<F = any> extends View {
     return this._t.byName[k] !== undefined || this._t.tag?.field === k;
   }
 
+  set<K extends keyof F & string>(k: K, v: InputOf<F[K]> | ReadOf<F[K]>): this;
   set(k: string, v: unknown): this {
     const f = this._t.byName[k];
     if (f === undefined) return this.setTag(k, v);
@@ -243,15 +245,18 @@ export class RecordView<F = any> extends View {
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update<K extends keyof F & string>(k: K, fn: (v: ReadOf<F[K]>) => InputOf<F[K]> | ReadOf<F[K]>): this;
+  update(k: string, a: unknown, b?: unknown): this;
   update(k: string, a: unknown, b?: unknown): this {
     const fn = (b === undefined ? a : b) as (v: any) => unknown;
-    const current = this.get(k);
+    const self = this as RecordView;
+    const current = self.get(k);
     const next = fn(current);
-    return next === current ? this : this.set(k, next);
+    return next === current ? this : (self.set(k, next) as this);
   }
 
   /** Writes several fields with one copy: a plain object, an Immutable Map/Record or a view. */
-  merge(...sources: readonly unknown[]): this {
+  merge(...sources: readonly ({ readonly [K in keyof F]?: InputOf<F[K]> | ReadOf<F[K]> } | Iterable<readonly [string, unknown]>)[]): this {
     const nb = this.copy();
     for (const src of sources) {
       for (const [k, v] of fieldEntries(src)) {
@@ -271,7 +276,7 @@ export class RecordView<F = any> extends View {
   }
 
   /** Resets a field to its zero value, as Immutable's Record.remove resets it to its default. */
-  remove(k: string): this {
+  remove(k: keyof F & string): this {
     const f = this._t.byName[k];
     if (f === undefined) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
     const nb = this.copy();
@@ -279,7 +284,7 @@ export class RecordView<F = any> extends View {
     if (this._t.tag) nb[0] = this._t.tag.index;
     return this.rewrap(nb);
   }
-  delete(k: string): this {
+  delete(k: keyof F & string): this {
     return this.remove(k);
   }
 
@@ -344,7 +349,7 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     return i >= 0 && this.present(i);
   }
 
-  set(k: K, v: I): this {
+  set(k: K, v: I | V): this {
     const t = this._t;
     const i = t.domain.keyIndex(k);
     if (i < 0) throw new LayoutError(joinPath(this.path(), String(k)), k, `a key of ${t.domain.describe()}`);
@@ -359,12 +364,14 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update(k: K, fn: (v: V) => I | V): this;
+  update(k: K, notSetValue: V, fn: (v: V) => I | V): this;
   update(k: K, a: unknown, b?: unknown): this {
     const fn = (b === undefined ? a : b) as (v: V) => I;
     const had = this.has(k);
     const current = had ? this.get(k) : ((b === undefined ? undefined : a) as V);
     const next = fn(current);
-    return had && (next as unknown) === current ? this : this.set(k, next);
+    return (next as unknown) === current ? this : this.set(k, next);
   }
 
   /** Removes a key (partial maps only: a total map has every key). */
@@ -761,9 +768,11 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     return -1;
   }
   /** Sets index `i` (`i` may be the size: the list grows by one). */
-  set(i: number, v: I): this {
+  set(i: number, v: I | V): this {
     return this.setIn([i], v);
   }
+  update(i: number, fn: (v: V) => I | V): this;
+  update(i: number, notSetValue: V, fn: (v: V) => I | V): this;
   update(i: number, a: unknown, b?: unknown): this {
     return this.updateIn([i], a, b);
   }
@@ -947,7 +956,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return c;
   }
 
-  add(x: I): this {
+  add(x: I | V): this {
     const i = this.search(x, true);
     if (i >= 0 && !this._t.bag) return this;
     const at = i >= 0 ? i : -i - 1;
