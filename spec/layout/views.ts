@@ -99,7 +99,7 @@ export abstract class View {
     const fn = (b === undefined ? a : b) as (v: any) => unknown;
     const notSet = b === undefined ? NOT_SET : a;
     const at = locate(this, path);
-    const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.where);
+    const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.type.isComposite() ? pathText(this, path) : '');
     const next = fn(current);
     if (next === current) return this; // Immutable: an updater returning its argument changes nothing
     return this.writeAt(at, next);
@@ -107,11 +107,12 @@ export abstract class View {
 
   private writeAt(at: Located, value: unknown): this {
     const nb = this.copy();
-    for (let i = 0; i < at.effects.length; i += 3) writeCode(nb, at.effects[i]!, at.effects[i + 1]!, at.effects[i + 2]!);
+    const effects = at.effects;
+    if (effects !== null) for (let i = 0; i < effects.length; i += 3) writeCode(nb, effects[i]!, effects[i + 1]!, effects[i + 2]!);
     try {
       at.type.write(nb, at.off, value);
     } catch (e) {
-      if (e instanceof LayoutError) throw new LayoutError(joinPath(at.where, e.path), e.value, e.bound);
+      if (e instanceof LayoutError) throw new LayoutError(joinPath(pathText(at.view, at.path), e.path), e.value, e.bound);
       throw e;
     }
     return this.rewrap(nb);
@@ -126,29 +127,58 @@ interface Located {
   readonly off: number;
   /** The leaf is not there (an absent partial-map key, a list index at its end, a null option). */
   readonly absent: boolean;
-  /** Triples (offset, width, code) to write first: presence bytes and list lengths. */
-  readonly effects: number[];
-  readonly where: string;
+  /** Triples (offset, width, code) to write first: presence bytes and list lengths; null when none. */
+  readonly effects: number[] | null;
+  readonly view: View;
+  readonly path: readonly unknown[];
+}
+
+/** The field path of `path` under `view`, for messages (computed only when needed). */
+function pathText(view: View, path: readonly unknown[], length = path.length): string {
+  let where = view.path();
+  let t: LType = view._t;
+  for (let i = 0; i < length; i++) {
+    const seg = path[i];
+    if (t.kind === 'list') where = `${where}[${String(seg)}]`;
+    else where = joinPath(where, String(seg));
+    const next = childType(t, seg);
+    if (next === null) break;
+    t = next;
+  }
+  return where;
+}
+
+function childType(t: LType, seg: unknown): LType | null {
+  switch (t.kind) {
+    case 'record':
+      return (t as RecordType).byName[String(seg)]?.type ?? null;
+    case 'map':
+      return (t as MapType).value;
+    case 'list':
+      return (t as SeqType).elem;
+    case 'option':
+      return t.isComposite() ? childType((t as OptionType<unknown, unknown>).inner, seg) : null;
+    default:
+      return null;
+  }
 }
 
 function locate(view: View, path: readonly unknown[]): Located {
   let t: LType = view._t;
   let off = 0;
   let absent = false;
-  const effects: number[] = [];
+  let effects: number[] | null = null;
   const b = view._b;
   const base = view._o;
-  let where = view.path();
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     switch (t.kind) {
       case 'record': {
         const r = t as RecordType;
-        const f = r.byName[String(seg)];
-        if (f === undefined) throw new Error(`${joinPath(where, String(seg))}: ${r.describe()} has no field ${String(seg)}`);
+        const f = r.byName[seg as string];
+        if (f === undefined) throw new Error(`${pathText(view, path, i + 1)}: ${r.describe()} has no field ${String(seg)}`);
         off += f.offset;
         t = f.type;
-        where = joinPath(where, String(seg));
         break;
       }
       case 'variant':
@@ -158,12 +188,11 @@ function locate(view: View, path: readonly unknown[]): Located {
       case 'map': {
         const m = t as MapType;
         const k = m.domain.keyIndex(seg);
-        where = joinPath(where, String(seg));
-        if (k < 0) throw new LayoutError(where, seg, `a key of ${m.domain.describe()}`);
+        if (k < 0) throw new LayoutError(pathText(view, path, i + 1), seg, `a key of ${m.domain.describe()}`);
         if (m.partial) {
           const s = off + k * m.slot;
           if (b[base + s] === 0) absent = true;
-          effects.push(s, 1, 1);
+          (effects ??= []).push(s, 1, 1);
         }
         off += m.at(k);
         t = m.value;
@@ -174,30 +203,31 @@ function locate(view: View, path: readonly unknown[]): Located {
         const n = l.size(b, base + off);
         let idx = typeof seg === 'number' ? seg : Number(seg);
         if (idx < 0) idx += n;
-        if (!Number.isInteger(idx) || idx < 0 || idx > n) throw new LayoutError(`${where}[${String(seg)}]`, seg, `an index below ${n + 1} (the size is ${n})`);
+        if (!Number.isInteger(idx) || idx < 0 || idx > n) throw new LayoutError(pathText(view, path, i + 1), seg, `an index below ${n + 1} (the size is ${n})`);
         if (idx === n) {
-          if (n === l.max) throw new LayoutError(where, `${n + 1} elements`, `at most ${l.max} elements`);
-          effects.push(off, l.lw, n + 1);
+          if (n === l.max) throw new LayoutError(pathText(view, path, i), `${n + 1} elements`, `at most ${l.max} elements`);
+          (effects ??= []).push(off, l.lw, n + 1);
           absent = true;
         }
-        where = `${where}[${idx}]`;
         off += l.lw + idx * l.ew;
         t = l.elem;
         break;
       }
       case 'option':
-        if (!t.isComposite()) throw new Error(`${where}: cannot go inside ${t.describe()}`);
+        if (!t.isComposite()) throw new Error(`${pathText(view, path, i)}: cannot go inside ${t.describe()}`);
         if (b[base + off] === 0) absent = true;
-        effects.push(off, 1, 1);
+        (effects ??= []).push(off, 1, 1);
         off += 1;
         t = (t as OptionType<unknown, unknown>).inner;
         i--;
         break;
-      default:
+      default: {
+        const where = pathText(view, path, i);
         throw new Error(`${where === '' ? 'the value' : where}: a path cannot go inside ${t.describe()} (at ${String(seg)})`);
+      }
     }
   }
-  return { type: t, off, absent, effects, where };
+  return { type: t, off, absent, effects, view, path };
 }
 
 type Pred<V, K> = (v: V, k: K, self: any) => unknown;
