@@ -8,7 +8,7 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable } from 'immutable';
-import { equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
+import { allocBytes, copyBytes, equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
 
@@ -60,7 +60,7 @@ export abstract class View {
 
   /** A fresh copy of this view's region: where a write starts. */
   protected copy(): Uint8Array {
-    return this._b.slice(this._o, this._o + this._t.width);
+    return copyBytes(this._b, this._o, this._t.width);
   }
 
   /** A view of the same type over `b` (a copy made by `copy`), keeping this view's place for error paths. */
@@ -510,7 +510,7 @@ export class IdSetView<K extends Key = Key> extends View {
     return this._t.bits(this._b, this._o);
   }
   private withBits(bits: number): this {
-    const nb = new Uint8Array(this._t.width);
+    const nb = allocBytes(this._t.width);
     writeCode(nb, 0, this._t.width, bits >>> 0);
     return this.rewrap(nb);
   }
@@ -741,7 +741,7 @@ abstract class SeqView<V, I> extends View {
   filter(pred: Pred<V, any>): this {
     const { lw, ew, width } = this._t;
     const n = this.size;
-    const nb = new Uint8Array(width);
+    const nb = allocBytes(width);
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const v = this.at(i);
@@ -850,7 +850,7 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const removed = Math.min(Math.max(0, count), n - start);
     const size = n - removed + vs.length;
     if (size > max) this.fail(this._t.tooMany(size), '');
-    const nb = new Uint8Array(width);
+    const nb = allocBytes(width);
     const src = this._o + lw;
     nb.set(this._b.subarray(src, src + start * ew), lw);
     for (let j = 0; j < vs.length; j++) {
@@ -871,7 +871,7 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const to = Math.min(n, Math.max(from, end === undefined ? n : end < 0 ? end + n : end));
     if (from === 0 && to === n) return this;
     const { lw, ew, width } = this._t;
-    const nb = new Uint8Array(width);
+    const nb = allocBytes(width);
     nb.set(this._b.subarray(this._o + lw + from * ew, this._o + lw + to * ew), lw);
     writeCode(nb, 0, lw, to - from);
     return this.rewrap(nb);
@@ -1023,7 +1023,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return s;
   }
   clear(): this {
-    return this.rewrap(new Uint8Array(this._t.width));
+    return this.rewrap(allocBytes(this._t.width));
   }
   /** An Immutable Set (a List for a bag) of the mapped values. */
   map<W>(fn: (v: V) => W): ISet<W> | List<W> {
