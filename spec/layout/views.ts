@@ -54,23 +54,23 @@ export abstract class View {
   }
 
   /** Where this value sits in its state: `replicas.r2.log`. */
-  path(): string {
-    return this._p === null ? this._k : joinPath(this._p.path(), this._k);
+  _path(): string {
+    return this._p === null ? this._k : joinPath(this._p._path(), this._k);
   }
 
   /** A fresh copy of this view's region: where a write starts. */
-  protected copy(): Uint8Array {
+  protected _copy(): Uint8Array {
     return copyBytes(this._b, this._o, this._t.width);
   }
 
   /** A view of the same type over `b` (a copy made by `copy`), keeping this view's place for error paths. */
-  protected rewrap(b: Uint8Array): this {
+  protected _rewrap(b: Uint8Array): this {
     return this._t.read(b, 0, this._p, this._k) as this;
   }
 
   /** Re-throws a bounds error raised `under` this view with its full path. */
-  protected fail(e: unknown, under: string): never {
-    if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this.path(), under), e.path), e.value, e.bound);
+  protected _fail(e: unknown, under: string): never {
+    if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this._path(), under), e.path), e.value, e.bound);
     throw e;
   }
 
@@ -91,7 +91,7 @@ export abstract class View {
   /** Writes `value` at `path` with one copy of this view's region. */
   setIn(path: readonly unknown[], value: unknown): this {
     const at = locate(this, path);
-    return this.writeAt(at, value);
+    return this._writeAt(at, value);
   }
 
   /** `updateIn(path, fn)` or `updateIn(path, notSetValue, fn)`: one copy of this view's region. */
@@ -102,11 +102,11 @@ export abstract class View {
     const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.type.isComposite() ? pathText(this, path) : '');
     const next = fn(current);
     if (next === current) return this; // Immutable: an updater returning its argument changes nothing
-    return this.writeAt(at, next);
+    return this._writeAt(at, next);
   }
 
-  private writeAt(at: Located, value: unknown): this {
-    const nb = this.copy();
+  private _writeAt(at: Located, value: unknown): this {
+    const nb = this._copy();
     const effects = at.effects;
     if (effects !== null) for (let i = 0; i < effects.length; i += 3) writeCode(nb, effects[i]!, effects[i + 1]!, effects[i + 2]!);
     try {
@@ -115,7 +115,7 @@ export abstract class View {
       if (e instanceof LayoutError) throw new LayoutError(joinPath(pathText(at.view, at.path), e.path), e.value, e.bound);
       throw e;
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 }
 
@@ -135,7 +135,7 @@ interface Located {
 
 /** The field path of `path` under `view`, for messages (computed only when needed). */
 function pathText(view: View, path: readonly unknown[], length = path.length): string {
-  let where = view.path();
+  let where = view._path();
   let t: LType = view._t;
   for (let i = 0; i < length; i++) {
     const seg = path[i];
@@ -257,21 +257,21 @@ export class RecordView<F = any> extends View {
   set<K extends keyof F & string>(k: K, v: InputOf<F[K]> | ReadOf<F[K]>): this;
   set(k: string, v: unknown): this {
     const f = this._t.byName[k];
-    if (f === undefined) return this.setTag(k, v);
-    const nb = this.copy();
+    if (f === undefined) return this._setTag(k, v);
+    const nb = this._copy();
     try {
       f.type.write(nb, f.offset, v);
     } catch (e) {
-      this.fail(e, k);
+      this._fail(e, k);
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
-  private setTag(k: string, v: unknown): this {
+  private _setTag(k: string, v: unknown): this {
     const tag = this._t.tag;
-    if (tag === null || k !== tag.field) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
+    if (tag === null || k !== tag.field) throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
     if (v === tag.value) return this;
-    throw new LayoutError(joinPath(this.path(), k), v, `the tag of a ${tag.variant.name} is fixed (${tag.value}); build a new value instead`);
+    throw new LayoutError(joinPath(this._path(), k), v, `the tag of a ${tag.variant.name} is fixed (${tag.value}); build a new value instead`);
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
@@ -287,32 +287,32 @@ export class RecordView<F = any> extends View {
 
   /** Writes several fields with one copy: a plain object, an Immutable Map/Record or a view. */
   merge(...sources: readonly ({ readonly [K in keyof F]?: InputOf<F[K]> | ReadOf<F[K]> } | Iterable<readonly [string, unknown]>)[]): this {
-    const nb = this.copy();
+    const nb = this._copy();
     for (const src of sources) {
       for (const [k, v] of fieldEntries(src)) {
         const f = this._t.byName[String(k)];
         if (f === undefined) {
           if (this._t.tag !== null && this._t.tag.field === k && v === this._t.tag.value) continue;
-          throw new Error(`${joinPath(this.path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
+          throw new Error(`${joinPath(this._path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
         }
         try {
           f.type.write(nb, f.offset, v);
         } catch (e) {
-          this.fail(e, String(k));
+          this._fail(e, String(k));
         }
       }
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
   /** Resets a field to its zero value, as Immutable's Record.remove resets it to its default. */
   remove(k: keyof F & string): this {
     const f = this._t.byName[k];
-    if (f === undefined) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
-    const nb = this.copy();
+    if (f === undefined) throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
+    const nb = this._copy();
     nb.fill(0, f.offset, f.offset + f.type.width);
     if (this._t.tag) nb[0] = this._t.tag.index;
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   delete(k: keyof F & string): this {
     return this.remove(k);
@@ -382,15 +382,15 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   set(k: K, v: I | V): this {
     const t = this._t;
     const i = t.domain.keyIndex(k);
-    if (i < 0) throw new LayoutError(joinPath(this.path(), String(k)), k, `a key of ${t.domain.describe()}`);
-    const nb = this.copy();
+    if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
+    const nb = this._copy();
     if (t.partial) nb[i * t.slot] = 1;
     try {
       t.value.write(nb, t.at(i), v);
     } catch (e) {
-      this.fail(e, String(t.domain.values[i]));
+      this._fail(e, String(t.domain.values[i]));
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
@@ -407,12 +407,12 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   /** Removes a key (partial maps only: a total map has every key). */
   remove(k: K): this {
     const t = this._t;
-    if (!t.partial) throw new Error(`${this.path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
+    if (!t.partial) throw new Error(`${this._path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
     const i = t.domain.keyIndex(k);
     if (i < 0 || !this.present(i)) return this;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.fill(0, i * t.slot, (i + 1) * t.slot);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   delete(k: K): this {
     return this.remove(k);
@@ -475,11 +475,11 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   /** A partial map keeps its layout (a view); a total map cannot lose keys, so it gives an Immutable Map. */
   filter(pred: Pred<V, K>): this | IMap<K, V> {
     if (this._t.partial) {
-      const nb = this.copy();
+      const nb = this._copy();
       for (let i = 0; i < this._t.domain.count; i++) {
         if (this.present(i) && !pred(this.valueAt(i), this._t.domain.values[i] as K, this)) nb.fill(0, i * this._t.slot, (i + 1) * this._t.slot);
       }
-      return this.rewrap(nb);
+      return this._rewrap(nb);
     }
     return IMap<K, V>([...this.entries()].filter(([k, v]) => pred(v, k, this)));
   }
@@ -512,11 +512,11 @@ export class IdSetView<K extends Key = Key> extends View {
   private withBits(bits: number): this {
     const nb = allocBytes(this._t.width);
     writeCode(nb, 0, this._t.width, bits >>> 0);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   private indexOrFail(id: unknown): number {
     const i = this._t.domain.keyIndex(id);
-    if (i < 0) throw new LayoutError(joinPath(this.path(), '[]'), id, this._t.domain.describe());
+    if (i < 0) throw new LayoutError(joinPath(this._path(), '[]'), id, this._t.domain.describe());
     return i;
   }
   private bitsOf(ids: Iterable<unknown>): number {
@@ -750,7 +750,7 @@ abstract class SeqView<V, I> extends View {
       kept++;
     }
     writeCode(nb, 0, lw, kept);
-    return kept === n ? this : this.rewrap(nb);
+    return kept === n ? this : this._rewrap(nb);
   }
   toArray(): V[] {
     return [...this.values()];
@@ -759,11 +759,11 @@ abstract class SeqView<V, I> extends View {
   protected withoutSlot(i: number): this {
     const { lw, ew } = this._t;
     const n = this.size;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.copyWithin(lw + i * ew, lw + (i + 1) * ew, lw + n * ew);
     nb.fill(0, lw + (n - 1) * ew, lw + n * ew);
     writeCode(nb, 0, lw, n - 1);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 }
 
@@ -809,17 +809,17 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
   push(...vs: I[]): this {
     const { lw, ew, max } = this._t;
     const n = this.size;
-    if (n + vs.length > max) this.fail(this._t.tooMany(n + vs.length), '');
-    const nb = this.copy();
+    if (n + vs.length > max) this._fail(this._t.tooMany(n + vs.length), '');
+    const nb = this._copy();
     for (let j = 0; j < vs.length; j++) {
       try {
         this._t.elem.write(nb, lw + (n + j) * ew, vs[j]);
       } catch (e) {
-        this.fail(e, `[${n + j}]`);
+        this._fail(e, `[${n + j}]`);
       }
     }
     writeCode(nb, 0, lw, n + vs.length);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   pop(): this {
     const n = this.size;
@@ -849,7 +849,7 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const start = Math.min(n, Math.max(0, i < 0 ? i + n : i));
     const removed = Math.min(Math.max(0, count), n - start);
     const size = n - removed + vs.length;
-    if (size > max) this.fail(this._t.tooMany(size), '');
+    if (size > max) this._fail(this._t.tooMany(size), '');
     const nb = allocBytes(width);
     const src = this._o + lw;
     nb.set(this._b.subarray(src, src + start * ew), lw);
@@ -857,12 +857,12 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
       try {
         this._t.elem.write(nb, lw + (start + j) * ew, vs[j]);
       } catch (e) {
-        this.fail(e, `[${start + j}]`);
+        this._fail(e, `[${start + j}]`);
       }
     }
     nb.set(this._b.subarray(src + (start + removed) * ew, src + n * ew), lw + (start + vs.length) * ew);
     writeCode(nb, 0, lw, size);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Elements `begin` to `end` (exclusive; negative counts from the end), as a list of the same layout. */
   slice(begin = 0, end?: number): this {
@@ -874,18 +874,18 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const nb = allocBytes(width);
     nb.set(this._b.subarray(this._o + lw + from * ew, this._o + lw + to * ew), lw);
     writeCode(nb, 0, lw, to - from);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Truncates, or grows with zero values (the layout's zero of the element type). */
   setSize(size: number): this {
     const { lw, ew, max } = this._t;
     const n = this.size;
     if (size === n) return this;
-    if (!Number.isInteger(size) || size < 0 || size > max) this.fail(this._t.tooMany(size), '');
-    const nb = this.copy();
+    if (!Number.isInteger(size) || size < 0 || size > max) this._fail(this._t.tooMany(size), '');
+    const nb = this._copy();
     if (size < n) nb.fill(0, lw + size * ew, lw + n * ew);
     writeCode(nb, 0, lw, size);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   clear(): this {
     return this.setSize(0);
@@ -939,7 +939,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
       try {
         t.elem.write(t.scratch, 0, x);
       } catch (e) {
-        if (strict) this.fail(e, '[]');
+        if (strict) this._fail(e, '[]');
         return NaN;
       }
       xb = t.scratch;
@@ -992,14 +992,14 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     const at = i >= 0 ? i : -i - 1;
     const { lw, ew, max } = this._t;
     const n = this.size;
-    if (n === max) this.fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
+    if (n === max) this._fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
     const xb = foundBytes;
     const xo = foundOffset;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.copyWithin(lw + (at + 1) * ew, lw + at * ew, lw + n * ew);
     nb.set(xb.subarray(xo, xo + ew), lw + at * ew);
     writeCode(nb, 0, lw, n + 1);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Removes `x` (one copy of it, for a bag). */
   remove(x: unknown): this {
@@ -1023,7 +1023,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return s;
   }
   clear(): this {
-    return this.rewrap(allocBytes(this._t.width));
+    return this._rewrap(allocBytes(this._t.width));
   }
   /** An Immutable Set (a List for a bag) of the mapped values. */
   map<W>(fn: (v: V) => W): ISet<W> | List<W> {
