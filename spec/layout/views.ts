@@ -932,7 +932,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     const t = this._t;
     let xb: Uint8Array;
     let xo: number;
-    if (x instanceof View && x._t === t.elem) {
+    if (x instanceof View && (x._t === t.elem || (x._t as RecordType).tag?.variant === (t.elem as unknown))) {
       xb = x._b;
       xo = x._o;
     } else {
