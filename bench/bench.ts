@@ -19,6 +19,8 @@ const CASES: readonly BenchCase[] = [
   { name: 'twophase-packed rm=8', args: ['bench/twoPhasePacked.ts', '--param', 'rm=8'], quickArgs: ['bench/twoPhasePacked.ts', '--param', 'rm=7'] },
   { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
+  // A packed-layout spec: the KIP-631 lifecycle's final design, exhaustive.
+  { name: 'lifecycle kip631-final', args: ['lifecycle', '--preset', 'kip631-final'], quickArgs: ['lifecycle', '--preset', 'kip903-broker-epochs'] },
 ];
 
 const bin = fileURLToPath(new URL('../checker/cli/bin.mjs', import.meta.url));

@@ -95,7 +95,7 @@ test('coverage: an action the parameters rule out is reported as disabled, not a
 });
 
 test('bad input: one clear paragraph naming the problem and the valid choices, exit 2', () => {
-  assertUserError(kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft or replication/);
+  assertUserError(kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft, replication or lifecycle/);
   assertUserError(kmc('check', 'twophase', '--preset', 'rm4'), 2, /Unknown preset 'rm4' for spec twophase\. Its presets are rm3, rm5 or rm3-commit-early/);
   assertUserError(kmc('check', 'twophase', '--param', 'brokers=3'), 2, /Unknown parameter 'brokers' for spec twophase\. Its parameters are: rm \(int 1\.\.10, default 3\), bug/);
   assertUserError(kmc('check', 'twophase', '--param', 'rm=11'), 2, /rm of twophase must be a whole number from 1 to 10/);
@@ -125,7 +125,7 @@ test('list --json describes every bundled spec with params and presets', () => {
   const twophase = specs.find((s) => s.name === 'twophase')!;
   assert.deepEqual(twophase.params.map((p) => p.name), ['rm', 'bug']);
   assert.deepEqual(twophase.presets.map((p) => [p.name, p.expect]), [['rm3', 'holds'], ['rm5', 'holds'], ['rm3-commit-early', 'violates: TCConsistent']]);
-  assert.deepEqual(specs.map((s) => s.name), ['twophase', 'diehard', 'kraft', 'replication']);
+  assert.deepEqual(specs.map((s) => s.name), ['twophase', 'diehard', 'kraft', 'replication', 'lifecycle']);
 });
 
 test('simulate: a seeded violation is shrunk, and the same seed gives the same trace', () => {

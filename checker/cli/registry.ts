@@ -8,6 +8,7 @@ export const BUNDLED_SPECS: Readonly<Record<string, string>> = {
   diehard: `${root}spec/diehard/dieHard.ts`,
   kraft: `${root}spec/kraft/kraft.ts`,
   replication: `${root}spec/replication/replication.ts`,
+  lifecycle: `${root}spec/lifecycle/lifecycle.ts`,
 };
 
 export const BUNDLED_NAMES = Object.keys(BUNDLED_SPECS);

@@ -47,3 +47,30 @@ export function hashRegion(b: Uint8Array, o: number, w: number): number {
   h ^= h >>> 12;
   return h | 0;
 }
+
+// States are small and made by the million: carving them out of shared slabs avoids one ArrayBuffer
+// (a separately allocated and finalized backing store) per state. Slabs are never reused, so fresh
+// bytes are zero; a slab lives as long as any value carved from it.
+const SLAB_BYTES = 1 << 16;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+/** `w` zero bytes of their own. */
+export function allocBytes(w: number): Uint8Array {
+  if (w > SLAB_BYTES >>> 4) return new Uint8Array(w);
+  if (slabUsed + w > SLAB_BYTES) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const b = new Uint8Array(slab, slabUsed, w);
+  slabUsed += w;
+  return b;
+}
+
+/** A copy of `w` bytes at `src[o]` in bytes of their own. */
+export function copyBytes(src: Uint8Array, o: number, w: number): Uint8Array {
+  const b = allocBytes(w);
+  if (w <= 64) for (let i = 0; i < w; i++) b[i] = src[o + i]!;
+  else b.set(src.subarray(o, o + w));
+  return b;
+}

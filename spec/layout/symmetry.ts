@@ -42,7 +42,13 @@ export function permuteInto(t: LType, src: Uint8Array, so: number, dst: Uint8Arr
     const p = t.domain instanceof IdsType ? perms.get(t.domain) : undefined;
     for (let i = 0; i < t.domain.count; i++) {
       const j = p === undefined ? i : p[i]!;
-      if (t.partial) dst[d + j * t.slot] = src[so + i * t.slot]!;
+      if (t.partial) {
+        dst[d + j * t.slot] = src[so + i * t.slot]!;
+        if (src[so + i * t.slot] === 0) {
+          dst.fill(0, d + j * t.slot, d + (j + 1) * t.slot); // an absent key's slot stays zero
+          continue;
+        }
+      }
       permuteInto(t.value, src, so + t.at(i), dst, d + t.at(j), perms, involves);
     }
     return;

@@ -8,7 +8,7 @@
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
-import { codeWidth, compareBytes, readCode, writeCode } from './bytes.ts';
+import { allocBytes, codeWidth, compareBytes, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetView, ListView, MapView, SetView, View, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
@@ -41,7 +41,7 @@ export abstract class LType<R = unknown, I = unknown> {
 
   /** The packed form of `v` (a primitive for scalars, a view with its own bytes otherwise). */
   from(v: I): R {
-    const b = new Uint8Array(this.width);
+    const b = allocBytes(this.width);
     this.write(b, 0, v);
     return this.read(b, 0, null, '');
   }

@@ -8,9 +8,9 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable } from 'immutable';
-import { equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
+import { allocBytes, copyBytes, equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
-import type { IdSetType, Key, LType, MapType, OptionType, RecordType, SeqType, VariantType } from './types.ts';
+import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
 
 const NOT_SET: unknown = undefined;
 
@@ -54,23 +54,23 @@ export abstract class View {
   }
 
   /** Where this value sits in its state: `replicas.r2.log`. */
-  path(): string {
-    return this._p === null ? this._k : joinPath(this._p.path(), this._k);
+  _path(): string {
+    return this._p === null ? this._k : joinPath(this._p._path(), this._k);
   }
 
   /** A fresh copy of this view's region: where a write starts. */
-  protected copy(): Uint8Array {
-    return this._b.slice(this._o, this._o + this._t.width);
+  protected _copy(): Uint8Array {
+    return copyBytes(this._b, this._o, this._t.width);
   }
 
   /** A view of the same type over `b` (a copy made by `copy`), keeping this view's place for error paths. */
-  protected rewrap(b: Uint8Array): this {
+  protected _rewrap(b: Uint8Array): this {
     return this._t.read(b, 0, this._p, this._k) as this;
   }
 
   /** Re-throws a bounds error raised `under` this view with its full path. */
-  protected fail(e: unknown, under: string): never {
-    if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this.path(), under), e.path), e.value, e.bound);
+  protected _fail(e: unknown, under: string): never {
+    if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this._path(), under), e.path), e.value, e.bound);
     throw e;
   }
 
@@ -91,7 +91,7 @@ export abstract class View {
   /** Writes `value` at `path` with one copy of this view's region. */
   setIn(path: readonly unknown[], value: unknown): this {
     const at = locate(this, path);
-    return this.writeAt(at, value);
+    return this._writeAt(at, value);
   }
 
   /** `updateIn(path, fn)` or `updateIn(path, notSetValue, fn)`: one copy of this view's region. */
@@ -99,22 +99,23 @@ export abstract class View {
     const fn = (b === undefined ? a : b) as (v: any) => unknown;
     const notSet = b === undefined ? NOT_SET : a;
     const at = locate(this, path);
-    const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.where);
+    const current = at.absent ? notSet : at.type.read(this._b, this._o + at.off, null, at.type.isComposite() ? pathText(this, path) : '');
     const next = fn(current);
-    if (next === current && !at.absent) return this;
-    return this.writeAt(at, next);
+    if (next === current) return this; // Immutable: an updater returning its argument changes nothing
+    return this._writeAt(at, next);
   }
 
-  private writeAt(at: Located, value: unknown): this {
-    const nb = this.copy();
-    for (let i = 0; i < at.effects.length; i += 3) writeCode(nb, at.effects[i]!, at.effects[i + 1]!, at.effects[i + 2]!);
+  private _writeAt(at: Located, value: unknown): this {
+    const nb = this._copy();
+    const effects = at.effects;
+    if (effects !== null) for (let i = 0; i < effects.length; i += 3) writeCode(nb, effects[i]!, effects[i + 1]!, effects[i + 2]!);
     try {
       at.type.write(nb, at.off, value);
     } catch (e) {
-      if (e instanceof LayoutError) throw new LayoutError(joinPath(at.where, e.path), e.value, e.bound);
+      if (e instanceof LayoutError) throw new LayoutError(joinPath(pathText(at.view, at.path), e.path), e.value, e.bound);
       throw e;
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 }
 
@@ -126,29 +127,58 @@ interface Located {
   readonly off: number;
   /** The leaf is not there (an absent partial-map key, a list index at its end, a null option). */
   readonly absent: boolean;
-  /** Triples (offset, width, code) to write first: presence bytes and list lengths. */
-  readonly effects: number[];
-  readonly where: string;
+  /** Triples (offset, width, code) to write first: presence bytes and list lengths; null when none. */
+  readonly effects: number[] | null;
+  readonly view: View;
+  readonly path: readonly unknown[];
+}
+
+/** The field path of `path` under `view`, for messages (computed only when needed). */
+function pathText(view: View, path: readonly unknown[], length = path.length): string {
+  let where = view._path();
+  let t: LType = view._t;
+  for (let i = 0; i < length; i++) {
+    const seg = path[i];
+    if (t.kind === 'list') where = `${where}[${String(seg)}]`;
+    else where = joinPath(where, String(seg));
+    const next = childType(t, seg);
+    if (next === null) break;
+    t = next;
+  }
+  return where;
+}
+
+function childType(t: LType, seg: unknown): LType | null {
+  switch (t.kind) {
+    case 'record':
+      return (t as RecordType).byName[String(seg)]?.type ?? null;
+    case 'map':
+      return (t as MapType).value;
+    case 'list':
+      return (t as SeqType).elem;
+    case 'option':
+      return t.isComposite() ? childType((t as OptionType<unknown, unknown>).inner, seg) : null;
+    default:
+      return null;
+  }
 }
 
 function locate(view: View, path: readonly unknown[]): Located {
   let t: LType = view._t;
   let off = 0;
   let absent = false;
-  const effects: number[] = [];
+  let effects: number[] | null = null;
   const b = view._b;
   const base = view._o;
-  let where = view.path();
   for (let i = 0; i < path.length; i++) {
     const seg = path[i];
     switch (t.kind) {
       case 'record': {
         const r = t as RecordType;
-        const f = r.byName[String(seg)];
-        if (f === undefined) throw new Error(`${joinPath(where, String(seg))}: ${r.describe()} has no field ${String(seg)}`);
+        const f = r.byName[seg as string];
+        if (f === undefined) throw new Error(`${pathText(view, path, i + 1)}: ${r.describe()} has no field ${String(seg)}`);
         off += f.offset;
         t = f.type;
-        where = joinPath(where, String(seg));
         break;
       }
       case 'variant':
@@ -158,12 +188,11 @@ function locate(view: View, path: readonly unknown[]): Located {
       case 'map': {
         const m = t as MapType;
         const k = m.domain.keyIndex(seg);
-        where = joinPath(where, String(seg));
-        if (k < 0) throw new LayoutError(where, seg, `a key of ${m.domain.describe()}`);
+        if (k < 0) throw new LayoutError(pathText(view, path, i + 1), seg, `a key of ${m.domain.describe()}`);
         if (m.partial) {
           const s = off + k * m.slot;
           if (b[base + s] === 0) absent = true;
-          effects.push(s, 1, 1);
+          (effects ??= []).push(s, 1, 1);
         }
         off += m.at(k);
         t = m.value;
@@ -174,30 +203,31 @@ function locate(view: View, path: readonly unknown[]): Located {
         const n = l.size(b, base + off);
         let idx = typeof seg === 'number' ? seg : Number(seg);
         if (idx < 0) idx += n;
-        if (!Number.isInteger(idx) || idx < 0 || idx > n) throw new LayoutError(`${where}[${String(seg)}]`, seg, `an index below ${n + 1} (the size is ${n})`);
+        if (!Number.isInteger(idx) || idx < 0 || idx > n) throw new LayoutError(pathText(view, path, i + 1), seg, `an index below ${n + 1} (the size is ${n})`);
         if (idx === n) {
-          if (n === l.max) throw new LayoutError(where, `${n + 1} elements`, `at most ${l.max} elements`);
-          effects.push(off, l.lw, n + 1);
+          if (n === l.max) throw new LayoutError(pathText(view, path, i), `${n + 1} elements`, `at most ${l.max} elements`);
+          (effects ??= []).push(off, l.lw, n + 1);
           absent = true;
         }
-        where = `${where}[${idx}]`;
         off += l.lw + idx * l.ew;
         t = l.elem;
         break;
       }
       case 'option':
-        if (!t.isComposite()) throw new Error(`${where}: cannot go inside ${t.describe()}`);
+        if (!t.isComposite()) throw new Error(`${pathText(view, path, i)}: cannot go inside ${t.describe()}`);
         if (b[base + off] === 0) absent = true;
-        effects.push(off, 1, 1);
+        (effects ??= []).push(off, 1, 1);
         off += 1;
         t = (t as OptionType<unknown, unknown>).inner;
         i--;
         break;
-      default:
+      default: {
+        const where = pathText(view, path, i);
         throw new Error(`${where === '' ? 'the value' : where}: a path cannot go inside ${t.describe()} (at ${String(seg)})`);
+      }
     }
   }
-  return { type: t, off, absent, effects, where };
+  return { type: t, off, absent, effects, view, path };
 }
 
 type Pred<V, K> = (v: V, k: K, self: any) => unknown;
@@ -210,6 +240,7 @@ export class RecordView<F = any> extends View {
   /** Phantom: the field types, for `Packed<T>`. */
   declare readonly __fields: F;
 
+  get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
   get(k: string, notSetValue?: unknown): any {
     const f = this._t.byName[k];
     if (f === undefined) {
@@ -223,63 +254,67 @@ export class RecordView<F = any> extends View {
     return this._t.byName[k] !== undefined || this._t.tag?.field === k;
   }
 
+  set<K extends keyof F & string>(k: K, v: InputOf<F[K]> | ReadOf<F[K]>): this;
   set(k: string, v: unknown): this {
     const f = this._t.byName[k];
-    if (f === undefined) return this.setTag(k, v);
-    const nb = this.copy();
+    if (f === undefined) return this._setTag(k, v);
+    const nb = this._copy();
     try {
       f.type.write(nb, f.offset, v);
     } catch (e) {
-      this.fail(e, k);
+      this._fail(e, k);
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
-  private setTag(k: string, v: unknown): this {
+  private _setTag(k: string, v: unknown): this {
     const tag = this._t.tag;
-    if (tag === null || k !== tag.field) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
+    if (tag === null || k !== tag.field) throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
     if (v === tag.value) return this;
-    throw new LayoutError(joinPath(this.path(), k), v, `the tag of a ${tag.variant.name} is fixed (${tag.value}); build a new value instead`);
+    throw new LayoutError(joinPath(this._path(), k), v, `the tag of a ${tag.variant.name} is fixed (${tag.value}); build a new value instead`);
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update<K extends keyof F & string>(k: K, fn: (v: ReadOf<F[K]>) => InputOf<F[K]> | ReadOf<F[K]>): this;
+  update(k: string, a: unknown, b?: unknown): this;
   update(k: string, a: unknown, b?: unknown): this {
     const fn = (b === undefined ? a : b) as (v: any) => unknown;
-    const current = this.get(k);
+    const self = this as RecordView;
+    const current = self.get(k);
     const next = fn(current);
-    return next === current ? this : this.set(k, next);
+    return next === current ? this : (self.set(k, next) as this);
   }
 
   /** Writes several fields with one copy: a plain object, an Immutable Map/Record or a view. */
-  merge(...sources: readonly unknown[]): this {
-    const nb = this.copy();
+  merge(...sources: readonly ({ readonly [K in keyof F]?: InputOf<F[K]> | ReadOf<F[K]> } | Iterable<readonly [string, unknown]>)[]): this {
+    const nb = this._copy();
     for (const src of sources) {
       for (const [k, v] of fieldEntries(src)) {
         const f = this._t.byName[String(k)];
         if (f === undefined) {
           if (this._t.tag !== null && this._t.tag.field === k && v === this._t.tag.value) continue;
-          throw new Error(`${joinPath(this.path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
+          throw new Error(`${joinPath(this._path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
         }
         try {
           f.type.write(nb, f.offset, v);
         } catch (e) {
-          this.fail(e, String(k));
+          this._fail(e, String(k));
         }
       }
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
   /** Resets a field to its zero value, as Immutable's Record.remove resets it to its default. */
-  remove(k: string): this {
+  remove(k: keyof F & string): this {
     const f = this._t.byName[k];
-    if (f === undefined) throw new Error(`${joinPath(this.path(), k)}: ${this._t.describe()} has no field ${k}`);
-    const nb = this.copy();
+    if (f === undefined) throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
+    const nb = this._copy();
     nb.fill(0, f.offset, f.offset + f.type.width);
     if (this._t.tag) nb[0] = this._t.tag.index;
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
-  delete(k: string): this {
+  delete(k: keyof F & string): this {
     return this.remove(k);
   }
 
@@ -344,38 +379,40 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     return i >= 0 && this.present(i);
   }
 
-  set(k: K, v: I): this {
+  set(k: K, v: I | V): this {
     const t = this._t;
     const i = t.domain.keyIndex(k);
-    if (i < 0) throw new LayoutError(joinPath(this.path(), String(k)), k, `a key of ${t.domain.describe()}`);
-    const nb = this.copy();
+    if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
+    const nb = this._copy();
     if (t.partial) nb[i * t.slot] = 1;
     try {
       t.value.write(nb, t.at(i), v);
     } catch (e) {
-      this.fail(e, String(t.domain.values[i]));
+      this._fail(e, String(t.domain.values[i]));
     }
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
+  update(k: K, fn: (v: V) => I | V): this;
+  update(k: K, notSetValue: V, fn: (v: V) => I | V): this;
   update(k: K, a: unknown, b?: unknown): this {
     const fn = (b === undefined ? a : b) as (v: V) => I;
     const had = this.has(k);
     const current = had ? this.get(k) : ((b === undefined ? undefined : a) as V);
     const next = fn(current);
-    return had && (next as unknown) === current ? this : this.set(k, next);
+    return (next as unknown) === current ? this : this.set(k, next);
   }
 
   /** Removes a key (partial maps only: a total map has every key). */
   remove(k: K): this {
     const t = this._t;
-    if (!t.partial) throw new Error(`${this.path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
+    if (!t.partial) throw new Error(`${this._path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
     const i = t.domain.keyIndex(k);
     if (i < 0 || !this.present(i)) return this;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.fill(0, i * t.slot, (i + 1) * t.slot);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   delete(k: K): this {
     return this.remove(k);
@@ -438,11 +475,11 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   /** A partial map keeps its layout (a view); a total map cannot lose keys, so it gives an Immutable Map. */
   filter(pred: Pred<V, K>): this | IMap<K, V> {
     if (this._t.partial) {
-      const nb = this.copy();
+      const nb = this._copy();
       for (let i = 0; i < this._t.domain.count; i++) {
         if (this.present(i) && !pred(this.valueAt(i), this._t.domain.values[i] as K, this)) nb.fill(0, i * this._t.slot, (i + 1) * this._t.slot);
       }
-      return this.rewrap(nb);
+      return this._rewrap(nb);
     }
     return IMap<K, V>([...this.entries()].filter(([k, v]) => pred(v, k, this)));
   }
@@ -473,13 +510,13 @@ export class IdSetView<K extends Key = Key> extends View {
     return this._t.bits(this._b, this._o);
   }
   private withBits(bits: number): this {
-    const nb = new Uint8Array(this._t.width);
+    const nb = allocBytes(this._t.width);
     writeCode(nb, 0, this._t.width, bits >>> 0);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   private indexOrFail(id: unknown): number {
     const i = this._t.domain.keyIndex(id);
-    if (i < 0) throw new LayoutError(joinPath(this.path(), '[]'), id, this._t.domain.describe());
+    if (i < 0) throw new LayoutError(joinPath(this._path(), '[]'), id, this._t.domain.describe());
     return i;
   }
   private bitsOf(ids: Iterable<unknown>): number {
@@ -704,7 +741,7 @@ abstract class SeqView<V, I> extends View {
   filter(pred: Pred<V, any>): this {
     const { lw, ew, width } = this._t;
     const n = this.size;
-    const nb = new Uint8Array(width);
+    const nb = allocBytes(width);
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const v = this.at(i);
@@ -713,7 +750,7 @@ abstract class SeqView<V, I> extends View {
       kept++;
     }
     writeCode(nb, 0, lw, kept);
-    return kept === n ? this : this.rewrap(nb);
+    return kept === n ? this : this._rewrap(nb);
   }
   toArray(): V[] {
     return [...this.values()];
@@ -722,11 +759,11 @@ abstract class SeqView<V, I> extends View {
   protected withoutSlot(i: number): this {
     const { lw, ew } = this._t;
     const n = this.size;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.copyWithin(lw + i * ew, lw + (i + 1) * ew, lw + n * ew);
     nb.fill(0, lw + (n - 1) * ew, lw + n * ew);
     writeCode(nb, 0, lw, n - 1);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
 }
 
@@ -761,26 +798,28 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     return -1;
   }
   /** Sets index `i` (`i` may be the size: the list grows by one). */
-  set(i: number, v: I): this {
+  set(i: number, v: I | V): this {
     return this.setIn([i], v);
   }
+  update(i: number, fn: (v: V) => I | V): this;
+  update(i: number, notSetValue: V, fn: (v: V) => I | V): this;
   update(i: number, a: unknown, b?: unknown): this {
     return this.updateIn([i], a, b);
   }
   push(...vs: I[]): this {
     const { lw, ew, max } = this._t;
     const n = this.size;
-    if (n + vs.length > max) this.fail(this._t.tooMany(n + vs.length), '');
-    const nb = this.copy();
+    if (n + vs.length > max) this._fail(this._t.tooMany(n + vs.length), '');
+    const nb = this._copy();
     for (let j = 0; j < vs.length; j++) {
       try {
         this._t.elem.write(nb, lw + (n + j) * ew, vs[j]);
       } catch (e) {
-        this.fail(e, `[${n + j}]`);
+        this._fail(e, `[${n + j}]`);
       }
     }
     writeCode(nb, 0, lw, n + vs.length);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   pop(): this {
     const n = this.size;
@@ -810,20 +849,20 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const start = Math.min(n, Math.max(0, i < 0 ? i + n : i));
     const removed = Math.min(Math.max(0, count), n - start);
     const size = n - removed + vs.length;
-    if (size > max) this.fail(this._t.tooMany(size), '');
-    const nb = new Uint8Array(width);
+    if (size > max) this._fail(this._t.tooMany(size), '');
+    const nb = allocBytes(width);
     const src = this._o + lw;
     nb.set(this._b.subarray(src, src + start * ew), lw);
     for (let j = 0; j < vs.length; j++) {
       try {
         this._t.elem.write(nb, lw + (start + j) * ew, vs[j]);
       } catch (e) {
-        this.fail(e, `[${start + j}]`);
+        this._fail(e, `[${start + j}]`);
       }
     }
     nb.set(this._b.subarray(src + (start + removed) * ew, src + n * ew), lw + (start + vs.length) * ew);
     writeCode(nb, 0, lw, size);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Elements `begin` to `end` (exclusive; negative counts from the end), as a list of the same layout. */
   slice(begin = 0, end?: number): this {
@@ -832,21 +871,21 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const to = Math.min(n, Math.max(from, end === undefined ? n : end < 0 ? end + n : end));
     if (from === 0 && to === n) return this;
     const { lw, ew, width } = this._t;
-    const nb = new Uint8Array(width);
+    const nb = allocBytes(width);
     nb.set(this._b.subarray(this._o + lw + from * ew, this._o + lw + to * ew), lw);
     writeCode(nb, 0, lw, to - from);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Truncates, or grows with zero values (the layout's zero of the element type). */
   setSize(size: number): this {
     const { lw, ew, max } = this._t;
     const n = this.size;
     if (size === n) return this;
-    if (!Number.isInteger(size) || size < 0 || size > max) this.fail(this._t.tooMany(size), '');
-    const nb = this.copy();
+    if (!Number.isInteger(size) || size < 0 || size > max) this._fail(this._t.tooMany(size), '');
+    const nb = this._copy();
     if (size < n) nb.fill(0, lw + size * ew, lw + n * ew);
     writeCode(nb, 0, lw, size);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   clear(): this {
     return this.setSize(0);
@@ -893,14 +932,14 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     const t = this._t;
     let xb: Uint8Array;
     let xo: number;
-    if (x instanceof View && x._t === t.elem) {
+    if (x instanceof View && (x._t === t.elem || (x._t as RecordType).tag?.variant === (t.elem as unknown))) {
       xb = x._b;
       xo = x._o;
     } else {
       try {
         t.elem.write(t.scratch, 0, x);
       } catch (e) {
-        if (strict) this.fail(e, '[]');
+        if (strict) this._fail(e, '[]');
         return NaN;
       }
       xb = t.scratch;
@@ -947,20 +986,20 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return c;
   }
 
-  add(x: I): this {
+  add(x: I | V): this {
     const i = this.search(x, true);
     if (i >= 0 && !this._t.bag) return this;
     const at = i >= 0 ? i : -i - 1;
     const { lw, ew, max } = this._t;
     const n = this.size;
-    if (n === max) this.fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
+    if (n === max) this._fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
     const xb = foundBytes;
     const xo = foundOffset;
-    const nb = this.copy();
+    const nb = this._copy();
     nb.copyWithin(lw + (at + 1) * ew, lw + at * ew, lw + n * ew);
     nb.set(xb.subarray(xo, xo + ew), lw + at * ew);
     writeCode(nb, 0, lw, n + 1);
-    return this.rewrap(nb);
+    return this._rewrap(nb);
   }
   /** Removes `x` (one copy of it, for a bag). */
   remove(x: unknown): this {
@@ -984,7 +1023,7 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return s;
   }
   clear(): this {
-    return this.rewrap(new Uint8Array(this._t.width));
+    return this._rewrap(allocBytes(this._t.width));
   }
   /** An Immutable Set (a List for a bag) of the mapped values. */
   map<W>(fn: (v: V) => W): ISet<W> | List<W> {

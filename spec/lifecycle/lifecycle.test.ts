@@ -1,0 +1,181 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ParamValues } from '../spec.ts';
+import { checkModel } from '../../checker/engine/check.ts';
+import spec, { configOf, initialState } from './lifecycle.ts';
+import { applyRecord, brokerRecord, fenceChanges, fencedBrokerRecord, initialImage, unfenceBroker, unfenceChanges } from './metadata.ts';
+import { brokerEpochMonotonic, epochUniquePerIncarnation, fencedNotLeaderNotInIsr, singleLiveIncarnation } from './properties.ts';
+import type { LifecycleState } from './state.ts';
+
+// ---- helpers -------------------------------------------------------------------------------------
+
+function paramsOf(preset: string, extra: ParamValues = {}): ParamValues {
+  const p = spec.presets.find((x) => x.name === preset)!;
+  return { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params, ...extra } as ParamValues;
+}
+
+async function check(preset: string) {
+  const params = paramsOf(preset);
+  const result = await checkModel(spec.build(params), { deadlock: false }, { spec: 'lifecycle', preset, params });
+  const steps = 'trace' in result && result.trace ? result.trace.steps.slice(1) : [];
+  return { result, steps, actions: steps.map((s) => s.action) };
+}
+
+interface Pin {
+  readonly property?: string;
+  readonly distinct: number;
+  readonly depth: number;
+  readonly actions?: readonly string[];
+  readonly witnesses?: readonly string[];
+}
+
+const PINS: Readonly<Record<string, Pin>> = {
+  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 20, depth: 3, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
+  'ce4-current-wins': { distinct: 6694, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce5-pending-duplicate': {
+    property: 'BrokerEpochMonotonic',
+    distinct: 20,
+    depth: 5,
+    actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'],
+  },
+  'ce5-pending-checked': { distinct: 5223, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
+  'ce6-reordered-heartbeats': {
+    property: 'StaleHeartbeatInert',
+    distinct: 44,
+    depth: 5,
+    actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'],
+  },
+  'ce6-stale-ignored': { distinct: 1076, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 13, depth: 2, actions: ['ControllerFailover', 'LeaseExpire'] },
+  'ce7-failover-extends': { distinct: 1254, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
+  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 28, depth: 4, actions: ['SendHeartbeat', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
+  'ce8-catch-up': { distinct: 325, depth: 19, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip903-stale-isr': {
+    property: 'NoStaleIsrExpansion',
+    distinct: 383,
+    depth: 10,
+    actions: [
+      'StartBroker',
+      'SendHeartbeat',
+      'Tick',
+      'HandleHeartbeat',
+      'CommitMetadata',
+      'HandleHeartbeatResponse',
+      'FetchMetadata',
+      'SendHeartbeat',
+      'HandleHeartbeat',
+      'AlterPartition',
+    ],
+  },
+  'kip903-broker-epochs': { distinct: 3987, depth: 28, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip631-final': {
+    distinct: 9932,
+    depth: 25,
+    witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'],
+  },
+};
+
+// ---- presets -------------------------------------------------------------------------------------
+
+test('every preset is pinned, states its verdict and pairs a race with its fix', () => {
+  assert.deepEqual(
+    spec.presets.map((p) => p.name),
+    Object.keys(PINS),
+  );
+  for (const p of spec.presets) {
+    assert.equal(p.expect.verdict === 'violates' ? p.expect.property : undefined, PINS[p.name]!.property, p.name);
+    assert.equal(p.options?.deadlock, false, p.name);
+  }
+});
+
+for (const [name, pin] of Object.entries(PINS)) {
+  test(`${name}: ${pin.property === undefined ? 'holds, exhaustive' : `violates ${pin.property}`} (${pin.distinct} distinct, depth ${pin.depth})`, async () => {
+    const { result, actions } = await check(name);
+    assert.equal(result.status, pin.property === undefined ? 'holds' : 'violation', JSON.stringify(result.status === 'error' ? result.message : result.status));
+    if (pin.property !== undefined) assert.equal(result.status === 'violation' && result.property, pin.property);
+    assert.equal(result.stats.distinct, pin.distinct, 'distinct states');
+    assert.equal(result.stats.depth, pin.depth, 'depth');
+    if (pin.actions !== undefined) assert.deepEqual(actions, pin.actions);
+    if (pin.witnesses !== undefined) assert.deepEqual(result.witnesses, pin.witnesses);
+  });
+}
+
+test('ce5: the retried registration is granted twice, both BrokerRecords with the committed offset as epoch', async () => {
+  const { steps } = await check('ce5-pending-duplicate');
+  const last = steps.at(-1)!.state as LifecycleState;
+  const recs = last.log.toArray().map((r) => [r.type, r.broker, r.epoch, r.incarnation]);
+  assert.deepEqual(recs, [
+    ['BrokerRecord', 'b1', 0, 0],
+    ['BrokerRecord', 'b1', 0, 0],
+  ]);
+  assert.equal(last.hwm, 0);
+});
+
+test('kip903: the leader adds b1 back with the fetch epoch of its previous incarnation, and the new one has no data', async () => {
+  const { steps } = await check('kip903-stale-isr');
+  const before = steps.at(-2)!.state as LifecycleState;
+  const after = steps.at(-1)!.state as LifecycleState;
+  assert.equal(before.caughtUp.get('p1').get('b1'), 0);
+  assert.equal(before.ctrl.regs.get('b1').epoch, 4);
+  assert.deepEqual(after.ctrl.parts.get('p1').isr.toArray().sort(), ['b1', 'b2']);
+  assert.equal(after.procs.get('b1').get(1).data.has('p1'), false);
+});
+
+test('ce8: the zombie heartbeat carries an offset below its own fencing record', async () => {
+  const { steps } = await check('ce8-gc-zombie');
+  const hb = steps.at(-1)!.params.m as { offset: number; epoch: number };
+  const fenced = steps.at(-2)!.state as LifecycleState;
+  assert.equal(hb.epoch, 0);
+  assert.ok(hb.offset < fenced.ctrl.regs.get('b1').since, `${hb.offset} < ${fenced.ctrl.regs.get('b1').since}`);
+});
+
+// ---- the metadata rules --------------------------------------------------------------------------
+
+const twoBrokers = configOf(paramsOf('kip903-broker-epochs'));
+
+test('the running image: b1 at epoch 0 and b2 at epoch 2, both unfenced; p1 led by b2 with both in the ISR', () => {
+  const image = initialImage(twoBrokers);
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'ACTIVE', epoch: 0, incarnation: 0, since: 1 });
+  assert.deepEqual(image.regs.get('b2').toJS(), { status: 'ACTIVE', epoch: 2, incarnation: 0, since: 3 });
+  assert.equal(image.parts.get('p1').leader, 'b2');
+  assert.deepEqual(image.parts.get('p1').isr.toArray(), ['b1', 'b2']);
+});
+
+test('fencing the leader moves leadership to the other ISR member and shrinks the ISR; fencing the last member keeps it', () => {
+  const image = initialImage(twoBrokers);
+  const fenced = image.setIn(['regs', 'b2', 'status'], 'FENCED');
+  const [change] = fenceChanges(twoBrokers, fenced, 'b2');
+  assert.deepEqual([change!.leader, change!.isr, change!.leaderEpoch], ['b1', ['b1'], 1]);
+  const alone = applyRecord(fenced, change!, 4).setIn(['regs', 'b1', 'status'], 'FENCED');
+  const [last] = fenceChanges(twoBrokers, alone, 'b1');
+  assert.deepEqual([last!.leader, last!.isr, last!.leaderEpoch], [null, ['b1'], 2]);
+  assert.deepEqual(fenceChanges(twoBrokers, image, 'b1').map((r) => [r.leader, r.isr]), [['b2', ['b2']]]);
+});
+
+test('unfencing elects the broker for the leaderless partitions whose ISR holds it', () => {
+  const image = initialImage(twoBrokers).setIn(['parts', 'p1'], { leader: null, isr: ['b1'], leaderEpoch: 3 });
+  assert.deepEqual(unfenceChanges(twoBrokers, image, 'b1').map((r) => [r.partition, r.leader, r.leaderEpoch]), [['p1', 'b1', 4]]);
+  assert.deepEqual(unfenceChanges(twoBrokers, image, 'b2'), []);
+});
+
+test('records: a BrokerRecord registers fenced, FencedBrokerRecord moves `since`, UnfenceBroker unfences', () => {
+  let image = initialImage(twoBrokers);
+  image = applyRecord(image, brokerRecord('b1', 4, 1), 4);
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 5 });
+  image = applyRecord(image, unfenceBroker('b1', 4), 5);
+  assert.equal(image.regs.get('b1').status, 'ACTIVE');
+  image = applyRecord(image, fencedBrokerRecord('b1', 4), 6);
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 7 });
+});
+
+test('the state invariants hold initially and catch a duplicate epoch, a non-increasing epoch and a fenced leader', () => {
+  const s0 = initialState(twoBrokers);
+  for (const inv of [singleLiveIncarnation, brokerEpochMonotonic, epochUniquePerIncarnation, fencedNotLeaderNotInIsr]) assert.ok(inv(twoBrokers, s0), inv.name);
+  const twin = s0.setIn(['procs', 'b1', 1], { state: 'FENCED', epoch: 0, applied: 0, data: [] });
+  assert.equal(singleLiveIncarnation(twoBrokers, twin), false);
+  const again = s0.set('log', [brokerRecord('b1', 0, 1)]);
+  assert.equal(brokerEpochMonotonic(twoBrokers, again), false);
+  assert.equal(epochUniquePerIncarnation(twoBrokers, again), false);
+  const fencedLeader = s0.set('log', [fencedBrokerRecord('b2', 2)]).set('hwm', 5);
+  assert.equal(fencedNotLeaderNotInIsr(twoBrokers, fencedLeader), false);
+});

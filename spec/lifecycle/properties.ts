@@ -1,0 +1,132 @@
+/**
+ * Properties of the broker lifecycle (research note §3.1). State invariants read the processes, the log
+ * and the committed image; the rules about single steps (a stale heartbeat changes nothing, no fence in
+ * the failover grace period, ...) read the history variables in `audit`, which the step that breaks the
+ * rule sets (TLA+'s `[][A => P]_vars` as a state invariant).
+ */
+import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { committedImage, initialImage } from './metadata.ts';
+import { type BrokerId, type LifecycleConfig, type LifecycleState, type MetaRecord, isRunning, logEnd } from './state.ts';
+
+/** Every BrokerRecord of `b`, the initial registration first, as `[epoch, incarnation]`. */
+function registrationsOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): [number, number][] {
+  const init = initialImage(cfg).regs.get(b);
+  const out: [number, number][] = init.status === 'UNREGISTERED' ? [] : [[init.epoch, init.incarnation]];
+  s.log.forEach((r: MetaRecord) => {
+    if (r.type === 'BrokerRecord' && r.broker === b) out.push([r.epoch, r.incarnation]);
+  });
+  return out;
+}
+
+/**
+ * At most one running incarnation of a broker id holds the epoch the controller has registered for it:
+ * two processes that both pass the epoch check would both be the broker.
+ */
+export function singleLiveIncarnation(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  return cfg.brokers.every((b) => {
+    const reg = s.ctrl.regs.get(b);
+    if (reg.status === 'UNREGISTERED') return true;
+    let holders = 0;
+    for (const q of s.procs.get(b).values()) if (isRunning(q) && q.epoch === reg.epoch) holders++;
+    return holders <= 1;
+  });
+}
+
+/** Broker epochs strictly increase per id, in log order (KIP-380's broker epoch, as KIP-631 assigns it). */
+export function brokerEpochMonotonic(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  return cfg.brokers.every((b) => registrationsOf(cfg, s, b).every(([e], i, all) => i === 0 || all[i - 1]![0] < e));
+}
+
+/** No two incarnations of a broker id were ever given the same epoch. */
+export function epochUniquePerIncarnation(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  return cfg.brokers.every((b) => {
+    const regs = registrationsOf(cfg, s, b);
+    return regs.every(([e, k], i) => regs.every(([e2, k2], j) => j <= i || k === k2 || e !== e2));
+  });
+}
+
+/**
+ * A fenced or unregistered broker leads no partition and is in no ISR, once the records are committed
+ * and applied, except as the last ISR member, which Kafka keeps rather than elect uncleanly
+ * (`PartitionChangeBuilder`; Ron Dagostino, Oct 22 2020: "is a fenced broker considered Offline for
+ * partition metadata purposes? I think so").
+ */
+export function fencedNotLeaderNotInIsr(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  const image = committedImage(cfg, s);
+  for (const p of cfg.partitions) {
+    const part = image.parts.get(p);
+    for (const [b, reg] of image.regs) {
+      if (reg.status === 'ACTIVE') continue;
+      if (part.leader === b) return false;
+      if (part.isr.has(b) && part.isr.size > 1) return false;
+    }
+  }
+  return true;
+}
+
+/** `NextMetadataOffset <= HWM <= log end`: brokers apply only committed metadata. */
+export function offsetsOrdered(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  for (const slots of s.procs.values()) for (const q of slots.values()) if (isRunning(q) && q.applied > s.hwm) return false;
+  return s.hwm <= logEnd(cfg, s);
+}
+
+/** Which witnesses the bounds make reachable (a `sometimes` that cannot happen would fail the check). */
+export interface WitnessScope {
+  readonly registrations: boolean;
+  readonly expiries: boolean;
+  readonly shutdowns: boolean;
+  readonly failovers: boolean;
+}
+
+export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): Property<LifecycleState>[] {
+  const hasRecord = (s: LifecycleState, type: MetaRecord['type']) => s.log.some((r) => r.type === type);
+  const props: Property<LifecycleState>[] = [
+    always('SingleLiveIncarnation', 'at most one running incarnation per broker id holds its registered epoch', (s) => singleLiveIncarnation(cfg, s)),
+    always('BrokerEpochMonotonic', 'the epochs registered for a broker id strictly increase', (s) => brokerEpochMonotonic(cfg, s)),
+    always('EpochUniquePerIncarnation', 'no two incarnations of a broker id get the same epoch', (s) => epochUniquePerIncarnation(cfg, s)),
+    always(
+      'NoDuplicateIdViaPending',
+      "no registration is granted while another incarnation's uncommitted registration of the id holds a live lease",
+      (s) => !s.audit.duplicateViaPending,
+    ),
+    always(
+      'CurrentRegistrationWins',
+      'a registration never displaces another incarnation whose lease is live',
+      (s) => !s.audit.displacedLive,
+    ),
+    always(
+      'StaleHeartbeatInert',
+      'a heartbeat older (by metadata offset) than the last one changes neither the lease nor the registration',
+      (s) => !s.audit.staleHeartbeatApplied,
+    ),
+    always(
+      'FailoverGrace',
+      'the active controller fences no broker for lease expiry within one lease timeout of taking over',
+      (s) => !s.audit.fencedInGrace,
+    ),
+    always(
+      'UnfenceRequiresCatchUp',
+      'a broker is unfenced only after it has applied its own registration and fencing records',
+      (s) => !s.audit.unfencedBehind,
+    ),
+    always('FencedNotLeaderNotInIsr', 'a fenced broker leads nothing and is in no ISR (but as the last member)', (s) => fencedNotLeaderNotInIsr(cfg, s)),
+    always(
+      'NoStaleIsrExpansion',
+      'an ISR expansion admits only a replica whose current incarnation holds the data (KIP-903)',
+      (s) => !s.audit.staleIsrExpansion,
+    ),
+    always('OffsetsOrdered', 'applied metadata <= high watermark <= log end', (s) => offsetsOrdered(cfg, s)),
+  ];
+  if (scope.registrations) props.push(sometimes('BrokerRegistered', 'a broker registers', (s) => hasRecord(s, 'BrokerRecord')));
+  if (scope.expiries) {
+    props.push(
+      sometimes('BrokerFencedByLeaseExpiry', 'a running broker is fenced by lease expiry', (s) =>
+        s.log.some((r) => r.type === 'FencedBrokerRecord' && [...s.procs.get(r.broker!).values()].every((q) => q.state !== 'PENDING_SHUTDOWN' && q.state !== 'SHUTDOWN')),
+      ),
+    );
+  }
+  if (scope.registrations || scope.expiries) props.push(sometimes('BrokerUnfenced', 'a fenced broker is unfenced', (s) => hasRecord(s, 'UnfenceBroker')));
+  if (scope.shutdowns) props.push(sometimes('CleanShutdown', 'a broker completes a controlled shutdown', (s) => [...s.procs.values()].some((m) => [...m.values()].some((q) => q.state === 'SHUTDOWN'))));
+  if (scope.failovers) props.push(sometimes('ControllerFailedOver', 'another controller becomes active', (s) => s.controllerEpoch > 1));
+  return props;
+}
