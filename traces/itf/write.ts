@@ -49,6 +49,8 @@ export interface ItfTrace {
   };
   readonly vars: string[];
   readonly states: ItfState[];
+  /** A lasso (liveness counterexample): the index of the state the trace repeats forever from. */
+  readonly loop?: number;
 }
 
 export const NONE: ItfValue = { tag: 'None', value: { '#tup': [] } };

@@ -97,3 +97,17 @@ test('Mermaid statement separators in names and labels are escaped', () => {
   assert.match(text, /participant p1 as c#35;1/);
   assert.match(text, /p0--\)p1: x#59;y \(never received\)/);
 });
+
+test('every label of every regression trace finds a clear place without the chart growing past its rows', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { layoutSequence } = await import('./sequenceLayout.ts');
+  const dir = new URL('../regressions/', import.meta.url);
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.itf.json'))) {
+    const steps = stepsOf(JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as ItfTrace);
+    const layout = layoutSequence(steps, actorsOf(steps), messageFlights(steps));
+    assert.equal(layout.crowded, 0, f);
+    assert.equal(layout.bands.length, steps.length, f);
+    // Bands follow each other without gaps: each step owns one vertical band.
+    layout.bands.forEach((b, i) => i > 0 && assert.equal(b.top, layout.bands[i - 1]!.top + layout.bands[i - 1]!.h, `${f} band ${i}`));
+  }
+});
