@@ -15,7 +15,7 @@ async function twoPhaseTrace(): Promise<ItfTrace> {
   return toItf(r.trace);
 }
 
-const step = (over: Partial<Step>): Step => ({ index: 0, action: 'A', params: {}, paramsText: '', label: 'A', sends: [], receives: [], marks: [], vars: {}, ...over });
+const step = (over: Partial<Step>): Step => ({ index: 0, action: 'A', params: {}, paramsText: '', label: 'A', call: 'A', sends: [], receives: [], marks: [], vars: {}, ...over });
 const m = (from: string, to: string, label: string) => ({ from, to, label });
 
 test('a receive pairs with the earliest unmatched send; a redelivery with the latest; a reply never with itself', () => {
@@ -110,4 +110,14 @@ test('every label of every regression trace finds a clear place without the char
     // Bands follow each other without gaps: each step owns one vertical band.
     layout.bands.forEach((b, i) => i > 0 && assert.equal(b.top, layout.bands[i - 1]!.top + layout.bands[i - 1]!.h, `${f} band ${i}`));
   }
+});
+
+test('a lasso is drawn back to the state it repeats from', async () => {
+  const { readFileSync } = await import('node:fs');
+  const lasso = JSON.parse(readFileSync(new URL('./fixtures/lasso-prevote.itf.json', import.meta.url), 'utf8')) as ItfTrace;
+  const svg = renderSequenceSvg(lasso);
+  assert.match(svg, /<g class="kmc-loop" data-loop="1"><title>From step 1 on, the trace repeats forever<\/title>/);
+  assert.match(svg, />↻ repeats forever from step 1<\/text>/);
+  assert.deepEqual([...svg.matchAll(/<g class="kmc-step( kmc-in-loop)?" data-step="(\d)"/g)].map((x) => `${x[2]}${x[1] ? '*' : ''}`), ['0', '1*', '2*', '3*', '4*', '5*']);
+  assert.doesNotMatch(renderSequenceSvg(await twoPhaseTrace()), /kmc-loop/);
 });

@@ -15,6 +15,8 @@ import { truncate } from './value.ts';
 export interface SequenceOptions {
   /** Colour order of actions (the state graph's), so both pictures agree; defaults to trace order. */
   readonly actions?: readonly string[];
+  /** `labels` (default): each step's number and name at the left; `numbers`: the number only, for a page that lists the steps beside the chart. */
+  readonly gutter?: 'labels' | 'numbers';
 }
 
 const FONT = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace`;
@@ -28,7 +30,8 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   const flights = messageFlights(steps);
   const verdict = itf['#meta']?.verdict;
   const loopPos = loopPositionOf(itf, steps);
-  const layout = layoutSequence(steps, actors, flights, loopPos);
+  const gutterLabels = options.gutter !== 'numbers';
+  const layout = layoutSequence(steps, actors, flights, loopPos, gutterLabels);
   const { width, bands, xOf, laneW, labelX, rowsBottom, footerTop } = layout;
   const footerH = verdict ? 56 : 0;
   const height = Math.round(footerTop + footerH + 8);
@@ -57,9 +60,11 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
     out.push(`<rect class="kmc-row${pos % 2 ? ' kmc-odd' : ''}" x="0" y="${y}" width="${width}" height="${h}"/>`);
     out.push(`<title>${esc(`${s.index}. ${s.label}`)}</title>`);
     out.push(`<text class="kmc-n" x="10" y="${y + h / 2 + 4}">${s.index}</text>`);
-    out.push(
-      `<text class="kmc-action" x="${labelX}" y="${y + h / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
-    );
+    if (gutterLabels) {
+      out.push(
+        `<text class="kmc-action" x="${labelX}" y="${y + h / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
+      );
+    }
     out.push('</g>');
   });
 

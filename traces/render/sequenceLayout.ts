@@ -102,10 +102,16 @@ function slotsOf(steps: readonly Step[], flights: readonly MessageFlight[]): Slo
 
 const slotHeight = (s: Slot) => (s.kind === 'receive' ? RECEIVE_H : s.kind === 'mark' ? MARK_H : LABELLED_H);
 
-export function layoutSequence(steps: readonly Step[], actors: readonly string[], flights: readonly MessageFlight[], loopPos?: number): SequenceLayout {
+export function layoutSequence(
+  steps: readonly Step[],
+  actors: readonly string[],
+  flights: readonly MessageFlight[],
+  loopPos?: number,
+  gutterLabels = true,
+): SequenceLayout {
   const labelX = 10 + 4 * CHAR_W; // room for a three-digit step number
   const longestLabel = Math.max(8, ...steps.map((s) => Math.min(MAX_GUTTER_CHARS, s.label.length)));
-  const gutterW = Math.round(labelX + longestLabel * CHAR_W + 16);
+  const gutterW = Math.round(gutterLabels ? labelX + longestLabel * CHAR_W + 16 : labelX);
   const longestName = Math.max(6, ...actors.map((a) => a.length));
   const laneW = Math.round(Math.min(190, Math.max(130, longestName * CHAR_W + 36)));
   const xOf = new Map(actors.map((a, i) => [a, gutterW + laneW * i + laneW / 2]));
