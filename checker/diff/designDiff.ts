@@ -23,7 +23,8 @@ export interface VariantRequest extends CheckRequest {
   readonly name: VariantName;
 }
 
-export type PropertyStatus = 'holds' | 'violated' | 'unreached' | 'unknown' | 'error';
+/** `absent`: the variant's model does not have the property (a spec may leave out what its parameters rule out). */
+export type PropertyStatus = 'holds' | 'violated' | 'unreached' | 'unknown' | 'error' | 'absent';
 
 export interface PropertyVerdict {
   readonly status: PropertyStatus;
@@ -91,8 +92,8 @@ export async function designDiff(a: VariantRequest, b: VariantRequest, options: 
   const runB = await runVariant('B', pb, { ...pb.options, ...options }, differs.b);
   const names = [...new Set([...runA.kinds.keys(), ...runB.kinds.keys()])];
   const rows = names.map((property): PropertyRow => {
-    const va = runA.verdicts.get(property) ?? { status: 'unknown' as const };
-    const vb = runB.verdicts.get(property) ?? { status: 'unknown' as const };
+    const va = runA.verdicts.get(property) ?? { status: 'absent' as const };
+    const vb = runB.verdicts.get(property) ?? { status: 'absent' as const };
     const change = changeOf(va.status, vb.status);
     const kind = runA.kinds.get(property) ?? runB.kinds.get(property)!;
     const row = { property, kind, a: va, b: vb, change };
@@ -105,7 +106,7 @@ export async function designDiff(a: VariantRequest, b: VariantRequest, options: 
 
 function changeOf(a: PropertyStatus, b: PropertyStatus): Change {
   const bad = (s: PropertyStatus) => s === 'violated' || s === 'unreached';
-  if (a === b) return 'same';
+  if (a === b || a === 'absent' || b === 'absent') return 'same';
   if (bad(a) && b === 'holds') return 'fixed';
   if (a === 'holds' && bad(b)) return 'broken';
   return 'other';
@@ -144,7 +145,12 @@ async function runVariant(
     else remaining = remaining.filter((p) => p.name !== violated);
   }
   const rest: PropertyStatus = last.status === 'holds' || last.status === 'violation' ? 'holds' : last.status === 'error' ? 'error' : 'unknown';
-  for (const p of kinds.keys()) if (!verdicts.has(p)) verdicts.set(p, { status: rest });
+  // A `sometimes` property holds when the complete search reached it.
+  const reached = new Set('witnesses' in last ? last.witnesses : []);
+  for (const [p, kind] of kinds) {
+    if (verdicts.has(p)) continue;
+    verdicts.set(p, { status: rest === 'holds' && kind === 'sometimes' && !reached.has(p) ? 'unreached' : rest });
+  }
   const stopped = last.status === 'incomplete' ? last.reason : last.status === 'error' ? `the spec threw: ${last.message}` : undefined;
   return {
     model,

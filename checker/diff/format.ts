@@ -20,6 +20,8 @@ export function verdictText(v: PropertyVerdict): string {
       return 'spec threw';
     case 'unknown':
       return 'unknown (search incomplete)';
+    case 'absent':
+      return 'not in this variant';
   }
 }
 
