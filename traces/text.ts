@@ -7,6 +7,7 @@
 import chalk from 'chalk';
 import type { ItfState, ItfTrace, ItfValue } from './itf/write.ts';
 import { canonicalJson } from './itf/write.ts';
+import { describedStep } from './render/steps.ts';
 
 /** Compact human form of an ITF value: `{r1: working}`, `{a, b}`, `[x, y]`, `none`. */
 export function formatValue(v: ItfValue): string {
@@ -90,15 +91,29 @@ function isRecord(v: ItfValue | undefined): v is { [k: string]: ItfValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !Object.keys(v).some((k) => k.startsWith('#')) && !('tag' in v && 'value' in v);
 }
 
-export function renderText(trace: ItfTrace): string {
+export interface TextOptions {
+  /**
+   * Name each step by its action and every parameter in full, even a message record (default: a step
+   * whose parameter is a record is named in the spec's own words, `HandleVoteResponse r1 ← r2: …`).
+   */
+  readonly params?: boolean;
+}
+
+export function renderText(trace: ItfTrace, options: TextOptions = {}): string {
   const lines: string[] = [];
   const verdict = trace['#meta'].verdict;
   let previous: ItfState | undefined;
   const vars = trace.vars.filter((v) => !v.startsWith('mbt::'));
-  for (const state of trace.states) {
+  trace.states.forEach((state, i) => {
     const meta = state['#meta'];
-    const narration = narrate(meta);
-    lines.push(`${chalk.bold.cyan(`Step ${meta.index}`)}  ${chalk.bold(formatStep(meta.action, meta.params))}${narration ? chalk.dim(`  ${narration}`) : ''}`);
+    const described = options.params ? undefined : describedStep(meta.action, meta.params, meta);
+    // The narration repeats nothing the step's name already says.
+    const narration = narrate(meta)
+      .filter((part) => described === undefined || !described.includes(part.words))
+      .map((part) => part.text)
+      .join('; ');
+    const loop = trace.loop === i ? chalk.magenta.bold('  ↻ from here the trace repeats forever') : '';
+    lines.push(`${chalk.bold.cyan(`Step ${meta.index}`)}  ${chalk.bold(described ?? formatStep(meta.action, meta.params))}${narration ? chalk.dim(`  ${narration}`) : ''}${loop}`);
     if (previous === undefined) {
       for (const v of vars) lines.push(`  ${v} = ${formatValue(state[v] as ItfValue)}`);
     } else {
@@ -107,16 +122,18 @@ export function renderText(trace: ItfTrace): string {
       for (const c of changes) lines.push(`  ${formatChange(c)}`);
     }
     previous = state;
-  }
+  });
   const loop = trace.loop;
   if (loop !== undefined) {
     const closing = trace['#meta'].loopStep;
     const last = trace.states.length - 1;
     lines.push(
       chalk.magenta.bold(
-        closing === undefined
-          ? `Step ${last} repeats forever from step ${loop} (stuttering: nothing fair is left to do)`
-          : `${formatStep(closing.action, closing.params)} leads back to step ${loop}: repeats forever from step ${loop}`,
+        closing !== undefined
+          ? `${formatStep(closing.action, closing.params)} leads back to step ${loop}: repeats forever from step ${loop}`
+          : loop === last
+            ? `Step ${last} repeats forever from step ${loop} (stuttering: nothing fair is left to do)`
+            : `↻ After step ${trace.states[last]!['#meta'].index} the trace repeats forever from step ${trace.states[loop]?.['#meta'].index ?? loop}`,
       ),
     );
   }
@@ -138,10 +155,11 @@ function formatChange(c: Change): string {
   return `${c.path}: ${before} → ${after}`;
 }
 
-function narrate(meta: ItfState['#meta']): string {
-  const parts: string[] = [];
-  for (const m of meta.marks ?? []) parts.push(`${meta.actor ?? ''} ${m}`.trim());
-  for (const m of meta.sends ?? []) parts.push(`${m.from} → ${m.to}: ${m.label}`);
-  for (const m of meta.receives ?? []) parts.push(`${m.to} ← ${m.from}: ${m.label}`);
-  return parts.join('; ');
+/** Each event of a step as text, with the words that identify it. */
+function narrate(meta: ItfState['#meta']): { text: string; words: string }[] {
+  const parts: { text: string; words: string }[] = [];
+  for (const m of meta.marks ?? []) parts.push({ text: `${meta.actor ?? ''} ${m}`.trim(), words: m });
+  for (const m of meta.sends ?? []) parts.push({ text: `${m.from} → ${m.to}: ${m.label}`, words: `${m.from} → ${m.to}: ${m.label}` });
+  for (const m of meta.receives ?? []) parts.push({ text: `${m.to} ← ${m.from}: ${m.label}`, words: `${m.to} ← ${m.from}: ${m.label}` });
+  return parts;
 }

@@ -11,6 +11,7 @@ import type { DriftReport } from './baseline.ts';
 import type { MutationReport } from './mutationTest.ts';
 import { VERDICT_KINDS, type CheckOutcome } from './outcome.ts';
 import type { SuiteRun } from './runSuite.ts';
+import type { DiffOutcome } from './diffEntry.ts';
 
 export interface CiResult {
   readonly run: SuiteRun;
@@ -22,6 +23,8 @@ export interface CiResult {
   readonly mutation?: MutationReport;
   /** Counterexample files written per check name (`--out`). */
   readonly files: Readonly<Record<string, readonly string[]>>;
+  /** The suite's design diffs, each with whether B fixed and broke what the suite says. */
+  readonly diffs?: readonly DiffOutcome[];
   readonly exitCode: ExitCode;
 }
 

@@ -116,7 +116,7 @@ checks:
 `);
   assert.deepEqual(got, [
     '1:10 version: this kmc reads suite version 1; got number 2',
-    "2:1 chekcs: unknown field 'chekcs' (did you mean 'checks'?); the fields of a suite are version, baseline, tolerance, defaults or checks",
+    "2:1 chekcs: unknown field 'chekcs' (did you mean 'checks'?); the fields of a suite are version, baseline, tolerance, defaults, checks or diffs",
     "5:5 checks[0].presett: unknown field 'presett' (did you mean 'preset'?); the fields of a check are name, spec, preset, params, expect, budget, bounded, options, tolerance or skip",
     '7:26 checks[0].budget.maxStates: the distinct-state budget must be a whole number of at least 1; got number -1',
     '7:43 checks[0].budget.timeSeconds: the time budget in seconds must be a number above 0; got string "ten"',

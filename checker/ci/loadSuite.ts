@@ -12,9 +12,12 @@ import { buildModel } from '../cli/runCheck.ts';
 import { BUNDLED_NAMES, BUNDLED_SPECS } from '../cli/registry.ts';
 import { UserError, choices } from '../cli/userError.ts';
 import { InputFileError, readSourceFile, type FieldPath, type Problem, type SourceFile } from './sourceFile.ts';
-import { DEFAULT_TIME_SECONDS, DEFAULT_TOLERANCE, SUITE_VERSION, type Budget, type Suite, type SuiteCheck } from './suite.ts';
+import { DEFAULT_TIME_SECONDS, DEFAULT_TOLERANCE, SUITE_VERSION, type Budget, type DiffVariant, type Suite, type SuiteCheck, type SuiteDiff } from './suite.ts';
 
-const TOP_KEYS = ['$schema', 'version', 'baseline', 'tolerance', 'defaults', 'checks'];
+const TOP_KEYS = ['$schema', 'version', 'baseline', 'tolerance', 'defaults', 'checks', 'diffs'];
+const DIFF_KEYS = ['name', 'spec', 'a', 'b', 'expect'];
+const VARIANT_KEYS = ['preset', 'params'];
+const DIFF_EXPECT_KEYS = ['fixes', 'breaks'];
 const DEFAULTS_KEYS = ['budget', 'options'];
 const CHECK_KEYS = ['name', 'spec', 'preset', 'params', 'expect', 'budget', 'bounded', 'options', 'tolerance', 'skip'];
 const BUDGET_KEYS = ['timeSeconds', 'maxStates', 'maxDepth'];
@@ -190,8 +193,53 @@ class Validator {
         indexes.push(i);
       });
     }
+    const diffs: SuiteDiff[] = [];
+    if (top.diffs !== undefined) {
+      if (!Array.isArray(top.diffs)) this.report(['diffs'], `diffs must be a list; got ${typeName(top.diffs)}`);
+      else top.diffs.forEach((raw, i) => {
+        const d = this.diff(raw, i);
+        if (d) diffs.push(d);
+      });
+    }
     const baselinePath = baseline !== undefined ? resolve(dirname(src.path), baseline) : defaultBaselinePath(src.path);
-    return { suite: { path: src.path, baselinePath, checks }, indexes };
+    return { suite: { path: src.path, baselinePath, checks, ...(diffs.length > 0 ? { diffs } : {}) }, indexes };
+  }
+
+  diff(raw: unknown, i: number): SuiteDiff | undefined {
+    const path = ['diffs', i];
+    const before = this.problems.length;
+    const d = this.mapping(raw, path, DIFF_KEYS, 'a diff');
+    if (!d) return undefined;
+    const spec = this.text(d.spec, [...path, 'spec'], 'spec (a bundled spec name or the path of a spec module)');
+    if (d.spec === undefined) this.report(path, "missing field 'spec': the spec both variants are of");
+    const variant = (side: 'a' | 'b'): DiffVariant | undefined => {
+      if (d[side] === undefined) {
+        this.report(path, `missing field '${side}': variant ${side.toUpperCase()} as { preset: NAME, params: { NAME: VALUE } }`);
+        return undefined;
+      }
+      const m = this.mapping(d[side], [...path, side], VARIANT_KEYS, `variant ${side.toUpperCase()}`);
+      if (!m) return undefined;
+      const preset = this.text(m.preset, [...path, side, 'preset'], 'preset');
+      return { ...(preset !== undefined ? { preset } : {}), params: this.params(m.params, [...path, side, 'params']) };
+    };
+    const a = variant('a');
+    const b = variant('b');
+    const names = (x: unknown, field: string): string[] => {
+      if (x === undefined) return [];
+      if (Array.isArray(x) && x.every((n) => typeof n === 'string' && n.trim() !== '')) return x as string[];
+      this.report([...path, 'expect', field], `expect.${field} must be a list of property names; got ${typeName(x)}`);
+      return [];
+    };
+    let expect: SuiteDiff['expect'] | undefined;
+    if (d.expect === undefined) this.report(path, "missing field 'expect': the properties B fixes and breaks, e.g. expect: { fixes: [NoIllegalState], breaks: [] }");
+    else {
+      const e = this.mapping(d.expect, [...path, 'expect'], DIFF_EXPECT_KEYS, "a diff's expectation");
+      if (e) expect = { fixes: names(e.fixes, 'fixes'), breaks: names(e.breaks, 'breaks') };
+    }
+    const name = this.text(d.name, [...path, 'name'], 'name');
+    const specRef = spec !== undefined ? this.specRef(spec, [...path, 'spec']) : undefined;
+    if (this.problems.length > before || !spec || !specRef || !a || !b || !expect) return undefined;
+    return { name: name ?? `diff ${specLabel(spec)}: ${variantName(a)} → ${variantName(b)}`, spec, specRef, a, b, expect, line: this.src.locate(path).line };
   }
 
   check(raw: unknown, i: number, defaults: { budget: Budget; options: SuiteCheck['options'] }, tolerance: number): SuiteCheck | undefined {
@@ -246,6 +294,11 @@ class Validator {
     this.report(path, `unknown spec '${spec}': the bundled specs are ${choices(BUNDLED_NAMES)}; for your own spec give the path of its module, e.g. ./specs/my-spec.ts`);
     return undefined;
   }
+}
+
+function variantName(v: DiffVariant): string {
+  const ps = Object.entries(v.params).map(([k, x]) => `${k}=${String(x)}`);
+  return [v.preset, ...ps].filter(Boolean).join(' ') || '(defaults)';
 }
 
 /** `twophase/rm3`, `counter[max=4]`, `./my.ts` → `my`. */

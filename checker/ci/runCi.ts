@@ -8,12 +8,14 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderText } from '../../traces/text.ts';
 import { UserError, choices } from '../cli/userError.ts';
+import { ExitCode } from '../cli/exitCodes.ts';
 import { compareWithBaseline, readBaseline, updatedBaseline, writeBaseline } from './baseline.ts';
 import { gateExitCode, type CiResult } from './gate.ts';
 import { loadSuite } from './loadSuite.ts';
 import { mutationTest, type MutationBudget } from './mutationTest.ts';
 import type { CheckOutcome } from './outcome.ts';
 import { runSuite } from './runSuite.ts';
+import { runSuiteDiff, type DiffOutcome } from './diffEntry.ts';
 import type { Suite } from './suite.ts';
 
 export interface CiRequest {
@@ -45,6 +47,8 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
     ...(req.shouldStop ? { shouldStop: req.shouldStop } : {}),
     ...(req.onOutcome ? { onOutcome: req.onOutcome } : {}),
   });
+  const diffs: DiffOutcome[] = [];
+  for (const d of suite.diffs ?? []) diffs.push(await runSuiteDiff(d, req.shouldStop));
   const compared = compareWithBaseline(run.outcomes, baseline);
   // With --only, the other checks' entries are not stale: they were just not run.
   const drift = req.only ? { ...compared, stale: [] } : compared;
@@ -71,7 +75,8 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
     baselineUpdated,
     ...(mutation ? { mutation } : {}),
     files,
-    exitCode: gateExitCode(run.outcomes, drift, driftAllowed),
+    ...(diffs.length > 0 ? { diffs } : {}),
+    exitCode: diffs.some((d) => !d.pass) ? ExitCode.Violation : gateExitCode(run.outcomes, drift, driftAllowed),
   };
 }
 
@@ -80,11 +85,12 @@ function narrow(suite: Suite, req: CiRequest): Suite {
   if (req.only && req.only.length > 0) {
     const patterns = req.only.map((p) => ({ p, re: new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`) }));
     for (const { p, re } of patterns) {
-      if (!checks.some((c) => re.test(c.name))) {
+      if (!checks.some((c) => re.test(c.name)) && !(suite.diffs ?? []).some((d) => re.test(d.name))) {
         throw new UserError(`--only ${p} matches no check of ${req.suitePath}; its checks are ${choices(checks.map((c) => c.name))}.`);
       }
     }
     checks = checks.filter((c) => patterns.some(({ re }) => re.test(c.name)));
+    suite = { ...suite, diffs: (suite.diffs ?? []).filter((d) => patterns.some(({ re }) => re.test(d.name))) };
   }
   if (req.tolerance !== undefined) checks = checks.map((c) => ({ ...c, tolerance: req.tolerance! }));
   return { ...suite, checks, ...(req.baselinePath ? { baselinePath: resolve(req.baselinePath) } : {}) };

@@ -40,12 +40,34 @@ export interface SuiteCheck {
   readonly line: number;
 }
 
+/** One side of a suite diff: a preset and parameters over it. */
+export interface DiffVariant {
+  readonly preset?: string;
+  readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+/**
+ * A design diff in the suite (`kmc diff` as a gate): variant B against variant A of one spec, with the
+ * properties B must fix (A violates them, B does not) and break (the other way round). Any other change
+ * of verdict, or a listed one that does not happen, fails the gate.
+ */
+export interface SuiteDiff {
+  readonly name: string;
+  readonly spec: string;
+  readonly specRef: string;
+  readonly a: DiffVariant;
+  readonly b: DiffVariant;
+  readonly expect: { readonly fixes: readonly string[]; readonly breaks: readonly string[] };
+  readonly line: number;
+}
+
 export interface Suite {
   /** Absolute path of the suite file. */
   readonly path: string;
   /** Absolute path of the baseline file. */
   readonly baselinePath: string;
   readonly checks: readonly SuiteCheck[];
+  readonly diffs?: readonly SuiteDiff[];
 }
 
 /** Budget of a check that names none, and no suite default: generous, but never unbounded. */

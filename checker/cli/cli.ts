@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<KmcCommand>>> = {
   replay: async () => (await import('./commands/replay.ts')).replayCommand,
   render: async () => (await import('./commands/render.ts')).renderCommand,
   ci: async () => (await import('./commands/ci.ts')).ciCommand,
+  diff: async () => (await import('./commands/diff.ts')).diffCommand,
 };
 
 /** The command named on the command line, or every command (for --help and unknown commands). */
@@ -32,7 +33,7 @@ export async function main(args: readonly string[]): Promise<ExitCode> {
     .scriptName('kmc')
     .usage('$0 <command> [options]\n\nAn explicit-state model checker for Kafka protocol designs.')
     .strict()
-    .demandCommand(1, 'Name a command: list, check, simulate, replay, render or ci (kmc --help lists them).')
+    .demandCommand(1, 'Name a command: list, check, simulate, replay, render, ci or diff (kmc --help lists them).')
     .recommendCommands()
     .help()
     .version(false)

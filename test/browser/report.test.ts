@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { canonicalJson, type ItfTrace } from '../../traces/itf/write.ts';
 import { changedPaths } from '../../traces/render/fields.ts';
 import { renderHtml } from '../../traces/render/html.ts';
-import { stepsOf } from '../../traces/render/steps.ts';
+import { actorsOf, stepsOf } from '../../traces/render/steps.ts';
 import { writeAllFormats } from '../../traces/render/writeAll.ts';
 import { launchChromium, type Browser } from './chromium.ts';
 import { regressionTraces, twoPhaseCounterexample } from './traces.ts';
@@ -36,10 +36,11 @@ interface Opened {
   readonly errors: string[];
 }
 
-async function open(itf: ItfTrace, name: string, hash = ''): Promise<Opened> {
+async function open(itf: ItfTrace, name: string, hash = '', viewport?: { width: number; height: number }): Promise<Opened> {
   const file = join(dir, `${name}.html`);
   writeFileSync(file, await renderHtml(itf));
   const page = await browser.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
   const url = pathToFileURL(file).href;
   const requests: string[] = [];
   const errors: string[] = [];
@@ -172,6 +173,63 @@ for (const { name, itf } of regressionTraces()) {
     }
   });
 }
+
+test("KAFKA-16281 report: a message step is named in the spec's words, its full record one click away", async () => {
+  const itf = regressionTraces().find((t) => t.name === 'kraft-kraft-16281.itf.json')!.itf;
+  const { page, errors } = await open(itf, 'kraft-words', '#step-4');
+  try {
+    assert.equal(await page.locator('#current-action').textContent(), 'HandleVoteResponse r1 ← r2: PreVoteResp e1 denied leader=r1');
+    const item = page.locator('#steps li.step[data-step="4"]');
+    assert.equal(await item.locator('.words').textContent(), 'r1 ← r2: PreVoteResp e1 denied leader=r1');
+    assert.doesNotMatch((await item.innerText()) ?? '', /type \|->/, 'no record dump in the step list');
+    assert.equal(await item.locator('details.call code').isVisible(), false);
+    await item.locator('details.call summary').click();
+    assert.match((await item.locator('details.call code').textContent()) ?? '', /^s=r1, m=\[type \|-> "VoteResponse", from \|-> "r2", to \|-> "r1"/);
+    assert.equal(await item.locator('details.call code').isVisible(), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+for (const width of [1280, 1440, 1920]) {
+  test(`every lane header of every counterexample is visible at ${width} px`, async () => {
+    const hidden: string[] = [];
+    for (const { name, itf } of [{ name: 'twophase', itf: await twoPhaseCounterexample() }, ...regressionTraces()]) {
+      const { page } = await open(itf, `lanes-${width}-${name.replace(/\.itf\.json$/, '')}`, '', { width, height: 900 });
+      try {
+        const lanes = await page.locator('#sequence .kmc-actor').evaluateAll((gs) => {
+          const pane = document.getElementById('sequence')!.getBoundingClientRect();
+          return gs.map((g) => {
+            const r = g.querySelector('.kmc-head')!.getBoundingClientRect();
+            const seen = r.left >= pane.left - 0.5 && r.right <= pane.right + 0.5 && r.left >= 0 && r.right <= window.innerWidth && r.width > 20;
+            return [g.getAttribute('data-actor'), seen] as const;
+          });
+        });
+        assert.deepEqual(lanes.map(([a]) => a), actorsOf(stepsOf(itf)), `${name}: every lane found`);
+        for (const [actor, seen] of lanes) if (!seen) hidden.push(`${name}: ${actor}`);
+      } finally {
+        await page.close();
+      }
+    }
+    assert.deepEqual(hidden, []);
+  });
+}
+
+test('a lasso report marks the step it repeats from and the way back', async () => {
+  const { readFileSync } = await import('node:fs');
+  const lasso = JSON.parse(readFileSync(new URL('../../traces/render/fixtures/lasso-prevote.itf.json', import.meta.url), 'utf8')) as ItfTrace;
+  const { page, errors } = await open(lasso, 'lasso');
+  try {
+    assert.equal(await page.locator('#loop').textContent(), '↻ A lasso: after step 5 the trace repeats forever from step 1.');
+    assert.deepEqual(await texts(page, '#steps li.step .loop'), ['↻ repeats forever from here', '↻ then back to step 1, forever']);
+    assert.deepEqual(await page.locator('#steps li.in-loop').evaluateAll((l) => l.map((x) => x.getAttribute('data-step'))), ['1', '2', '3', '4', '5']);
+    assert.equal(await page.locator('#sequence .kmc-loop').getAttribute('data-loop'), '1');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

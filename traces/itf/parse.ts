@@ -26,6 +26,9 @@ export function validateItf(data: unknown): asserts data is ItfTrace {
   if (data.vars !== undefined && !(Array.isArray(data.vars) && data.vars.every((v) => typeof v === 'string'))) {
     throw new ItfFormatError('"vars" must be an array of variable names (strings)');
   }
+  if (data.loop !== undefined && !(Number.isInteger(data.loop) && (data.loop as number) >= 0 && (data.loop as number) < data.states.length)) {
+    throw new ItfFormatError(`"loop" must be the index of the state the trace repeats from (0 to ${data.states.length - 1}), found ${kindOf(data.loop)}`);
+  }
   const meta = data['#meta'];
   if (meta !== undefined) {
     if (!isObject(meta)) throw new ItfFormatError(`the top-level "#meta" must be an object, found ${kindOf(meta)}`);

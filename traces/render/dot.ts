@@ -42,7 +42,7 @@ export function toDot(g: StateGraph, options: DotOptions = {}): string {
     const a: Record<string, string | number> = {
       id: `edge-${key}`,
       class: ['transition', e.onTrace ? 'trace' : '', e.step !== undefined ? `step-${e.step}` : ''].filter(Boolean).join(' '),
-      label: truncate(e.label, 48),
+      label: edgeLabel(e.label, e.action),
       tooltip: e.label,
       color: style.colour,
       fontcolor: style.colour,
@@ -56,6 +56,17 @@ export function toDot(g: StateGraph, options: DotOptions = {}): string {
   out.push(...legend(g));
   out.push('}');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A transition's label in short lines: the action, then the spec's words for it. Graphviz sizes labels with
+ * its own font metrics, and a browser's fallback font is wider, so short lines keep a label clear of the edges.
+ */
+function edgeLabel(label: string, action: string): string {
+  const rest = label.startsWith(`${action} `) ? label.slice(action.length + 1) : label.startsWith(action) ? label.slice(action.length) : '';
+  if (!label.startsWith(action) || rest === '') return truncate(label, 40);
+  const words = rest.split(/(?<=:) /);
+  return [action, ...words.map((w) => truncate(w, 34))].join('\n');
 }
 
 function kindNote(g: StateGraph): string {

@@ -59,6 +59,8 @@ export interface RenderOptions {
   readonly labels?: DotOptions['labels'];
   /** Keep terminal colours in `text` (default: plain). */
   readonly colour?: boolean;
+  /** In `text`, name each step with every parameter in full instead of the spec's words for a message. */
+  readonly params?: boolean;
 }
 
 export async function renderFormat(itf: ItfTrace, format: Format, options: RenderOptions = {}): Promise<string> {
@@ -66,7 +68,7 @@ export async function renderFormat(itf: ItfTrace, format: Format, options: Rende
   const dotOptions = options.labels ? { labels: options.labels } : {};
   switch (format) {
     case 'text': {
-      const text = `${renderText(withKmcMetadata(itf))}\n`;
+      const text = `${renderText(withKmcMetadata(itf), { params: options.params === true })}\n`;
       return options.colour ? text : stripAnsi(text);
     }
     case 'dot':

@@ -8,7 +8,7 @@
 import type { ItfTrace } from '../itf/write.ts';
 import { toDot, type DotOptions } from './dot.ts';
 import { diffFields, type FieldRow } from './fields.ts';
-import { renderSequenceSvg } from './sequence.ts';
+import { loopPositionOf, renderSequenceSvg } from './sequence.ts';
 import { traceGraph, type StateGraph } from './stateGraph.ts';
 import { headlineOf, paramsTextOf, stepsOf, titleOf, verdictSentence } from './steps.ts';
 import { truncate } from './value.ts';
@@ -28,6 +28,8 @@ interface ReportStep {
   readonly index: number;
   readonly action: string;
   readonly params: string;
+  /** The step as pictures name it (the spec's words for a message parameter). */
+  readonly label: string;
   readonly colour: string;
   readonly actor?: string;
   readonly sends: readonly string[];
@@ -44,11 +46,14 @@ export async function renderHtml(itf: ItfTrace, options: HtmlOptions = {}): Prom
   const title = titleOf(itf);
   const last = steps[steps.length - 1]!.index;
   const graphSvg = stripXmlProlog(options.graphSvg ?? (await dotToSvg(toDot(graph, options.labels ? { labels: options.labels } : {}))));
-  const sequenceSvg = renderSequenceSvg(itf, { actions });
+  // The step list beside the chart names every step, so the chart's own gutter holds only step numbers.
+  const sequenceSvg = renderSequenceSvg(itf, { actions, gutter: 'numbers' });
+  const loopPos = loopPositionOf(itf, steps);
   const data: ReportStep[] = steps.map((s, i) => ({
     index: s.index,
     action: s.action,
     params: s.paramsText,
+    label: s.label,
     colour: i === 0 ? '#333333' : styleOf(actions, s.action).colour,
     ...(s.actor !== undefined ? { actor: s.actor } : {}),
     sends: s.sends.map((m) => `${m.label} → ${m.to}`),
@@ -58,13 +63,30 @@ export async function renderHtml(itf: ItfTrace, options: HtmlOptions = {}): Prom
   }));
 
   const stepItems = steps
-    .map(
-      (s, i) =>
-        `<li class="step" data-step="${s.index}" data-pos="${i}"><span class="n">${s.index}</span><span class="action" style="color:${esc(data[i]!.colour)}">${esc(s.action)}</span>${
-          s.paramsText ? `<span class="params" title="${esc(s.paramsText)}">${esc(truncate(s.paramsText, 72))}</span>` : ''
-        }${s.marks.length ? `<span class="marks" title="${esc(s.marks.join(', '))}">${esc(truncate(s.marks.join(', '), 72))}</span>` : ''}</li>`,
-    )
+    .map((s, i) => {
+      const described = s.label !== s.call;
+      // A message parameter is named in the spec's words; its full record is one click away.
+      const words = described
+        ? `<span class="words">${esc(s.label.slice(s.action.length + 1))}</span><details class="call"><summary>parameters</summary><code>${esc(s.paramsText)}</code></details>`
+        : s.paramsText
+          ? `<span class="params" title="${esc(s.paramsText)}">${esc(truncate(s.paramsText, 72))}</span>`
+          : '';
+      const marks = s.marks.length && !(described && s.label.includes(s.marks.join(', '))) ? `<span class="marks" title="${esc(s.marks.join(', '))}">${esc(truncate(s.marks.join(', '), 72))}</span>` : '';
+      const loop =
+        loopPos === undefined
+          ? ''
+          : i === loopPos
+            ? `<span class="loop">↻ repeats forever from here</span>`
+            : i === steps.length - 1
+              ? `<span class="loop">↻ then back to step ${steps[loopPos]!.index}, forever</span>`
+              : '';
+      return `<li class="step${loopPos !== undefined && i >= loopPos ? ' in-loop' : ''}" data-step="${s.index}" data-pos="${i}"><span class="n">${s.index}</span><span class="action" style="color:${esc(data[i]!.colour)}">${esc(s.action)}</span>${words}${marks}${loop}</li>`;
+    })
     .join('\n');
+  const loopHtml =
+    loopPos === undefined
+      ? ''
+      : `<div class="loop-note" id="loop" data-loop="${steps[loopPos]!.index}">↻ A lasso: after step ${last} the trace repeats forever from step ${steps[loopPos]!.index}.</div>`;
   const verdictHtml = verdict
     ? `<div class="verdict" id="verdict" role="alert" data-property="${esc(verdict.property)}"><strong>✗ ${esc(verdictSentence(verdict, last).split(':')[0]!)}</strong>: ${esc(verdict.description)}</div>`
     : '<div class="verdict none" id="verdict">This trace has no verdict (it was not written for a violation).</div>';
@@ -92,6 +114,7 @@ export async function renderHtml(itf: ItfTrace, options: HtmlOptions = {}): Prom
   <h1 id="title">${esc(headlineOf(itf))}</h1>
   ${paramsTextOf(itf) ? `<div class="params-line" id="params">${esc(paramsTextOf(itf))}</div>` : ''}
   ${verdictHtml}
+  ${loopHtml}
 </header>
 <div class="toolbar" role="toolbar" aria-label="Step through the trace">
   <button type="button" id="prev" title="Previous step (←)" aria-label="Previous step">◀</button>
@@ -162,7 +185,7 @@ h2 small { text-transform:none; letter-spacing:0; font-weight:normal; margin-lef
 .toolbar button:disabled { opacity:.4; cursor:default; }
 .current-action { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight:600; display:inline-block; max-width:45vw; white-space:nowrap; overflow:hidden; text-overflow:ellipsis; vertical-align:bottom; }
 .hint { color:var(--muted); font-size:12px; margin-left:auto; }
-main { display:grid; grid-template-columns: minmax(160px, 210px) minmax(0, 1.9fr) minmax(340px, 1fr); gap:12px; padding:12px 18px; align-items:start; }
+main { display:grid; grid-template-columns: minmax(170px, 230px) minmax(0, 2.3fr) minmax(300px, 1fr); gap:12px; padding:12px 18px; align-items:start; }
 main > * { overflow:auto; max-height:calc(100vh - 130px); min-height:240px; background:#fff; border:1px solid var(--line); border-radius:8px; padding:10px; }
 #steps ol { list-style:none; margin:0; padding:0; }
 #steps li { display:flex; flex-wrap:wrap; gap:2px 8px; padding:5px 8px; border-radius:5px; cursor:pointer; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size:12.5px; }
@@ -172,6 +195,13 @@ main > * { overflow:auto; max-height:calc(100vh - 130px); min-height:240px; back
 #steps .action { font-weight:600; }
 #steps .params { color:#475467; flex-basis:100%; padding-left:2.6em; word-break:break-word; }
 #steps .marks { color:var(--bad); flex-basis:100%; padding-left:2.6em; word-break:break-word; }
+#steps .words { color:#344054; flex-basis:100%; padding-left:2.6em; word-break:break-word; }
+#steps details.call { flex-basis:100%; padding-left:2.6em; color:var(--muted); font-size:11.5px; }
+#steps details.call summary { cursor:pointer; }
+#steps details.call code { display:block; word-break:break-word; color:#475467; }
+#steps .loop { color:#6c3483; font-weight:600; flex-basis:100%; padding-left:2.6em; }
+#steps li.in-loop { box-shadow: inset 3px 0 0 #c39bd3; }
+.loop-note { margin-top:8px; border:1.5px solid #6c3483; background:#f4ecf7; color:#4a235a; padding:6px 12px; border-radius:6px; font-weight:600; }
 #sequence .kmc-step { cursor:pointer; }
 #sequence .kmc-msg.kmc-current path { stroke-width:3px; }
 #events { font-size:13px; margin:0 0 8px; color:#344054; }
@@ -231,7 +261,7 @@ const SCRIPT = `
     document.getElementById('prev').disabled = pos === 0;
     document.getElementById('next').disabled = pos === steps.length - 1;
     var ca = document.getElementById('current-action');
-    ca.textContent = s.action + (s.params ? '(' + s.params + ')' : '');
+    ca.textContent = s.label;
     ca.title = ca.textContent;
     ca.style.color = s.colour;
     document.getElementById('step-heading').textContent = 'Step ' + s.index + ' · ' + s.action;
@@ -293,9 +323,10 @@ const SCRIPT = `
       e.target.textContent = fit ? 'actual size' : 'fit width';
     });
   });
-  // Fit the chart to its pane unless that would shrink the text past reading.
+  // Fit the chart to its pane, so every lane shows, unless that would shrink the text past reading; then
+  // it scrolls sideways.
   var seq = document.querySelector('#sequence svg');
-  if (seq && seq.width && seq.width.baseVal && document.getElementById('sequence').clientWidth / seq.width.baseVal.value < 0.85) {
+  if (seq && seq.width && seq.width.baseVal && document.getElementById('sequence').clientWidth / seq.width.baseVal.value < 0.6) {
     document.getElementById('sequence').classList.remove('fit');
     document.getElementById('sequence-zoom').textContent = 'fit width';
   }

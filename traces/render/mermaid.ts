@@ -5,7 +5,7 @@
  */
 import type { ItfTrace } from '../itf/write.ts';
 import { messageFlights } from './messages.ts';
-import { markStyle } from './sequence.ts';
+import { loopPositionOf, markStyle } from './sequence.ts';
 import { actorsOf, stepsOf, titleOf, verdictSentence } from './steps.ts';
 
 export function renderMermaid(itf: ItfTrace): string {
@@ -20,7 +20,8 @@ export function renderMermaid(itf: ItfTrace): string {
   steps.forEach((s, pos) => {
     const where = s.actor !== undefined ? id.get(s.actor)! : all;
     const received = flights.filter((f) => f.receivedAt === pos);
-    const heard = received.map((f) => `${f.message.label} from ${f.message.from}`);
+    // A step named in the spec's words already says what it received.
+    const heard = s.label !== s.call ? [] : received.map((f) => `${f.message.label} from ${f.message.from}`);
     lines.push(`  Note over ${where}: ${text(`${s.index}. ${s.label}${heard.length ? ` ← ${heard.join(', ')}` : ''}`)}`);
     // Receives with no send in the trace have nowhere else to be drawn.
     for (const f of received.filter((f) => f.sentAt === undefined)) {
@@ -33,6 +34,8 @@ export function renderMermaid(itf: ItfTrace): string {
       lines.push(`  ${id.get(f.message.from)}${arrow}${id.get(f.message.to)}: ${text(label)}`);
     }
   });
+  const loop = loopPositionOf(itf, steps);
+  if (loop !== undefined) lines.push(`  Note over ${all}: ${text(`↻ after step ${steps[steps.length - 1]!.index} the trace repeats forever from step ${steps[loop]!.index}`)}`);
   const verdict = itf['#meta']?.verdict;
   if (verdict) lines.push(`  Note over ${all}: ${text(`✗ ${verdictSentence(verdict, steps[steps.length - 1]!.index)}`)}`);
   return `${lines.join('\n')}\n`;

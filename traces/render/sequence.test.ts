@@ -15,7 +15,7 @@ async function twoPhaseTrace(): Promise<ItfTrace> {
   return toItf(r.trace);
 }
 
-const step = (over: Partial<Step>): Step => ({ index: 0, action: 'A', params: {}, paramsText: '', label: 'A', sends: [], receives: [], marks: [], vars: {}, ...over });
+const step = (over: Partial<Step>): Step => ({ index: 0, action: 'A', params: {}, paramsText: '', label: 'A', call: 'A', sends: [], receives: [], marks: [], vars: {}, ...over });
 const m = (from: string, to: string, label: string) => ({ from, to, label });
 
 test('a receive pairs with the earliest unmatched send; a redelivery with the latest; a reply never with itself', () => {
@@ -96,4 +96,28 @@ test('Mermaid statement separators in names and labels are escaped', () => {
   assert.match(text, /participant p0 as a#59;b/);
   assert.match(text, /participant p1 as c#35;1/);
   assert.match(text, /p0--\)p1: x#59;y \(never received\)/);
+});
+
+test('every label of every regression trace finds a clear place without the chart growing past its rows', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { layoutSequence } = await import('./sequenceLayout.ts');
+  const dir = new URL('../regressions/', import.meta.url);
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.itf.json'))) {
+    const steps = stepsOf(JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as ItfTrace);
+    const layout = layoutSequence(steps, actorsOf(steps), messageFlights(steps));
+    assert.equal(layout.crowded, 0, f);
+    assert.equal(layout.bands.length, steps.length, f);
+    // Bands follow each other without gaps: each step owns one vertical band.
+    layout.bands.forEach((b, i) => i > 0 && assert.equal(b.top, layout.bands[i - 1]!.top + layout.bands[i - 1]!.h, `${f} band ${i}`));
+  }
+});
+
+test('a lasso is drawn back to the state it repeats from', async () => {
+  const { readFileSync } = await import('node:fs');
+  const lasso = JSON.parse(readFileSync(new URL('./fixtures/lasso-prevote.itf.json', import.meta.url), 'utf8')) as ItfTrace;
+  const svg = renderSequenceSvg(lasso);
+  assert.match(svg, /<g class="kmc-loop" data-loop="1"><title>From step 1 on, the trace repeats forever<\/title>/);
+  assert.match(svg, />↻ repeats forever from step 1<\/text>/);
+  assert.deepEqual([...svg.matchAll(/<g class="kmc-step( kmc-in-loop)?" data-step="(\d)"/g)].map((x) => `${x[2]}${x[1] ? '*' : ''}`), ['0', '1*', '2*', '3*', '4*', '5*']);
+  assert.doesNotMatch(renderSequenceSvg(await twoPhaseTrace()), /kmc-loop/);
 });

@@ -6,6 +6,7 @@
  * Rows carry `data-step` so the HTML report can highlight the current step.
  */
 import { messageFlights, type MessageFlight } from './messages.ts';
+import { CHAR_W, HEAD_H, HEAD_Y, MAX_GUTTER_CHARS, layoutSequence, markStyle, type ArrowGeometry } from './sequenceLayout.ts';
 import { VIOLATION_COLOUR, VIOLATION_FILL, styleOf } from './palette.ts';
 import { actionsOf, actorsOf, headlineOf, stepsOf, titleOf, verdictSentence, type Step } from './steps.ts';
 import type { ItfTrace } from '../itf/write.ts';
@@ -14,32 +15,13 @@ import { truncate } from './value.ts';
 export interface SequenceOptions {
   /** Colour order of actions (the state graph's), so both pictures agree; defaults to trace order. */
   readonly actions?: readonly string[];
+  /** `labels` (default): each step's number and name at the left; `numbers`: the number only, for a page that lists the steps beside the chart. */
+  readonly gutter?: 'labels' | 'numbers';
 }
 
 const FONT = `ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace`;
-const CHAR_W = 6.7; // average advance of the 11px monospace font
-const ROW_H = 40;
-/** Extra height per message or mark beyond the second, so busy steps get room for their arrows. */
-const ROW_EXTRA = 13;
-const HEAD_Y = 44;
-const HEAD_H = 28;
-const TOP = HEAD_Y + HEAD_H + 14;
-const MAX_GUTTER_CHARS = 38;
 
-interface MarkStyle {
-  readonly glyph: string;
-  readonly colour: string;
-}
-
-/** How a lifeline mark looks: faults in red, recoveries in green, timers in amber. */
-export function markStyle(mark: string): MarkStyle {
-  const m = mark.toLowerCase();
-  if (/crash|fail|kill|fence|shutdown|stop|lost|drop|partition|illegal|error|exception/.test(m)) return { glyph: '✖', colour: '#c0392b' };
-  if (/restart|recover|start|rejoin|unfence|heal/.test(m)) return { glyph: '↻', colour: '#1e8449' };
-  if (/timeout|timer|expire|elect/.test(m)) return { glyph: '◷', colour: '#b9770e' };
-  if (/abort/.test(m)) return { glyph: '⊘', colour: '#c0392b' };
-  return { glyph: '◆', colour: '#555555' };
-}
+export { markStyle };
 
 export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}): string {
   const steps = stepsOf(itf);
@@ -47,23 +29,12 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   const actors = actorsOf(steps);
   const flights = messageFlights(steps);
   const verdict = itf['#meta']?.verdict;
-
-  const labelX = 10 + 4 * CHAR_W; // room for a three-digit step number
-  const longestLabel = Math.max(8, ...steps.map((s) => Math.min(MAX_GUTTER_CHARS, s.label.length)));
-  const gutterW = Math.round(labelX + longestLabel * CHAR_W + 16);
-  const longestMsg = Math.max(6, ...flights.map((f) => f.message.label.length), ...actors.map((a) => a.length));
-  const laneW = Math.round(Math.min(190, Math.max(130, longestMsg * CHAR_W + 36)));
-  const lanes = Math.max(1, actors.length);
-  const width = gutterW + lanes * laneW + 16;
-  const rowTop: number[] = [];
-  const rowH = steps.map((s) => ROW_H + ROW_EXTRA * Math.max(0, s.sends.length + s.receives.length + s.marks.length - 2));
-  rowH.reduce((y, h, i) => ((rowTop[i] = y), y + h), TOP);
-  const rowsBottom = TOP + rowH.reduce((a, b) => a + b, 0);
+  const loopPos = loopPositionOf(itf, steps);
+  const gutterLabels = options.gutter !== 'numbers';
+  const layout = layoutSequence(steps, actors, flights, loopPos, gutterLabels);
+  const { width, bands, xOf, laneW, labelX, rowsBottom, footerTop } = layout;
   const footerH = verdict ? 56 : 0;
-  const height = rowsBottom + 18 + footerH + 8;
-
-  const xOf = new Map(actors.map((a, i) => [a, gutterW + laneW * i + laneW / 2]));
-  const yOf = (pos: number) => rowTop[pos]! + rowH[pos]! / 2;
+  const height = Math.round(footerTop + footerH + 8);
 
   const out: string[] = [];
   out.push(
@@ -71,27 +42,29 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   );
   out.push(`<title>${esc(`Message sequence: ${titleOf(itf)}`)}</title>`);
   out.push(`<style>${STYLE}</style>`);
-  out.push(`<defs>${arrowMarkers(flights, actions)}</defs>`);
+  out.push(`<defs>${arrowMarkers(flights, actions)}${loopPos !== undefined ? LOOP_MARKER : ''}</defs>`);
   out.push(`<rect class="kmc-bg" x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text class="kmc-title" x="10" y="18">${esc(truncate(titleOf(itf).length * CHAR_W < width - 20 ? titleOf(itf) : headlineOf(itf), Math.floor((width - 20) / CHAR_W)))}</text>`);
   if (flights.length > 0) {
     const key = flights.some((f) => f.receivedAt === undefined)
       ? 'arrow: sent → received (slanted when delivered later) · dashed to ○: never received'
       : 'arrow: sent → received (slanted when delivered later)';
-    out.push(`<text class="kmc-key" x="10" y="33">${esc(key)}</text>`);
+    out.push(`<text class="kmc-key" x="10" y="33">${esc(truncate(key, Math.floor((width - 20) / CHAR_W)))}</text>`);
   }
 
   // Rows first, so lifelines, arrows and marks are drawn over their backgrounds.
   steps.forEach((s, pos) => {
-    const y = rowTop[pos]!;
-    const h = rowH[pos]!;
-    out.push(`<g class="kmc-step" data-step="${s.index}">`);
+    const { top: y, h } = bands[pos]!;
+    const inLoop = loopPos !== undefined && pos >= loopPos;
+    out.push(`<g class="kmc-step${inLoop ? ' kmc-in-loop' : ''}" data-step="${s.index}">`);
     out.push(`<rect class="kmc-row${pos % 2 ? ' kmc-odd' : ''}" x="0" y="${y}" width="${width}" height="${h}"/>`);
     out.push(`<title>${esc(`${s.index}. ${s.label}`)}</title>`);
     out.push(`<text class="kmc-n" x="10" y="${y + h / 2 + 4}">${s.index}</text>`);
-    out.push(
-      `<text class="kmc-action" x="${labelX}" y="${y + h / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
-    );
+    if (gutterLabels) {
+      out.push(
+        `<text class="kmc-action" x="${labelX}" y="${y + h / 2 + 4}" fill="${s.index === 0 ? '#333' : styleOf(actions, s.action).colour}">${esc(truncate(s.label, MAX_GUTTER_CHARS))}</text>`,
+      );
+    }
     out.push('</g>');
   });
 
@@ -105,52 +78,36 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
     out.push('</g>');
   });
 
-  // Activations and marks on the acting party's lifeline.
+  // Activations on the acting party's lifeline, then its marks, each on its own row.
   steps.forEach((s, pos) => {
     if (s.actor === undefined) return;
     const x = xOf.get(s.actor)!;
-    const y = yOf(pos);
+    const { top, h } = bands[pos]!;
     const colour = styleOf(actions, s.action).colour;
-    out.push(`<g class="kmc-activation" data-step="${s.index}"><rect x="${x - 5}" y="${y - rowH[pos]! / 2 + 6}" width="10" height="${rowH[pos]! - 12}" rx="2" fill="${colour}" fill-opacity="0.85"/><title>${esc(`${s.actor}: ${s.label}`)}</title></g>`);
-    s.marks.forEach((mark, k) => {
-      const st = markStyle(mark);
-      const mx = x + 9;
-      const my = y + 4 + (k - (s.marks.length - 1) / 2) * 13;
-      // A mark stays within its lane; the full text is the tooltip.
-      const room = laneW - 22 + (actors.indexOf(s.actor!) === actors.length - 1 ? 120 : 0);
-      const shown = truncate(`${st.glyph} ${mark}`, Math.max(8, Math.floor(room / CHAR_W)));
-      out.push(
-        `<g class="kmc-mark" data-step="${s.index}" data-mark="${esc(mark)}"><title>${esc(`${s.actor}: ${mark}`)}</title><text x="${mx}" y="${my}" fill="${st.colour}" font-weight="bold">${esc(shown)}</text></g>`,
-      );
-    });
+    out.push(`<g class="kmc-activation" data-step="${s.index}"><rect x="${x - 5}" y="${top + 6}" width="10" height="${h - 12}" rx="2" fill="${colour}" fill-opacity="0.85"/><title>${esc(`${s.actor}: ${s.label}`)}</title></g>`);
   });
+  for (const { pos, mark, label } of layout.marks) {
+    const s = steps[pos]!;
+    out.push(
+      `<g class="kmc-mark" data-step="${s.index}" data-mark="${esc(mark)}"><title>${esc(`${s.actor}: ${mark}`)}</title><text x="${label.x}" y="${label.y}" fill="${markStyle(mark).colour}" font-weight="bold">${esc(label.text)}</text></g>`,
+    );
+  }
+  for (const a of layout.arrows) out.push(messageArrow(a, steps, actions));
 
-  const placed: Box[] = [];
-  steps.forEach((s, pos) => {
-    if (s.actor === undefined) return;
-    s.marks.forEach((mark, k) => {
-      const my = yOf(pos) + 4 + (k - (s.marks.length - 1) / 2) * 13;
-      placed.push({ x: xOf.get(s.actor!)! + 9, y: my - 10, w: Math.min((mark.length + 2) * CHAR_W, laneW - 22), h: 13 });
-    });
-  });
-  // Each step's receives, then its sends, get their own heights in its row, so arrows never share an end.
-  const ends = new Map<MessageFlight, { y1: number; y2: number }>();
-  steps.forEach((_, pos) => {
-    const events = [...flights.filter((f) => f.receivedAt === pos).map((f) => [f, 'in'] as const), ...flights.filter((f) => f.sentAt === pos).map((f) => [f, 'out'] as const)];
-    events.forEach(([f, dir], k) => {
-      const y = rowTop[pos]! + (rowH[pos]! * (k + 1)) / (events.length + 1);
-      const e = ends.get(f) ?? { y1: y, y2: y };
-      ends.set(f, dir === 'in' ? { y1: f.sentAt === undefined ? y : e.y1, y2: y } : { y1: y, y2: f.receivedAt === undefined ? y + 11 : e.y2 });
-    });
-  });
-  for (const f of flights) out.push(messageArrow(f, steps, actions, xOf, ends.get(f)!, placed));
+  if (layout.loop) {
+    const { d, label, pos } = layout.loop;
+    const k = steps[pos]!.index;
+    out.push(`<g class="kmc-loop" data-loop="${k}"><title>${esc(`From step ${k} on, the trace repeats forever`)}</title>`);
+    out.push(`<path d="${d}" fill="none" stroke="${LOOP_COLOUR}" stroke-width="1.8" stroke-dasharray="6 3" marker-end="url(#kmc-loop-arrow)"/>`);
+    out.push(`<text x="${label.x}" y="${label.y}" fill="${LOOP_COLOUR}" font-weight="bold">${esc(label.text)}</text></g>`);
+  }
 
   if (verdict) {
-    const y = rowsBottom + 18;
+    const y = footerTop;
     const lastStep = steps[steps.length - 1]!.index;
     out.push(`<g class="kmc-verdict" data-property="${esc(verdict.property)}">`);
     out.push(`<rect x="8" y="${y}" width="${width - 16}" height="${footerH - 8}" rx="6" fill="${VIOLATION_FILL}" stroke="${VIOLATION_COLOUR}" stroke-width="1.5"/>`);
-    out.push(`<text x="18" y="${y + 19}" fill="#7a0c0c" font-weight="bold">${esc(`✗ ${verdictSentence(verdict, lastStep).split(':')[0]}`)}</text>`);
+    out.push(`<text x="18" y="${y + 19}" fill="#7a0c0c" font-weight="bold">${esc(truncate(`✗ ${verdictSentence(verdict, lastStep).split(':')[0]}`, Math.floor((width - 40) / CHAR_W)))}</text>`);
     out.push(`<text x="18" y="${y + 36}" fill="#7a0c0c">${esc(truncate(verdict.description, Math.floor((width - 40) / CHAR_W)))}</text>`);
     out.push('</g>');
   }
@@ -158,79 +115,33 @@ export function renderSequenceSvg(itf: ItfTrace, options: SequenceOptions = {}):
   return `${out.join('\n')}\n`;
 }
 
-function messageArrow(
-  f: MessageFlight,
-  steps: readonly Step[],
-  actions: readonly string[],
-  xOf: ReadonlyMap<string, number>,
-  { y1, y2 }: { y1: number; y2: number },
-  placed: Box[],
-): string {
+const LOOP_COLOUR = '#6c3483';
+const LOOP_MARKER = `<marker id="kmc-loop-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="${LOOP_COLOUR}"/></marker>`;
+
+/** The trace position a lasso repeats from (the ITF `loop` state index), if the trace is a lasso. */
+export function loopPositionOf(itf: ItfTrace, steps: readonly Step[]): number | undefined {
+  const loop = itf.loop;
+  if (loop === undefined) return undefined;
+  const pos = steps.findIndex((s) => s.index === loop);
+  return pos >= 0 ? pos : undefined;
+}
+
+function messageArrow({ flight: f, d, label }: ArrowGeometry, steps: readonly Step[], actions: readonly string[]): string {
   const colour = styleOf(actions, f.action).colour;
-  const x1 = xOf.get(f.message.from)!;
-  const x2 = xOf.get(f.message.to)!;
   const inFlight = f.receivedAt === undefined;
   const markerId = `kmc-arrow-${colour.slice(1)}${inFlight ? '-open' : ''}`;
   const sent = f.sentAt !== undefined ? steps[f.sentAt]!.index : undefined;
   const recv = f.receivedAt !== undefined ? steps[f.receivedAt]!.index : undefined;
   const data = `${sent !== undefined ? ` data-sent="${sent}"` : ''}${recv !== undefined ? ` data-received="${recv}"` : ''}`;
-  const label = inFlight ? `${f.message.label} (in flight)` : f.message.label;
   const title = `${f.message.from} → ${f.message.to}: ${f.message.label}${sent !== undefined ? `, sent at step ${sent}` : ''}${recv !== undefined ? `, received at step ${recv}` : ', never received'}`;
   const dash = inFlight ? ' stroke-dasharray="5 4"' : '';
-  let path: string;
-  let lx: number;
-  let ly: number;
-  if (x1 === x2) {
-    // A party messaging itself: a loop to the right of its lifeline.
-    const y2s = Math.max(y2, y1 + 14);
-    path = `M ${x1 + 5} ${y1} C ${x1 + 46} ${y1}, ${x1 + 46} ${y2s}, ${x1 + 6} ${y2s}`;
-    lx = x1 + 48;
-    ly = (y1 + y2s) / 2 + 4;
-  } else {
-    const dir = Math.sign(x2 - x1);
-    path = `M ${x1 + dir * 5} ${y1} L ${x2 - dir * 6} ${y2}`;
-    // Broadcasts share a start and crossing arrows share middles: slide each label along its arrow
-    // to the first place where it does not cover a label already drawn.
-    const w = label.length * CHAR_W;
-    const at = ([t, dy]: readonly [number, number]): Box => ({ x: x1 + (x2 - x1) * t - w / 2, y: y1 + (y2 - y1) * t + dy, w, h: 13 });
-    let box = at(LABEL_POSITIONS[0]!);
-    let best = Infinity;
-    for (const c of LABEL_POSITIONS) {
-      const b = at(c);
-      const cost = placed.reduce((n, p) => n + overlapArea(p, b), 0);
-      if (cost < best) [box, best] = [b, cost];
-      if (cost === 0) break;
-    }
-    placed.push(box);
-    lx = box.x + w / 2;
-    ly = box.y + 10;
-  }
   return [
     `<g class="kmc-msg${inFlight ? ' kmc-in-flight' : ''}"${data} data-from="${esc(f.message.from)}" data-to="${esc(f.message.to)}">`,
     `<title>${esc(title)}</title>`,
-    `<path d="${path}" fill="none" stroke="${colour}" stroke-width="1.6"${dash} marker-end="url(#${markerId})"/>`,
-    `<text class="kmc-msg-label" x="${lx}" y="${ly}" fill="${colour}" text-anchor="${x1 === x2 ? 'start' : 'middle'}">${esc(label)}</text>`,
+    `<path d="${d}" fill="none" stroke="${colour}" stroke-width="1.6"${dash} marker-end="url(#${markerId})"/>`,
+    `<text class="kmc-msg-label" x="${label.x}" y="${label.y}" fill="${colour}">${esc(label.text)}</text>`,
     '</g>',
   ].join('');
-}
-
-interface Box {
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
-
-/** Where along its arrow (fraction) and how far above (−) or below (+) it a label may go, best first. */
-const LABEL_POSITIONS: readonly (readonly [number, number])[] = [0.5, 0.65, 0.35, 0.78, 0.22].flatMap((t) => [
-  [t, -15],
-  [t, 3],
-] as const);
-
-function overlapArea(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
 }
 
 function arrowMarkers(flights: readonly MessageFlight[], actions: readonly string[]): string {

@@ -15,8 +15,14 @@ export interface Step {
   readonly params: { readonly [name: string]: ItfValue };
   /** `rm=r1, m=[type |-> "Fetch"]`; empty for an action without parameters. */
   readonly paramsText: string;
-  /** `RMPrepare(rm=r1)`, or the bare action name. */
+  /**
+   * How pictures name the step: `RMPrepare(rm=r1)` for plain parameters; for a parameter that is a record
+   * (a message), the spec's own narration instead of its dump, `HandleVoteResponse r1 ← r2: PreVoteResp e1
+   * denied leader=r1`.
+   */
   readonly label: string;
+  /** `HandleVoteResponse(s=r1, m=[type |-> "VoteResponse", …])`: the action and every parameter in full. */
+  readonly call: string;
   readonly actor?: string;
   readonly sends: readonly Message[];
   readonly receives: readonly Message[];
@@ -33,12 +39,14 @@ export function stepsOf(itf: ItfTrace): Step[] {
     const action = meta.action ?? (typeof quintAction === 'string' && quintAction !== '' ? quintAction : i === 0 ? 'Init' : 'Step');
     const params = meta.params ?? {};
     const paramsText = formatParams(params);
+    const call = paramsText === '' ? action : `${action}(${paramsText})`;
     return {
       index: meta.index ?? i,
       action,
       params,
       paramsText,
-      label: paramsText === '' ? action : `${action}(${paramsText})`,
+      label: describedStep(action, params, meta) ?? call,
+      call,
       ...(meta.actor !== undefined ? { actor: meta.actor } : {}),
       sends: meta.sends ?? [],
       receives: meta.receives ?? [],
@@ -46,6 +54,25 @@ export function stepsOf(itf: ItfTrace): Step[] {
       vars,
     };
   });
+}
+
+/**
+ * The step in the spec's own words when a parameter is a record or collection (typically the message
+ * being handled), whose dump would bury what happened: what it received, else its marks, else what it
+ * sent. `undefined` when the parameters are plain values or the spec narrates nothing.
+ */
+export function describedStep(
+  action: string,
+  params: { readonly [name: string]: unknown },
+  narration: { readonly actor?: string; readonly sends?: readonly Message[]; readonly receives?: readonly Message[]; readonly marks?: readonly string[] },
+): string | undefined {
+  if (!Object.values(params).some((v) => typeof v === 'object' && v !== null)) return undefined;
+  const received = (narration.receives ?? []).map((m) => `${m.to} ← ${m.from}: ${m.label}`);
+  if (received.length > 0) return `${action} ${received.join('; ')}`;
+  if ((narration.marks ?? []).length > 0) return `${action} ${narration.actor !== undefined ? `${narration.actor}: ` : ''}${narration.marks!.join(', ')}`;
+  const sent = (narration.sends ?? []).map((m) => `${m.from} → ${m.to}: ${m.label}`);
+  if (sent.length > 0) return `${action} ${sent.join('; ')}`;
+  return undefined;
 }
 
 export function formatParams(params: { readonly [name: string]: ItfValue }): string {

@@ -87,6 +87,7 @@ export const ciCommand: KmcCommand = {
           }),
     });
     process.stdout.write(`${summaryText(result)}\n`);
+    for (const d of result.diffs ?? []) process.stdout.write(`${d.pass ? 'ok    ' : 'DIFFERS'} ${d.diff.name}: ${d.message}\n`);
     const markdown = toMarkdown(result);
     if (argv.junit !== undefined) writeReport(String(argv.junit), toJUnit(result));
     if (argv.markdown !== undefined) writeReport(String(argv.markdown), markdown);

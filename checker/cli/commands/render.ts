@@ -35,6 +35,7 @@ export const renderCommand: KmcCommand = {
       .option('reachable', { type: 'boolean', default: false, describe: 'Draw the whole reachable state graph with the trace on it (small models only; re-runs the spec)' })
       .option('max-graph-states', { type: 'number', default: DEFAULT_MAX_GRAPH_STATES, describe: 'Refuse to draw a graph with more states than this' })
       .option('spec', { type: 'string', describe: "Spec to re-run for --neighbourhood/--reachable (default: the one the trace names); a bundled name or a module path" })
+      .option('params', { type: 'boolean', default: false, describe: "text: name each step with its parameters in full (a message record too) instead of the spec's words for it" })
       .option('labels', { type: 'string', default: 'auto', describe: `State labels in the graph: ${LABELS.join(', ')} (full: every variable, as TLC; changes: what the step changed)` }),
   run: async (argv) => {
     const file = String(argv.trace);
@@ -48,6 +49,7 @@ export const renderCommand: KmcCommand = {
       ...(graph ? { graph } : {}),
       labels: labels as (typeof LABELS)[number],
       colour: out === undefined && process.stdout.isTTY === true,
+      params: argv.params === true,
     });
     if (out === undefined) {
       process.stdout.write(text);
