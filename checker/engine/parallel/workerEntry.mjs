@@ -1,5 +1,12 @@
-// Worker thread entry: load TypeScript through tsx, as the main thread does.
-import { register } from 'tsx/esm/api';
+// Worker thread entry. In the published package the compiled worker.js sits beside this file; in a
+// source checkout the TypeScript is loaded through tsx.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./worker.ts');
+const compiled = new URL('./worker.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./worker.ts');
+}
