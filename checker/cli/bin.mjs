@@ -20,9 +20,11 @@ const limitChosen = /--max-old-space-size/.test(`${process.env.NODE_OPTIONS ?? '
 if ((command === 'check' || command === 'ci') && !limitChosen && process.env.KMC_HEAP_SET === undefined && haveMb < wantMb * 0.9) {
   await relaunch();
 } else {
-  if (process.env.KMC_HEAP_SET !== undefined && process.channel) {
-    // The launcher holds the other end: if it is killed outright, stop too.
-    process.channel.unref();
+  if (process.env.KMC_LAUNCHER_PID !== undefined) {
+    // The launcher holds the other end of the IPC channel: if it is killed outright, stop too (also when
+    // that happened while this process was still starting).
+    if (!process.connected) process.exit(129);
+    process.channel?.unref();
     process.on('disconnect', () => process.exit(129));
   }
   const compiled = new URL('./cli.js', import.meta.url);
@@ -38,7 +40,7 @@ async function relaunch() {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [`--max-old-space-size=${wantMb}`, ...process.execArgv, process.argv[1], ...args], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, KMC_HEAP_SET: String(wantMb) },
+    env: { ...process.env, KMC_HEAP_SET: String(wantMb), KMC_LAUNCHER_PID: String(process.pid) },
     detached: process.platform !== 'win32',
   });
   const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
