@@ -56,9 +56,9 @@ async function dispatch(args: readonly string[]): Promise<ExitCode> {
     .alias('help', 'h')
     .version(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
-    .fail((message, error, y) => {
+    .fail((message, error) => {
       if (error instanceof UserError) throw error;
-      throw new UserError(`${withSuggestion(message ?? error?.message ?? 'invalid command line', y as unknown as OptionsOf)} (kmc ${named} --help lists the options)`);
+      throw new UserError(`${withSuggestion(message ?? error?.message ?? 'invalid command line', parser as unknown as OptionsOf)} (kmc ${named} --help lists the options)`);
     })
     .command(cmd.command, cmd.describe, cmd.builder, async (argv) => {
       exitCode = await cmd.run(argv as Record<string, unknown>);

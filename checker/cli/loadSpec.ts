@@ -70,7 +70,7 @@ async function importModule(modulePath: string): Promise<unknown> {
 
 /**
  * What went wrong loading a module, in one line; for a syntax error the file, line and column, the
- * problem and the offending line. esbuild (TypeScript) lists them as `FILE:LINE:COL: ERROR: TEXT` after
+ * problem and the offending line. esbuild (TypeScript) lists them as `FILE:LINE:COL: ERROR: TEXT` (COL from 0) after
  * "Transform failed"; Node (JavaScript) puts `FILE:LINE` and the line at the top of the stack.
  */
 export function describeLoadError(e: unknown, file?: string): string {
@@ -78,7 +78,7 @@ export function describeLoadError(e: unknown, file?: string): string {
   const lines = e.message.split('\n');
   if (/^Transform failed/.test(lines[0] ?? '')) {
     const problems = lines.slice(1).map((l) => /^(.+):(\d+):(\d+): ERROR: (.*)$/.exec(l.trim())).filter((m) => m !== null);
-    if (problems.length > 0) return problems.map(([, file, line, col, text]) => `${file}:${line}:${col}: ${text}${sourceLine(file!, Number(line))}`).join('; ');
+    if (problems.length > 0) return problems.map(([, file, line, col, text]) => `${file}:${line}:${Number(col) + 1}: ${text}${sourceLine(file!, Number(line))}`).join('; ');
   }
   if (e instanceof SyntaxError && file !== undefined) {
     // Node keeps the position of a module's syntax error to itself; `node --check` prints it.
