@@ -17,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   replay: { usage: 'replay <spec> <trace>', summary: 're-execute a saved .itf.json trace', load: async () => (await import('./commands/replay.ts')).replayCommand },
   render: { usage: 'render <trace>', summary: 'draw a saved trace: text, DOT, SVG, sequence chart, HTML', load: async () => (await import('./commands/render.ts')).renderCommand },
   ci: { usage: 'ci [suite]', summary: 'check a suite against expected verdicts and a baseline', load: async () => (await import('./commands/ci.ts')).ciCommand },
+  init: { usage: 'init [dir]', summary: 'start a spec project: package.json, an example spec, a suite and a CI workflow', load: async () => (await import('./commands/init.ts')).initCommand },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,7 +133,7 @@ test('usage errors with --json print one JSON object on stdout', async () => {
 test('unknown commands list the commands; unknown options suggest the nearest', async () => {
   const cmd = await kmc('frobnicate');
   assert.equal(cmd.code, 2);
-  assert.match(cmd.stderr, /Unknown command 'frobnicate'\. The commands are list, check, simulate, replay, render or ci/);
+  assert.match(cmd.stderr, /Unknown command 'frobnicate'\. The commands are list, check, simulate, replay, render, ci or init/);
   const near = await kmc('chek', 'twophase');
   assert.match(near.stderr, /Unknown command 'chek' \(did you mean 'check'\?\)/);
   const flag = await kmc('check', 'twophase', '--presett', 'rm3');
@@ -147,7 +147,7 @@ test('-v/--version print the version; -h/--help list every command', async () =>
   for (const flag of ['-h', '--help']) {
     const r = await kmc(flag);
     assert.equal(r.code, 0);
-    for (const name of ['list', 'check', 'simulate', 'replay', 'render', 'ci']) assert.match(r.stdout, new RegExp(`kmc ${name}\\b`));
+    for (const name of ['list', 'check', 'simulate', 'replay', 'render', 'ci', 'init']) assert.match(r.stdout, new RegExp(`kmc ${name}\\b`));
   }
 });
 
@@ -159,4 +159,18 @@ test('the progress line fits the terminal width', () => {
   const line = written.replace('\r\x1b[2K', '');
   assert.ok(line.length < 40, `${line.length} columns: ${line}`);
   assert.match(line, /^123,456,789 distinct/);
+});
+
+test('init writes a spec project, and never overwrites a file', async () => {
+  const dir = join(temp(), 'my-designs');
+  const r = await kmc('init', dir);
+  assert.equal(r.code, 0, r.stderr);
+  for (const f of ['package.json', 'tsconfig.json', 'specs/mutex.ts', 'kmc.suite.yaml', '.github/workflows/kmc.yml', '.gitignore']) assert.ok(existsSync(join(dir, f)), f);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  assert.ok(pkg.devDependencies['kafka-model-checker'].startsWith('^'));
+  assert.ok(pkg.devDependencies.immutable);
+  assert.match(readFileSync(join(dir, '.github/workflows/kmc.yml'), 'utf8'), /npx kmc ci --junit kmc-out\/junit\.xml --markdown kmc-out\/summary\.md/);
+  const again = await kmc('init', dir);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /kmc init does not overwrite files: package\.json, tsconfig\.json, .* already exist in /);
 });

@@ -89,6 +89,18 @@ test('the packed tarball installs into an empty folder and checks the README spe
       }
     }
 
+    // kmc init: the project it writes checks its example spec and passes its own suite.
+    const project = join(work, 'project');
+    const init = run(join(esm, 'node_modules/.bin/kmc'), ['init', project], work);
+    assert.equal(init.code, 0, init.stderr);
+    symlinkSync(join(esm, 'node_modules'), join(project, 'node_modules'));
+    const example = run(join(project, 'node_modules/.bin/kmc'), ['check', './specs/mutex.ts', '--preset', 'racy'], project);
+    assert.equal(example.code, 1, example.stderr);
+    assert.match(example.stdout, /Invariant MutualExclusion violated after 4 steps/);
+    const suite = run(join(project, 'node_modules/.bin/kmc'), ['ci', '--jobs', '1'], project);
+    assert.equal(suite.code, 0, suite.stdout + suite.stderr);
+    assert.match(suite.stdout, /kmc ci: passed — all 2 checks passed/);
+
     const version = run(join(esm, 'node_modules/.bin/kmc'), ['--version'], esm);
     assert.equal(version.stdout.trim(), pkg.version);
     // The README's deep imports of earlier versions still resolve.
