@@ -174,3 +174,22 @@ test('init writes a spec project, and never overwrites a file', async () => {
   assert.equal(again.code, 2);
   assert.match(again.stderr, /kmc init does not overwrite files: package\.json, tsconfig\.json, .* already exist in /);
 });
+
+test('ci --shard I/N runs checks I, I+N, … of the suite; the slices cover it exactly once', async () => {
+  const dir = temp();
+  const suite = join(dir, 'kmc.suite.yaml');
+  writeFileSync(
+    suite,
+    ['version: 1', 'checks:', '  - { spec: diehard, expect: { violates: NotSolved } }', '  - { spec: twophase, preset: rm3, expect: holds }', '  - { spec: twophase, preset: rm3-commit-early, expect: { violates: TCConsistent } }', ''].join('\n'),
+  );
+  const ran = (stdout: string) => ['diehard', 'twophase/rm3', 'twophase/rm3-commit-early'].filter((n) => new RegExp(`^ok\\s+${n}\\s`, 'm').test(stdout));
+  const first = await kmc('ci', suite, '--shard', '1/2', '--jobs', '1');
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  assert.deepEqual(ran(first.stdout), ['diehard', 'twophase/rm3-commit-early']);
+  const second = await kmc('ci', suite, '--shard', '2/2', '--jobs', '1');
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.deepEqual(ran(second.stdout), ['twophase/rm3']);
+  const bad = await kmc('ci', suite, '--shard', '3/2');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--shard takes I\/N with 1 ≤ I ≤ N/);
+});
