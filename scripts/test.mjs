@@ -1,10 +1,11 @@
-// Runs every *.test.ts file in the project with Node's own test runner (TypeScript through tsx).
+// Builds dist/ (incremental), then runs every *.test.ts file in the project with Node's own test runner
+// (TypeScript through tsx; the packed-install test and the CLI's spawns use the compiled dist/).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
-const skip = new Set(['node_modules', '.git', 'out', '.kmc']);
+const skip = new Set(['node_modules', '.git', 'out', '.kmc', 'dist']);
 const only = process.argv.slice(2);
 
 function find(dir) {
@@ -18,6 +19,8 @@ function find(dir) {
   return found;
 }
 
+const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
 const files = find(root)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { Expectation, ParamValue, SpecDefinition } from '../../spec/spec.ts';
 import { loadSpec } from '../cli/loadSpec.ts';
+import { closest } from '../cli/closest.ts';
 import { parseValue } from '../cli/params.ts';
 import { buildModel } from '../cli/runCheck.ts';
 import { BUNDLED_NAMES, BUNDLED_SPECS } from '../cli/registry.ts';
@@ -384,25 +385,4 @@ export function validateAgainstSpec(check: SuiteCheck, def: SpecDefinition<unkno
     else if (unsound.length > 0) out.push({ field: ['options', 'symmetry'], message: `symmetry reduction is unsound for properties not declared symmetric: ${unsound.join(', ')}` });
   }
   return out;
-}
-
-/** The suggestion for a misspelt field: the allowed name within edit distance 2, if any. */
-function closest(word: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const n of names) {
-    const d = editDistance(word.toLowerCase(), n.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [n, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

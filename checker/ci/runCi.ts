@@ -24,6 +24,8 @@ export interface CiRequest {
   readonly lanes?: number;
   /** Run only these checks (names, `*` matches any text). */
   readonly only?: readonly string[];
+  /** Run the I-th of N deterministic slices of the suite (checks I, I+N, I+2N, … in suite order; I from 1). */
+  readonly shard?: { readonly index: number; readonly count: number };
   readonly baselinePath?: string;
   readonly updateBaseline?: boolean;
   /** Overrides every check's tolerance. */
@@ -51,11 +53,12 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
   for (const d of suite.diffs ?? []) diffs.push(await runSuiteDiff(d, req.shouldStop));
   const compared = compareWithBaseline(run.outcomes, baseline);
   // With --only, the other checks' entries are not stale: they were just not run.
-  const drift = req.only ? { ...compared, stale: [] } : compared;
+  const partial = req.only !== undefined || req.shard !== undefined;
+  const drift = partial ? { ...compared, stale: [] } : compared;
   const baselineUpdated = req.updateBaseline ?? false;
   if (baselineUpdated) {
     // A filtered run keeps the entries of the checks it did not run.
-    const kept = req.only ? Object.fromEntries(Object.entries(baseline?.checks ?? {}).filter(([n]) => !suite.checks.some((c) => c.name === n))) : {};
+    const kept = partial ? Object.fromEntries(Object.entries(baseline?.checks ?? {}).filter(([n]) => !suite.checks.some((c) => c.name === n))) : {};
     const next = updatedBaseline(run.outcomes, baseline);
     writeBaseline(suite.baselinePath, { ...next, checks: sortByName({ ...kept, ...next.checks }) });
   }
@@ -91,6 +94,10 @@ function narrow(suite: Suite, req: CiRequest): Suite {
     }
     checks = checks.filter((c) => patterns.some(({ re }) => re.test(c.name)));
     suite = { ...suite, diffs: (suite.diffs ?? []).filter((d) => patterns.some(({ re }) => re.test(d.name))) };
+  }
+  if (req.shard) {
+    const { index, count } = req.shard;
+    checks = checks.filter((_, i) => i % count === index - 1);
   }
   if (req.tolerance !== undefined) checks = checks.map((c) => ({ ...c, tolerance: req.tolerance! }));
   return { ...suite, checks, ...(req.baselinePath ? { baselinePath: resolve(req.baselinePath) } : {}) };

@@ -1,5 +1,12 @@
-// Entry of a `kmc ci` worker thread: loads the TypeScript sources through tsx, then serves jobs.
-import { register } from 'tsx/esm/api';
+// Entry of a `kmc ci` worker thread. In the published package the compiled workerMain.js sits beside
+// this file; in a source checkout the TypeScript is loaded through tsx.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./workerMain.ts');
+const compiled = new URL('./workerMain.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./workerMain.ts');
+}

@@ -2,9 +2,10 @@
  * Finds a spec by bundled name or by path to the user's own `.ts`/`.js` module (TypeScript is loaded
  * directly, no build step), and checks that the module really exports a spec.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import type { SpecDefinition } from '../../spec/spec.ts';
 import { BUNDLED_NAMES, BUNDLED_SPECS } from './registry.ts';
 import { UserError, choices } from './userError.ts';
@@ -37,17 +38,64 @@ export async function loadSpec(nameOrPath: string): Promise<LoadedSpec> {
 export async function importDefinition(modulePath: string, shownAs = modulePath): Promise<SpecDefinition<unknown>> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
+    mod = (await importModule(modulePath)) as Record<string, unknown>;
   } catch (e) {
-    throw new UserError(`Could not load the spec module ${shownAs}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}. Fix the module so that it imports cleanly.`);
+    throw new UserError(`Could not load the spec module ${shownAs}: ${describeLoadError(e, modulePath)}. Fix the module so that it imports cleanly.`);
   }
-  const candidate = isSpecDefinition(mod.default) ? mod.default : mod.spec;
+  // A CommonJS module (a .ts file under a package.json without "type": "module") arrives with its
+  // exports object as the default export.
+  const cjs = typeof mod.default === 'object' && mod.default !== null ? (mod.default as Record<string, unknown>) : {};
+  const candidate = [mod.default, mod.spec, cjs.default, cjs.spec].find(isSpecDefinition);
   if (!isSpecDefinition(candidate)) {
     throw new UserError(
       `${shownAs} does not export a spec. A spec module exports, as default or as \`spec\`, an object with name, description, params, presets and build (see defineSpec in spec/spec.ts); this module exports: ${choices(Object.keys(mod)) }.`,
     );
   }
   return candidate;
+}
+
+const TYPESCRIPT = /\.(ts|mts|cts)$/;
+
+/**
+ * Imports a spec module. kmc itself runs compiled; a user's TypeScript goes through tsx's scoped import,
+ * which follows the module type the user's package.json declares (ESM, CommonJS, or none) and leaves
+ * every other module to Node. In a source checkout run through tsx, TypeScript already loads.
+ */
+async function importModule(modulePath: string): Promise<unknown> {
+  const url = pathToFileURL(modulePath).href;
+  if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
+}
+
+/**
+ * What went wrong loading a module, in one line; for a syntax error the file, line and column, the
+ * problem and the offending line. esbuild (TypeScript) lists them as `FILE:LINE:COL: ERROR: TEXT` (COL from 0) after
+ * "Transform failed"; Node (JavaScript) puts `FILE:LINE` and the line at the top of the stack.
+ */
+export function describeLoadError(e: unknown, file?: string): string {
+  if (!(e instanceof Error)) return String(e);
+  const lines = e.message.split('\n');
+  if (/^Transform failed/.test(lines[0] ?? '')) {
+    const problems = lines.slice(1).map((l) => /^(.+):(\d+):(\d+): ERROR: (.*)$/.exec(l.trim())).filter((m) => m !== null);
+    if (problems.length > 0) return problems.map(([, file, line, col, text]) => `${file}:${line}:${Number(col) + 1}: ${text}${sourceLine(file!, Number(line))}`).join('; ');
+  }
+  if (e instanceof SyntaxError && file !== undefined) {
+    // Node keeps the position of a module's syntax error to itself; `node --check` prints it.
+    const checked = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+    const at = /^(?:file:\/\/)?(\/\S+):(\d+)\n/m.exec(checked.stderr ?? '');
+    if (at) return `${file}:${at[2]}: ${e.message}${sourceLine(file, Number(at[2]))}`;
+  }
+  return lines[0] ?? String(e);
+}
+
+function sourceLine(file: string, line: number): string {
+  try {
+    const text = readFileSync(file, 'utf8').split('\n')[line - 1]?.trim();
+    return text ? ` (in \`${text}\`)` : '';
+  } catch {
+    return '';
+  }
 }
 
 function isSpecDefinition(x: unknown): x is SpecDefinition<unknown> {

@@ -8,9 +8,12 @@ import { UserError, choices } from './userError.ts';
 export interface ResolvedParams {
   readonly params: ParamValues;
   readonly preset?: Preset;
+  /** A `--param` that replaced a value the preset or an earlier `--param` had given, naming both. */
+  readonly warnings: readonly string[];
 }
 
-export function resolveParams(spec: SpecDefinition<unknown>, presetName: string | undefined, overrides: readonly string[]): ResolvedParams {
+/** `base` (e.g. a replayed trace's parameters) applies before `overrides` and may be overridden silently. */
+export function resolveParams(spec: SpecDefinition<unknown>, presetName: string | undefined, overrides: readonly string[], base: readonly string[] = []): ResolvedParams {
   const values: Record<string, ParamValue> = {};
   for (const p of spec.params) values[p.name] = p.default;
   let preset: Preset | undefined;
@@ -21,15 +24,26 @@ export function resolveParams(spec: SpecDefinition<unknown>, presetName: string 
     }
     for (const [k, v] of Object.entries(preset.params)) if (v !== undefined) values[k] = v;
   }
-  for (const text of overrides) {
+  const warnings: string[] = [];
+  const given = new Map<string, ParamValue>();
+  for (const [index, text] of [...base, ...overrides].entries()) {
     const eq = text.indexOf('=');
     if (eq <= 0) throw new UserError(`--param takes NAME=VALUE, got '${text}'. Parameters of ${spec.name}: ${describeParams(spec.params)}.`);
     const name = text.slice(0, eq);
     const def = spec.params.find((p) => p.name === name);
     if (!def) throw new UserError(`Unknown parameter '${name}' for spec ${spec.name}. Its parameters are: ${describeParams(spec.params)}.`);
-    values[name] = parseValue(spec.name, def, text.slice(eq + 1));
+    const value = parseValue(spec.name, def, text.slice(eq + 1));
+    if (index >= base.length) {
+      const earlier = given.get(name);
+      if (earlier !== undefined && earlier !== value) warnings.push(`--param ${name}=${String(value)} replaces --param ${name}=${String(earlier)} given before it.`);
+      else if (earlier === undefined && preset && preset.params[name] !== undefined && preset.params[name] !== value) {
+        warnings.push(`--param ${name}=${String(value)} overrides preset ${preset.name}'s ${name}=${String(preset.params[name])}.`);
+      }
+      given.set(name, value);
+    }
+    values[name] = value;
   }
-  return preset ? { params: values, preset } : { params: values };
+  return preset ? { params: values, preset, warnings } : { params: values, warnings };
 }
 
 export function parseValue(specName: string, def: ParamDef, raw: string): ParamValue {

@@ -20,7 +20,9 @@ export function progressDisplay(quiet: boolean, stream: NodeJS.WriteStream = pro
     onProgress: (p) => {
       const line = formatProgress(p);
       if (live) {
-        stream.write(`\r\x1b[2K${line}`);
+        // A line longer than the terminal wraps, and the next refresh clears only its last row.
+        const width = stream.columns ?? 80;
+        stream.write(`\r\x1b[2K${line.length >= width ? `${line.slice(0, Math.max(0, width - 2))}…` : line}`);
         shown = true;
       } else stream.write(`${line}\n`);
     },

@@ -16,6 +16,10 @@ export interface CheckRequest {
   readonly preset?: string;
   /** `NAME=VALUE` overrides. */
   readonly params?: readonly string[];
+  /** `NAME=VALUE` applied before `params` (a replayed trace's own parameters). */
+  readonly baseParams?: readonly string[];
+  /** Where warnings about the parameters go (default: standard error). */
+  readonly warn?: (message: string) => void;
   readonly options?: CheckOptions;
 }
 
@@ -38,9 +42,12 @@ export interface PreparedCheck {
 /** Everything up to the search itself; user mistakes surface here as `UserError`. */
 export async function prepareCheck(req: CheckRequest): Promise<PreparedCheck> {
   const loaded = await loadSpec(req.spec);
-  const { params, preset } = resolveParams(loaded.definition, req.preset, req.params ?? []);
+  const { params, preset, warnings } = resolveParams(loaded.definition, req.preset, req.params ?? [], req.baseParams ?? []);
+  const warn = req.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  for (const w of warnings) warn(w);
   const label: CheckLabel = { spec: loaded.definition.name, ...(preset ? { preset: preset.name } : {}), params };
   const model = buildModel(loaded, params);
+  requireInitialState(model, label);
   const options: CheckOptions = { ...withoutUndefined(preset?.options ?? {}), ...withoutUndefined(req.options ?? {}) };
   return { loaded, label, model, options, ...(preset ? { expect: preset.expect } : {}) };
 }
@@ -52,6 +59,8 @@ export async function runCheck(req: CheckRequest): Promise<CheckRun> {
     result = await checkModel(p.model, p.options, p.label, { modulePath: p.loaded.modulePath, params: p.label.params });
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(`Cannot check ${p.label.spec}: ${e.message}`);
+    // The fingerprint refuses values it cannot compare by value (a plain object or array in a state).
+    if (e instanceof Error && /^a state holds a plain/.test(e.message)) throw new UserError(`The spec ${p.label.spec}: ${e.message}. Build the state from Immutable values (or declare a layout).`);
     throw e;
   }
   return { loaded: p.loaded, label: p.label, options: p.options, result, ...(p.expect ? { expect: p.expect } : {}) };
@@ -66,6 +75,17 @@ export function buildModel(loaded: LoadedSpec, params: CheckLabel['params']): Mo
       ExitCode.SpecError,
     );
   }
+}
+
+/** A model whose init gives no state would "hold" vacuously: refuse it. */
+function requireInitialState(model: Model<unknown>, label: CheckLabel): void {
+  let first: IteratorResult<unknown>;
+  try {
+    first = model.init()[Symbol.iterator]().next();
+  } catch (e) {
+    throw new UserError(`The spec ${label.spec} threw in init for ${JSON.stringify(label.params)}: ${e instanceof Error ? e.message : String(e)}`, ExitCode.SpecError);
+  }
+  if (first.done) throw new UserError(`The spec ${label.spec}'s init returned no state for ${JSON.stringify(label.params)}: there is nothing to check. init must return at least one initial state.`);
 }
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {

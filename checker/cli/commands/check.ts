@@ -1,10 +1,8 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
-import chalk from 'chalk';
+import { availableParallelism } from 'node:os';
 import type { KmcCommand } from '../command.ts';
-import { exitCodeOf, toReport } from '../report.ts';
-import { formatCoverage, formatReport } from '../resultText.ts';
-import { progressDisplay } from '../progressDisplay.ts';
-import { runCheck } from '../runCheck.ts';
+import { checkOutputFolder } from '../outputPath.ts';
+import { UserError } from '../userError.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
@@ -25,9 +23,23 @@ export const checkCommand: KmcCommand = {
       .option('resume', { type: 'string', describe: 'Continue the search saved in this checkpoint folder (same spec, preset and parameters); keeps checkpointing there' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
+      .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads, at most the number of cores; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
+    const workers = positiveInt('workers', argv.workers);
+    const cores = availableParallelism();
+    if (workers !== undefined && workers > cores) {
+      throw new UserError(`--workers ${workers} is more than the ${cores} cores of this machine; more threads than cores only slow a search down. Use --workers ${cores} or fewer.`);
+    }
+    const out = argv.out === undefined ? undefined : String(argv.out);
+    if (out !== undefined) checkOutputFolder(out);
+    const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([
+      import('../progressDisplay.ts'),
+      import('../runCheck.ts'),
+      import('../report.ts'),
+      import('../resultText.ts'),
+      import('chalk'),
+    ]);
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));
     const run = await runCheck({
       spec: String(argv.spec),
@@ -45,7 +57,7 @@ export const checkCommand: KmcCommand = {
         ...(argv.resume !== undefined ? { resumeDirectory: String(argv.resume) } : {}),
         deadlock: argv.deadlock as boolean | undefined,
         symmetry: argv.symmetry as boolean | undefined,
-        workers: positiveInt('workers', argv.workers),
+        workers,
         shouldStop: interruptFlag(),
         progressIntervalMs: display.progressIntervalMs,
         ...(display.onProgress ? { onProgress: display.onProgress } : {}),
@@ -53,9 +65,20 @@ export const checkCommand: KmcCommand = {
     });
     display.done();
     const report = toReport(run.result, run.label);
-    const written = argv.out !== undefined && report.trace ? await (await import('../../../traces/render/writeAll.ts')).writeAllFormats(report.trace, String(argv.out)) : [];
+    // The result is printed whatever happens to the files: a failed write is reported after it.
+    let written: string[] = [];
+    let writeError: string | undefined;
+    if (out !== undefined && report.trace) {
+      try {
+        const [{ makeDirectory }, { writeAllFormats }] = await Promise.all([import('../outputPath.ts'), import('../../../traces/render/writeAll.ts')]);
+        makeDirectory(out, '--out');
+        written = await writeAllFormats(report.trace, out);
+      } catch (e) {
+        writeError = `the counterexample could not be written to ${out}: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify(report)}\n`);
+      process.stdout.write(`${JSON.stringify(writeError ? { ...report, writeError } : report)}\n`);
     } else {
       const descriptions = new Map(run.loaded.definition.build(run.label.params).properties.map((p) => [p.name, p.description]));
       process.stdout.write(`${formatReport(report, descriptions)}\n`);
@@ -64,6 +87,7 @@ export const checkCommand: KmcCommand = {
       if (written.length > 0) process.stdout.write(`Counterexample written to ${written.join(', ')}\n`);
       if (itf) process.stdout.write(chalk.dim(`Replay it with: kmc replay ${argv.spec as string} ${itf}\n`));
     }
+    if (writeError) process.stderr.write(`${chalk.red('error:')} ${writeError}\n`);
     return exitCodeOf(run.result);
   },
 };

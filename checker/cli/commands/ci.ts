@@ -42,6 +42,7 @@ export const ciCommand: KmcCommand = {
       .option('markdown', { type: 'string', describe: 'Write a Markdown summary to this file (also appended to $GITHUB_STEP_SUMMARY when set)' })
       .option('out', { type: 'string', describe: 'Folder for the counterexamples (.itf.json, .txt) of failing checks' })
       .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once (results are the same for every value)' })
+      .option('shard', { type: 'string', describe: 'Run slice I of N (I/N, e.g. 2/4): checks I, I+N, I+2N, … of the suite, for a CI matrix' })
       .option('only', { type: 'string', array: true, describe: 'Run only the checks with these names (* matches any text; repeatable)' })
       .option('mutate', { type: 'boolean', default: false, describe: 'Mutation self-test: re-check each passing check with one action disabled or one guard dropped at a time' })
       .option('mutant-states', { type: 'number', default: DEFAULT_MUTATION_BUDGET.mutantStates, describe: 'Distinct-state budget of each mutant' })
@@ -62,6 +63,7 @@ export const ciCommand: KmcCommand = {
       suitePath,
       lanes: positiveInt('jobs', argv.jobs)!,
       ...(argv.only ? { only: (argv.only as unknown[]).map(String) } : {}),
+      ...(argv.shard !== undefined ? { shard: parseShard(String(argv.shard)) } : {}),
       ...(argv.baseline !== undefined ? { baselinePath: String(argv.baseline) } : {}),
       updateBaseline: Boolean(argv['update-baseline']),
       ...(tolerance !== undefined ? { tolerance } : {}),
@@ -130,4 +132,12 @@ async function init(argv: Record<string, unknown>): Promise<ExitCode> {
   const count = sources.reduce((n, s) => n + s.definition.presets.length, 0);
   process.stdout.write(`Wrote ${shownPath(target)}: ${count} checks (one per preset of ${sources.map((s) => s.ref).join(', ')}). Tune the budgets, then record a baseline with kmc ci ${shownPath(target)} --update-baseline.\n`);
   return ExitCode.Holds;
+}
+
+/** `--shard I/N` with 1 ≤ I ≤ N. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || count < 1 || index < 1 || index > count) throw new UserError(`--shard takes I/N with 1 ≤ I ≤ N (slice I of N), e.g. 1/4; got '${text}'.`);
+  return { index, count };
 }

@@ -1,15 +1,18 @@
 /**
- * Ctrl-C during a search: the first press asks the search to stop and print the stats so far
- * (result: incomplete); a second press exits at once.
+ * Stopping a run from outside: Ctrl-C, or `kill -INT`/`-TERM`/`-HUP` sent to the kmc process. The first
+ * signal asks the search to stop and print the stats so far (result: incomplete, exit 4); a second one
+ * exits at once (128 + the signal's number, as a shell reports it).
  */
+const STOP_SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
+
 export function interruptFlag(): () => boolean {
   let interrupted = false;
-  const onSigint = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    process.stderr.write('\nStopping: printing the stats so far (Ctrl-C again to quit at once)\n');
-  };
-  process.once('SIGINT', onSigint);
-  process.on('SIGINT', () => {});
+  for (const [signal, number] of Object.entries(STOP_SIGNALS)) {
+    process.on(signal, () => {
+      if (interrupted) process.exit(128 + number);
+      interrupted = true;
+      process.stderr.write(`\nStopping (${signal}): printing the stats so far (send it again to quit at once)\n`);
+    });
+  }
   return () => interrupted;
 }

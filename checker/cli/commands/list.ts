@@ -2,18 +2,16 @@
 import chalk from 'chalk';
 import type { KmcCommand } from '../command.ts';
 import { ExitCode } from '../exitCodes.ts';
-import { loadSpec } from '../loadSpec.ts';
+import { bundledCatalog, type SpecSummary } from '../bundledCatalog.ts';
 import { rangeOf } from '../params.ts';
-import { BUNDLED_NAMES } from '../registry.ts';
-import type { SpecDefinition } from '../../../spec/spec.ts';
 
 export const listCommand: KmcCommand = {
   command: 'list',
   describe: 'List the bundled specs with their parameters and presets',
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' }),
+  plainFlags: ['--json'],
   run: async (argv) => {
-    const specs: SpecDefinition<unknown>[] = [];
-    for (const name of BUNDLED_NAMES) specs.push((await loadSpec(name)).definition);
+    const specs = await bundledCatalog();
     if (argv.json) {
       process.stdout.write(`${JSON.stringify({ specs: specs.map(describeSpec) }, null, 2)}\n`);
       return ExitCode.Holds;
@@ -31,7 +29,7 @@ export const listCommand: KmcCommand = {
   },
 };
 
-export function describeSpec(s: SpecDefinition<unknown>) {
+export function describeSpec(s: SpecSummary) {
   return {
     name: s.name,
     description: s.description,

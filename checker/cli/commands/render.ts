@@ -4,7 +4,7 @@
  * (the whole, small, state graph with the trace on it) asks for more; those re-run the spec the trace
  * names, with the parameters it records.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { KmcCommand } from '../command.ts';
 import { ExitCode } from '../exitCodes.ts';
@@ -12,6 +12,7 @@ import { SpecError } from '../../engine/expander.ts';
 import { prepareCheck } from '../runCheck.ts';
 import { DEFAULT_MAX_GRAPH_STATES, neighbourhoodGraph, overlayTrace, reachableGraph } from '../../engine/reachableGraph.ts';
 import { UserError, choices } from '../userError.ts';
+import { checkOutputFile, makeDirectory } from '../outputPath.ts';
 import type { ItfTrace } from '../../../traces/itf/write.ts';
 import { FORMAT_DESCRIPTIONS, FORMATS, GRAPH_FORMATS, formatForFile, renderFormat, type Format } from '../../../traces/render/formats.ts';
 import { readItf } from '../../../traces/itf/readFile.ts';
@@ -40,6 +41,7 @@ export const renderCommand: KmcCommand = {
   run: async (argv) => {
     const file = String(argv.trace);
     const out = argv.out === undefined ? undefined : String(argv.out);
+    if (out !== undefined) checkOutputFile(out);
     const format = chooseFormat(argv.format, out);
     const labels = String(argv.labels);
     if (!(LABELS as readonly string[]).includes(labels)) throw new UserError(`--labels must be ${choices(LABELS)}; got '${labels}'.`);
@@ -55,7 +57,7 @@ export const renderCommand: KmcCommand = {
       process.stdout.write(text);
     } else {
       try {
-        mkdirSync(dirname(out), { recursive: true });
+        makeDirectory(dirname(out), '--out');
         writeFileSync(out, text);
       } catch (e) {
         throw new UserError(`Cannot write ${out}: ${(e as Error).message}. Give a file path in a folder you can write to.`);

@@ -5,6 +5,8 @@ import { ExitCode } from '../exitCodes.ts';
 import { readItf } from '../../../traces/itf/readFile.ts';
 import { replayTrace, type ReplayOutcome } from '../../engine/replay.ts';
 import { prepareCheck } from '../runCheck.ts';
+import { loadSpec } from '../loadSpec.ts';
+import { UserError } from '../userError.ts';
 
 export const replayCommand: KmcCommand = {
   command: 'replay <spec> <trace>',
@@ -19,10 +21,18 @@ export const replayCommand: KmcCommand = {
   run: async (argv) => {
     const trace = readItf(String(argv.trace));
     const recordedParams = Object.entries(trace['#meta']?.params ?? {}).map(([k, v]) => `${k}=${String(v)}`);
+    const loaded = await loadSpec(String(argv.spec));
+    const recordedSpec = trace['#meta']?.spec;
+    if (recordedSpec !== undefined && recordedSpec !== loaded.definition.name) {
+      throw new UserError(
+        `${String(argv.trace)} was recorded for the spec ${recordedSpec}, not ${loaded.definition.name} (${String(argv.spec)}). Replay it against the spec that wrote it: kmc replay ${recordedSpec} ${String(argv.trace)} (or the path of that spec's module).`,
+      );
+    }
     const prepared = await prepareCheck({
       spec: String(argv.spec),
       ...(argv.preset !== undefined ? { preset: String(argv.preset) } : {}),
-      params: [...(argv.preset === undefined ? recordedParams : []), ...(argv.param as string[]).map(String)],
+      baseParams: argv.preset === undefined ? recordedParams : [],
+      params: (argv.param as string[]).map(String),
     });
     const outcome = replayTrace(prepared.model, trace);
     if (argv.json) {

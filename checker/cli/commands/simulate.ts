@@ -12,6 +12,7 @@ import { progressDisplay, fmt } from '../progressDisplay.ts';
 import { UserError } from '../userError.ts';
 import { positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
+import { checkOutputFolder } from '../outputPath.ts';
 
 export const simulateCommand: KmcCommand = {
   command: 'simulate <spec>',
@@ -24,6 +25,7 @@ export const simulateCommand: KmcCommand = {
       .option('time-limit', { type: 'string', describe: 'Stop after this many seconds' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' }),
   run: async (argv) => {
+    if (argv.out !== undefined) checkOutputFolder(String(argv.out));
     const prepared = await prepareCheck({
       spec: String(argv.spec),
       ...(argv.preset !== undefined ? { preset: String(argv.preset) } : {}),

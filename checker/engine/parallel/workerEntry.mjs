@@ -1,12 +1,17 @@
-// Worker thread entry: load TypeScript through tsx, as the main thread does, then run the worker the
-// coordinator asked for (packed states in shared memory, or Immutable.js states rebuilt by re-execution).
-import { register } from 'tsx/esm/api';
+// Worker thread entry. In the published package the compiled workers sit beside this file; in a source
+// checkout the TypeScript is loaded through tsx. The coordinator says which worker it wants: packed
+// states in shared memory, or Immutable.js states rebuilt by re-execution.
+import { existsSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 
-register();
-if (workerData.packed) {
-  const { runPackedWorker } = await import('./packedWorker.ts');
-  await runPackedWorker(workerData);
+const name = workerData.packed ? 'packedWorker' : 'worker';
+const compiled = new URL(`./${name}.js`, import.meta.url);
+let worker;
+if (existsSync(compiled)) {
+  worker = await import(compiled.href);
 } else {
-  await import('./worker.ts');
+  const { register } = await import('tsx/esm/api');
+  register();
+  worker = await import(`./${name}.ts`);
 }
+if (workerData.packed) await worker.runPackedWorker(workerData);

@@ -1,0 +1,111 @@
+/**
+ * Signals sent to a real `kmc` process (the compiled bin, as installed): the search stops with the stats
+ * so far and exit 4, and no process is left behind, with or without the larger-heap child.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = `${root}dist/checker/cli/bin.mjs`;
+const linux = process.platform === 'linux';
+const { KMC_HEAP_SET: _, KMC_LAUNCHER_PID: __, ...parentEnv } = process.env;
+const env = { ...parentEnv, NO_COLOR: '1' };
+// kmc starts a larger-heap child only where the machine has more memory than V8's default heap uses.
+const relaunches = getHeapStatistics().heap_size_limit < totalmem() * 0.75 * 0.9;
+// Big enough to run for minutes: the signal always arrives mid-search.
+const LONG_CHECK = ['check', 'twophase', '--param', 'rm=9', '--workers', '1', '--json'];
+
+function alive(pid: number): boolean {
+  return existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+}
+
+/** CPU seconds `pid` has used (Linux: utime + stime in /proc/PID/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function children(pid: number): number[] {
+  const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return text === '' ? [] : text.split(/\s+/).map(Number);
+}
+
+/**
+ * Waits until the process doing the search (the child, if kmc started one) is searching: loading kmc and
+ * the spec takes well under a second of CPU, so two seconds of CPU mean the search is under way.
+ */
+async function searching(kmc: ChildProcess, expectChild: boolean): Promise<number> {
+  for (let i = 0; i < 1200; i++) {
+    const [child] = children(kmc.pid!);
+    const worker = expectChild ? child : kmc.pid!;
+    if (worker !== undefined && alive(worker) && cpuSeconds(worker) >= 2) return worker;
+    await sleep(50);
+  }
+  throw new Error('kmc never started searching');
+}
+
+function exited(kmc: ChildProcess): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  kmc.stdout!.on('data', (d) => (stdout += d));
+  kmc.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => kmc.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+for (const [signal, withChild] of [
+  ['SIGTERM', false],
+  ['SIGINT', false],
+  ['SIGTERM', true],
+  ['SIGINT', true],
+] as const) {
+  test(`kill -${signal.slice(3)} ${withChild ? 'to the launcher of a larger-heap child' : 'in one process'}: stats so far, exit 4, nothing left running`, { skip: !linux || (withChild && !relaunches), timeout: 60_000 }, async () => {
+    // A heap limit given on the command line means kmc runs the search in its own process.
+    const nodeArgs = withChild ? [] : ['--max-old-space-size=2048'];
+    const kmc = spawn(process.execPath, [...nodeArgs, bin, ...LONG_CHECK], { env });
+    const done = exited(kmc);
+    const worker = await searching(kmc, withChild).catch((e: unknown) => {
+      kmc.kill('SIGKILL');
+      throw e;
+    });
+    if (withChild) assert.notEqual(worker, kmc.pid);
+    kmc.kill(signal);
+    const r = await done;
+    const leftRunning = alive(worker);
+    if (leftRunning) process.kill(worker, 'SIGKILL');
+    assert.equal(r.code, 4, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.status, 'incomplete');
+    assert.equal(report.reason, 'interrupted');
+    assert.ok(report.distinct > 0);
+    assert.match(r.stderr, new RegExp(`Stopping \\(${signal}\\)`));
+    assert.equal(leftRunning, false, 'the search process is gone');
+  });
+}
+
+for (const when of ['while it starts', 'while it searches'] as const) {
+  test(`kill -KILL to the launcher ${when}: its larger-heap child stops too (no orphan)`, { skip: !linux || !relaunches, timeout: 60_000 }, async () => {
+    const kmc = spawn(process.execPath, [bin, ...LONG_CHECK], { env });
+    const done = exited(kmc);
+    let child: number | undefined;
+    try {
+      if (when === 'while it starts') {
+        while (child === undefined) {
+          child = children(kmc.pid!)[0];
+          await sleep(5);
+        }
+      } else child = await searching(kmc, true);
+      kmc.kill('SIGKILL');
+      await done;
+      for (let i = 0; i < 200 && alive(child); i++) await sleep(50);
+      assert.equal(alive(child), false, 'the child exits when its launcher dies');
+    } finally {
+      if (child !== undefined && alive(child)) process.kill(child, 'SIGKILL');
+    }
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The package as a user gets it: `npm pack`, install the tarball into an empty folder, write the README's
+ * spec there and check it with `npx kmc`, under each module type a user's package.json may declare.
+ * Runs the compiled output (dist/, built by `npm run build`; `npm test` builds it first).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+
+/** The README's spec, exactly as the README shows it. */
+function readmeSpec(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /```ts\n(\/\/ my-mutex\.ts[^\n]*\n[\s\S]*?)```/.exec(readme);
+  assert.ok(block, 'the README shows my-mutex.ts');
+  return block[1]!;
+}
+
+/** The README's spec without its types, as a user writing plain JavaScript would have it. */
+function javascriptSpec(spec: string, style: 'esm' | 'cjs'): string {
+  let js = spec
+    .replace(/^type Pc = .*\n/m, '')
+    .replace(/^type State = .*\n/m, '')
+    .replace(/Map<string, Pc>\(\)/g, 'Map()')
+    .replace(/defineSpec<State>\(/g, 'defineSpec(')
+    .replace(/always<State>\(/g, 'always(')
+    .replace(/sometimes<State>\(/g, 'sometimes(');
+  if (style === 'cjs') {
+    js = js
+      .replace("import { Map, Record } from 'immutable';", "const { Map, Record } = require('immutable');")
+      .replace(`import { always, defineSpec, sometimes } from '${pkg.name}';`, `const { always, defineSpec, sometimes } = require('${pkg.name}');`)
+      .replace('export default defineSpec(', 'module.exports = defineSpec(');
+  }
+  assert.doesNotMatch(js, /<State>|: Pc|type /, 'no TypeScript left');
+  return js;
+}
+
+function run(cmd: string, args: string[], cwd: string) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('the packed tarball installs into an empty folder and checks the README spec under every module type', { timeout: 120_000 }, () => {
+  assert.ok(existsSync(join(root, 'dist/spec/index.js')), 'dist/ is built (npm run build)');
+  const work = mkdtempSync(join(tmpdir(), 'kmc-pack-'));
+  try {
+    // --ignore-scripts: pack the dist/ just built instead of building it again.
+    const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], root);
+    assert.equal(packed.code, 0, packed.stderr);
+    const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
+    const listing = run('tar', ['-tzf', tarball], work).stdout.split('\n').filter(Boolean);
+    assert.deepEqual(listing.filter((f) => /\.test\.|fixtures\/|bench\/|\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no tests, fixtures, bench or sources');
+    assert.ok(listing.includes('package/dist/checker/cli/bin.mjs'));
+
+    const esm = join(work, 'esm');
+    mkdirSync(esm);
+    writeFileSync(join(esm, 'package.json'), JSON.stringify({ name: 'esm-user', version: '1.0.0', type: 'module', allowScripts: { esbuild: false } }));
+    const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], esm);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.doesNotMatch(installed.stderr, /esbuild/, 'no install-script notice about esbuild');
+    assert.deepEqual(readdirSync(join(esm, 'node_modules/immutable')).includes('package.json'), true, 'the peer dependency immutable is installed beside it');
+
+    // The same installation under the other module types (the install does not depend on the type).
+    const folders: Record<string, { type?: string; files: Record<string, string> }> = {
+      esm: { type: 'module', files: { 'my-mutex.ts': readmeSpec(), 'my-mutex.mts': readmeSpec(), 'my-mutex.js': javascriptSpec(readmeSpec(), 'esm') } },
+      commonjs: { type: 'commonjs', files: { 'my-mutex.ts': readmeSpec(), 'my-mutex.mts': readmeSpec(), 'my-mutex.js': javascriptSpec(readmeSpec(), 'cjs') } },
+      none: { files: { 'my-mutex.ts': readmeSpec(), 'my-mutex.js': javascriptSpec(readmeSpec(), 'cjs') } },
+    };
+    for (const [name, { type, files }] of Object.entries(folders)) {
+      const dir = join(work, name);
+      if (name !== 'esm') {
+        mkdirSync(dir);
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${name}-user`, version: '1.0.0', ...(type ? { type } : {}) }));
+        symlinkSync(join(esm, 'node_modules'), join(dir, 'node_modules'));
+      }
+      for (const [file, text] of Object.entries(files)) {
+        writeFileSync(join(dir, file), text);
+        // The README's command once; the installed bin directly for the rest (npx costs a second each).
+        const r = name === 'esm' && file === 'my-mutex.ts' ? run('npx', ['kmc', 'check', `./${file}`, '--preset', 'racy'], dir) : run(join(dir, 'node_modules/.bin/kmc'), ['check', `./${file}`, '--preset', 'racy'], dir);
+        assert.equal(r.code, 1, `${name}/${file}: ${r.stderr}`);
+        assert.match(r.stdout, /Invariant MutualExclusion violated after 4 steps \(a shortest counterexample\)/, `${name}/${file}`);
+        assert.match(r.stdout, /^9 distinct states, 13 generated, depth 4/m, `${name}/${file}`);
+      }
+    }
+
+    // kmc init: the project it writes checks its example spec and passes its own suite.
+    const project = join(work, 'project');
+    const init = run(join(esm, 'node_modules/.bin/kmc'), ['init', project], work);
+    assert.equal(init.code, 0, init.stderr);
+    symlinkSync(join(esm, 'node_modules'), join(project, 'node_modules'));
+    const example = run(join(project, 'node_modules/.bin/kmc'), ['check', './specs/mutex.ts', '--preset', 'racy'], project);
+    assert.equal(example.code, 1, example.stderr);
+    assert.match(example.stdout, /Invariant MutualExclusion violated after 4 steps/);
+    const suite = run(join(project, 'node_modules/.bin/kmc'), ['ci', '--jobs', '1'], project);
+    assert.equal(suite.code, 0, suite.stdout + suite.stderr);
+    assert.match(suite.stdout, /kmc ci: passed — all 2 checks passed/);
+
+    const version = run(join(esm, 'node_modules/.bin/kmc'), ['--version'], esm);
+    assert.equal(version.stdout.trim(), pkg.version);
+    // The README's deep imports of earlier versions still resolve.
+    const deep = run(process.execPath, ['--input-type=module', '-e', `import { defineSpec } from '${pkg.name}/spec/spec.ts'; import { always } from '${pkg.name}/invariants/property.ts'; console.log(typeof defineSpec, typeof always);`], esm);
+    assert.equal(deep.stdout.trim(), 'function function', deep.stderr);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
