@@ -1,9 +1,13 @@
 /**
  * `npm run bench`: throughput and memory of the checker on the bench models, each run in a fresh
- * process with one worker and with every core, so the worker speed-up is measured, not assumed.
+ * process of the compiled checker (dist/) with one worker and with every core, so the worker speed-up is
+ * measured, not assumed. The same TwoPhase state space runs through its layout and through its
+ * Immutable.js form side by side, and a Kafka model runs once more with a memory budget below its
+ * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -11,19 +15,29 @@ interface BenchCase {
   readonly name: string;
   readonly args: readonly string[];
   readonly quickArgs?: readonly string[];
+  /** Extra options of the one-worker run only (the spill case). */
+  readonly oneWorkerOptions?: readonly string[];
+  /** Skip the all-cores run (a spec without a layout, measured for the representation alone). */
+  readonly oneWorkerOnly?: boolean;
 }
 
 const CASES: readonly BenchCase[] = [
-  { name: 'twophase rm=8', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'] },
-  // The same state space with the state packed into a number: the checker without Immutable.js.
+  // The bundled TwoPhase (a declared layout) and the same spec over Immutable.js, side by side.
+  { name: 'twophase rm=8 (layout)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'] },
+  { name: 'twophase rm=8 (Immutable.js)', args: ['spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=8'], quickArgs: ['spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=7'], oneWorkerOnly: true },
+  // The same state space packed by hand into a number: what the engine does with no spec cost.
   { name: 'twophase-packed rm=8', args: ['bench/twoPhasePacked.ts', '--param', 'rm=8'], quickArgs: ['bench/twoPhasePacked.ts', '--param', 'rm=7'] },
+  { name: 'twophase rm=10 (layout)', args: ['twophase', '--param', 'rm=10'], quickArgs: ['twophase', '--param', 'rm=8'] },
   { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
   // A packed-layout spec: the KIP-631 lifecycle's final design, exhaustive.
+  // A frontier that outgrows its budget spills to disk; the counts must equal the in-memory run above.
+  { name: 'twophase rm=8 spilling (--memory-budget 64M)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'], oneWorkerOptions: ['--memory-budget', '64M'], oneWorkerOnly: true },
   { name: 'lifecycle kip631-final', args: ['lifecycle', '--preset', 'kip631-final'], quickArgs: ['lifecycle', '--preset', 'kip903-broker-epochs'] },
 ];
 
-const bin = fileURLToPath(new URL('../checker/cli/bin.mjs', import.meta.url));
+const compiled = fileURLToPath(new URL('../dist/checker/cli/bin.mjs', import.meta.url));
+const bin = existsSync(compiled) ? compiled : fileURLToPath(new URL('../checker/cli/bin.mjs', import.meta.url));
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
@@ -37,22 +51,23 @@ interface Figures {
   seconds: number;
   bytesPerState: number;
   peakMemoryBytes: number;
+  spilledBytes?: number;
 }
 
-function run(args: readonly string[], workers: number): Figures {
-  const r = spawnSync(process.execPath, [bin, 'check', ...args, '--json', '--quiet', '--workers', String(workers)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+function run(args: readonly string[], workers: number, extra: readonly string[] = []): Figures {
+  const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet', '--workers', String(workers)], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`kmc check ${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Figures;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', quick sizes' : ''}`);
-console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', `seconds (${cores} workers)`, 'speed-up'].join(' | '));
+console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up'].join(' | '));
 for (const c of CASES) {
   if (only && !c.name.includes(only)) continue;
   const args = quick && c.quickArgs ? c.quickArgs : c.args;
-  const one = run(args, 1);
-  const many = cores > 1 ? run(args, cores) : one;
+  const one = run(args, 1, c.oneWorkerOptions);
+  const many = cores > 1 && !c.oneWorkerOnly ? run(args, cores) : one;
   if (many.distinct !== one.distinct || many.generated !== one.generated) {
     throw new Error(`${c.name}: ${cores} workers gave different counts (${many.distinct}/${many.generated} vs ${one.distinct}/${one.generated})`);
   }
@@ -68,8 +83,9 @@ for (const c of CASES) {
       fmt(one.generated / one.seconds),
       fmt(one.bytesPerState),
       fmt(one.peakMemoryBytes / 2 ** 20),
-      many.seconds.toFixed(1),
-      `${(one.seconds / many.seconds).toFixed(2)}×`,
+      fmt((one.spilledBytes ?? 0) / 2 ** 20),
+      many === one ? '—' : many.seconds.toFixed(1),
+      many === one ? '—' : `${(one.seconds / many.seconds).toFixed(2)}×`,
     ].join(' | '),
   );
 }

@@ -121,7 +121,7 @@ checks:
     '7:26 checks[0].budget.maxStates: the distinct-state budget must be a whole number of at least 1; got number -1',
     '7:43 checks[0].budget.timeSeconds: the time budget in seconds must be a number above 0; got string "ten"',
     "7:48 checks[0].budget.maxDepht: unknown field 'maxDepht' (did you mean 'maxDepth'?); the fields of a budget are timeSeconds, maxStates or maxDepth",
-    "8:5 checks[1]: missing field 'spec': name a bundled spec (twophase, diehard, kraft or replication) or give the path of your spec module",
+    "8:5 checks[1]: missing field 'spec': name a bundled spec (twophase, diehard, kraft, replication or lifecycle) or give the path of your spec module",
     "10:5 checks[2]: missing field 'expect': every check states the verdict it must have; write `expect: holds`, or `expect: { violates: PropertyName }` for a known bug",
     '15:14 checks[3].bounded: a bounded check needs budget.maxStates or budget.maxDepth: a time bound alone would make the verdict depend on the machine',
     '16:11 checks[3].skip: skip takes the reason as text, e.g. skip: "too large for CI"',
@@ -157,7 +157,7 @@ checks:
     expect: holds
 `);
   assert.deepEqual(got, [
-    "3:11 checks[0].spec: unknown spec 'twophose': the bundled specs are twophase, diehard, kraft or replication; for your own spec give the path of its module, e.g. ./specs/my-spec.ts",
+    "3:11 checks[0].spec: unknown spec 'twophose': the bundled specs are twophase, diehard, kraft, replication or lifecycle; for your own spec give the path of its module, e.g. ./specs/my-spec.ts",
     "6:13 checks[1].preset: spec twophase has no preset 'rm4'; its presets are rm3, rm5 or rm3-commit-early",
     "9:19 checks[2].params.rm: Parameter rm of twophase must be a whole number from 1 to 10 (number of resource managers); got '99'",
     "9:31 checks[2].params.colour: spec twophase has no parameter 'colour'; its parameters are rm or bug",

@@ -55,7 +55,7 @@ test("Quint's ITF reader reads a kmc trace, typed the same way in every state", 
   }
   // votedFor, leader and illegal are Options in every state, whether empty or not.
   assert.deepEqual([...replicaShapes], [
-    '{role:str,epoch:int,votedFor:variant,leader:variant,votes:Set,log:List,hwm:int,fetched:bool,inflight:Map,endOffsets:Map,illegal:variant}',
+    '{role:str,epoch:int,votedFor:variant,leader:variant,votes:Set,rejections:Set,log:List,hwm:int,fetched:bool,inflight:Map,endOffsets:Map,illegal:variant}',
   ]);
   assert.deepEqual([...pickShapes], ['{m:variant,s:variant}']);
   assert.deepEqual(actions, ['Init', 'CheckQuorumResign', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteResponse']);

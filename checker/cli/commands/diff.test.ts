@@ -36,6 +36,8 @@ ValidRolesAndStates             violated (4 steps)  holds          fixed by B
 LeaderElected                   never reached       never reached
 PreVoteRejectedWithKnownLeader  holds               holds
 LeaderResigned                  holds               holds
+PreVoteToOwnFollower            holds               holds
+PreVoteReplyNamesRequester      holds               holds
 
 A: 137 distinct states, depth 10
 B: 86 distinct states, depth 9
@@ -69,6 +71,8 @@ test('kmc diff kraft as JSON and Markdown', async () => {
       ['LeaderElected', 'unreached', undefined, 'unreached', 'same'],
       ['PreVoteRejectedWithKnownLeader', 'holds', undefined, 'holds', 'same'],
       ['LeaderResigned', 'holds', undefined, 'holds', 'same'],
+      ['PreVoteToOwnFollower', 'holds', undefined, 'holds', 'same'],
+      ['PreVoteReplyNamesRequester', 'holds', undefined, 'holds', 'same'],
     ],
   );
   assert.deepEqual([json.a.distinct, json.a.depth, json.b.distinct, json.b.depth], [137, 10, 86, 9]);
