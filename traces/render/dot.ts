@@ -66,7 +66,7 @@ function edgeLabel(label: string, action: string): string {
   const rest = label.startsWith(`${action} `) ? label.slice(action.length + 1) : label.startsWith(action) ? label.slice(action.length) : '';
   if (!label.startsWith(action) || rest === '') return truncate(label, 40);
   const words = rest.split(/(?<=:) /);
-  return [action, ...words.map((w) => truncate(w, 34))].join('\n');
+  return [action, ...words.map((w) => truncate(w, 30))].join('\n');
 }
 
 function kindNote(g: StateGraph): string {
