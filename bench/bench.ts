@@ -32,7 +32,7 @@ const CASES: readonly BenchCase[] = [
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
   // A packed-layout spec: the KIP-631 lifecycle's final design, exhaustive.
   // A frontier that outgrows its budget spills to disk; the counts must equal the in-memory run above.
-  { name: 'twophase rm=8 spilling (--memory-budget 64M)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'], oneWorkerOptions: ['--memory-budget', '64M'], oneWorkerOnly: true },
+  { name: 'twophase rm=8 spilling (--memory-budget 96M)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'], oneWorkerOptions: ['--memory-budget', '96M'], oneWorkerOnly: true },
   { name: 'lifecycle kip631-final', args: ['lifecycle', '--preset', 'kip631-final'], quickArgs: ['lifecycle', '--preset', 'kip903-broker-epochs'] },
 ];
 
