@@ -19,7 +19,7 @@ import { type Limits, yieldToEventLoop } from '../limits.ts';
 import type { IncompleteReason } from '../result.ts';
 import { FairCycleSearch } from './fairCycle.ts';
 import { FairnessKeys } from './fairness.ts';
-import { GrowableBits } from './growable.ts';
+import { GrowableBits } from '../state/growable.ts';
 import { StateGraphBuilder, type StateGraph } from './graph.ts';
 import { buildLasso, type Lasso } from './lasso.ts';
 import { StateIds } from './stateIds.ts';

@@ -6,7 +6,7 @@
  * own: an enabled action instance always yields an edge, so they are the fair keys of its out-edges.
  * No state object is kept; a state is recovered by re-running the steps of its BFS tree path.
  */
-import { GrowableU32, GrowableI32 } from './growable.ts';
+import { GrowableU32, GrowableI32 } from '../state/growable.ts';
 
 /** What the fair-cycle search needs: the shape of the graph and the fairness of its edges. */
 export interface FairGraph {

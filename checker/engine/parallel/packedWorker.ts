@@ -3,40 +3,9 @@ import { parentPort } from 'node:worker_threads';
 import { Expander, SpecError } from '../expander.ts';
 import { importDefinition } from '../../cli/loadSpec.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
+import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import { isPacked, layoutOf, type PackedLayout } from '../state/packed.ts';
 import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
-
-/** Growable streams of words and bytes, handed over (transferred) when a chunk is done. */
-class Words {
-  data = new Uint32Array(4096);
-  length = 0;
-  push(x: number): void {
-    if (this.length === this.data.length) this.data = grow(this.data);
-    this.data[this.length++] = x;
-  }
-  take(): Uint32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
-class Bytes {
-  data = new Uint8Array(1 << 16);
-  length = 0;
-  push(b: Uint8Array): void {
-    while (this.length + b.length > this.data.length) this.data = grow(this.data);
-    this.data.set(b, this.length);
-    this.length += b.length;
-  }
-  take(): Uint8Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
-function grow<T extends Uint32Array | Uint8Array>(a: T): T {
-  const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
-  bigger.set(a);
-  return bigger;
-}
 
 export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   const port = parentPort!;
@@ -57,9 +26,9 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
     const chunks = Math.ceil(m.count / m.chunkSize);
     const witnesses = expander.witnesses;
     for (let chunk = setup.index; chunk < chunks; chunk += setup.count) {
-      const parents = new Words();
-      const candidates = new Words();
-      const bytes = new Bytes();
+      const parents = new GrowableU32();
+      const candidates = new GrowableU32();
+      const bytes = new GrowableBytes();
       const errors: string[] = [];
       const end = Math.min(m.count, (chunk + 1) * m.chunkSize);
       for (let pos = chunk * m.chunkSize; pos < end; pos++) {
@@ -116,10 +85,10 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
           parents.push(fired);
           pairs++;
         }
-        parents.data[header] = generated;
-        parents.data[header + 1] = count;
-        parents.data[header + 2] = flags;
-        parents.data[header + 3] = pairs;
+        parents.set(header, generated);
+        parents.set(header + 1, count);
+        parents.set(header + 2, flags);
+        parents.set(header + 3, pairs);
         if (flags & FLAG_ERROR) break;
       }
       const p = parents.take();

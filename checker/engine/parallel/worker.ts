@@ -4,6 +4,7 @@ import { Expander, SpecError } from '../expander.ts';
 import { importDefinition } from '../../cli/loadSpec.ts';
 import { accelerateRecords } from '../recordAcceleration.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
+import { GrowableU32 } from '../state/growable.ts';
 import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 const setup = workerData as WorkerSetup;
@@ -15,27 +16,10 @@ const definition = await importDefinition(setup.modulePath);
 const expander = new Expander(definition.build(setup.params), setup.symmetry);
 let level: unknown[] = [];
 
-/** Growable Uint32 stream. */
-class Words {
-  data = new Uint32Array(1024);
-  length = 0;
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Uint32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = x;
-  }
-  take(): Uint32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
 function expand(seenBuffer: SharedArrayBuffer): void {
   const seen = new FingerprintSetView(seenBuffer);
-  const parents = new Words();
-  const candidates = new Words();
+  const parents = new GrowableU32();
+  const candidates = new GrowableU32();
   const fired = new Uint32Array(expander.actions.length);
   for (let pos = setup.index; pos < level.length; pos += setup.count) {
     const s = level[pos];
@@ -46,7 +30,7 @@ function expand(seenBuffer: SharedArrayBuffer): void {
     fired.fill(0);
     try {
       if (!expander.withinConstraint(s)) {
-        parents.data[header + 2] = FLAG_NOT_EXPANDED;
+        parents.set(header + 2, FLAG_NOT_EXPANDED);
         continue;
       }
       expander.successors(s, (t, action, _params, ordinal) => {
@@ -75,7 +59,7 @@ function expand(seenBuffer: SharedArrayBuffer): void {
   send({ type: 'expanded', parents: p, candidates: c, error: null }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
 }
 
-function finishRecord(parents: Words, header: number, generated: number, candidateCount: number, fired: Uint32Array): void {
+function finishRecord(parents: GrowableU32, header: number, generated: number, candidateCount: number, fired: Uint32Array): void {
   let pairs = 0;
   for (let a = 0; a < fired.length; a++) {
     if (fired[a] === 0) continue;
@@ -83,9 +67,9 @@ function finishRecord(parents: Words, header: number, generated: number, candida
     parents.push(fired[a]!);
     pairs++;
   }
-  parents.data[header] = generated;
-  parents.data[header + 1] = candidateCount;
-  parents.data[header + 3] = pairs;
+  parents.set(header, generated);
+  parents.set(header + 1, candidateCount);
+  parents.set(header + 3, pairs);
 }
 
 function advance(newStates: Uint32Array, firstId: number, check: boolean): void {

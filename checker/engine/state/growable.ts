@@ -1,4 +1,7 @@
-/** Append-only typed arrays that double when full: the graph is built before its size is known. */
+/**
+ * Append-only typed arrays that double when full, for streams built before their size is known (the
+ * liveness graph, a worker's reports).
+ */
 export class GrowableU32 {
   private data = new Uint32Array(1024);
   length = 0;
@@ -16,9 +19,41 @@ export class GrowableU32 {
     this.data[this.length++] = x;
   }
 
+  /** Overwrites an element already pushed (a record's header, filled in once its body is known). */
+  set(i: number, x: number): void {
+    this.data[i] = x;
+  }
+
   /** The filled part, without copying. */
   view(): Uint32Array {
     return this.data.subarray(0, this.length);
+  }
+
+  /** The filled part as its own buffer, to transfer to another thread. */
+  take(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+export class GrowableBytes {
+  private data = new Uint8Array(1 << 16);
+  length = 0;
+
+  push(b: Uint8Array): void {
+    if (this.length + b.length > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < this.length + b.length) size *= 2;
+      const bigger = new Uint8Array(size);
+      bigger.set(this.data.subarray(0, this.length));
+      this.data = bigger;
+    }
+    this.data.set(b, this.length);
+    this.length += b.length;
+  }
+
+  /** The filled part as its own buffer, to transfer to another thread. */
+  take(): Uint8Array {
+    return this.data.slice(0, this.length);
   }
 }
 
