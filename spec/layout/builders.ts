@@ -15,6 +15,7 @@ import {
   ScalarOptionType,
   ScalarType,
   SeqType,
+  TextType,
   VariantType,
   type Fields,
   type Key,
@@ -41,6 +42,11 @@ export function enumOf<const V extends readonly Key[]>(values: V): EnumType<V[nu
  */
 export function ids<const V extends readonly Key[]>(name: string, values: V): IdsType<V[number]> {
   return new IdsType<V[number]>(name, values);
+}
+
+/** A string of at most `maxBytes` bytes (UTF-8), for text a model records but does not branch on. */
+export function text(maxBytes: number): TextType {
+  return new TextType(maxBytes);
 }
 
 /** `null` or a value of `t` (0 is null for scalars; a presence byte for composites). */

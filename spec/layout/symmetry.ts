@@ -122,7 +122,8 @@ export function permuteBytes(root: LType, bytes: Uint8Array, domain: IdsType, pe
 
 /**
  * The symmetry of a model on its layout: each symmetry set of the model names the L.ids domain with the
- * same ids; every permutation of every set (their product, identity left out) gives one image.
+ * same ids, or some ids of one; every permutation of every set (their product, identity left out) gives
+ * one image.
  */
 export class LayoutSymmetry {
   private readonly images: Permutations[];
@@ -134,22 +135,29 @@ export class LayoutSymmetry {
     sets: readonly (readonly Key[])[],
   ) {
     const domains = [...typesUnder(root)].filter((t): t is IdsType => t instanceof IdsType);
+    // A set naming a whole domain permutes it; a set naming some ids of a domain (the followers of a
+    // distinguished leader, say) permutes those ids and leaves the others in place.
     const perSet = sets.map((set) => {
-      const matching = domains.filter((d) => sameMembers(d.values, set));
+      let matching = domains.filter((d) => sameMembers(d.values, set));
+      if (matching.length === 0) matching = domains.filter((d) => set.length > 0 && new Set(set).size === set.length && set.every((id) => d.keyIndex(id) >= 0));
       if (matching.length === 0) {
         const known = domains.map((d) => `${d.name} [${d.values.join(', ')}]`).join('; ') || 'none';
-        throw new Error(`the symmetry set [${set.join(', ')}] is not an id domain of the layout (its L.ids domains: ${known})`);
+        throw new Error(`the symmetry set [${set.join(', ')}] is not within an id domain of the layout (its L.ids domains: ${known})`);
       }
-      return matching;
+      return { set, matching };
     });
-    this.involves = involvement(new Set(perSet.flat()));
+    this.involves = involvement(new Set(perSet.flatMap((p) => p.matching)));
     let images: Map<IdsType, Int32Array>[] = [new Map()];
-    for (const matching of perSet) {
+    for (const { set, matching } of perSet) {
       const next: Map<IdsType, Int32Array>[] = [];
-      for (const perm of permutations(matching[0]!.count)) {
+      for (const perm of permutations(set.length)) {
         for (const base of images) {
           const m = new Map(base);
-          for (const d of matching) m.set(d, perm);
+          for (const d of matching) {
+            const p = Int32Array.from(d.values, (_, i) => i);
+            set.forEach((id, i) => (p[d.keyIndex(id)] = d.keyIndex(set[perm[i]!]!)));
+            m.set(d, p);
+          }
           next.push(m);
         }
       }

@@ -53,7 +53,7 @@ export abstract class LType<R = unknown, I = unknown> {
   }
 }
 
-export type Kind = 'int' | 'bool' | 'enum' | 'ids' | 'option' | 'record' | 'map' | 'idSet' | 'list' | 'set' | 'variant';
+export type Kind = 'int' | 'bool' | 'enum' | 'ids' | 'option' | 'record' | 'map' | 'idSet' | 'list' | 'set' | 'variant' | 'text';
 
 // ---------------------------------------------------------------------------------------------------
 // Scalars
@@ -678,6 +678,45 @@ export class VariantType<TF extends string = string, C extends Readonly<Record<s
   }
   describe(): string {
     return `a ${this.name}`;
+  }
+}
+
+/**
+ * A string of at most `maxBytes` bytes of UTF-8, zero-padded (so a string cannot hold NUL). Meant for
+ * text a model records but never branches on, such as the reason a transition failed; ids and values a
+ * model compares belong in `ids` or `enumOf`, where symmetry and the byte order can see them.
+ */
+export class TextType extends LType<string, string> {
+  readonly kind = 'text';
+  readonly width: number;
+  private static readonly encoder = new TextEncoder();
+  private static readonly decoder = new TextDecoder();
+  constructor(readonly maxBytes: number) {
+    super();
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`L.text(${maxBytes}): at least one byte`);
+    this.width = maxBytes;
+  }
+  read(b: Uint8Array, o: number): string {
+    let end = o;
+    const stop = o + this.width;
+    while (end < stop && b[end] !== 0) end++;
+    return TextType.decoder.decode(b.subarray(o, end));
+  }
+  write(b: Uint8Array, o: number, v: unknown): void {
+    if (typeof v !== 'string' || v.includes('\0')) throw new LayoutError('', v, this.describe());
+    const bytes = TextType.encoder.encode(v);
+    if (bytes.length > this.width) throw new LayoutError('', v, `${this.describe()}; it has ${bytes.length}`);
+    b.set(bytes, o);
+    b.fill(0, o + bytes.length, o + this.width);
+  }
+  toImmutable(b: Uint8Array, o: number): unknown {
+    return this.read(b, o);
+  }
+  toJS(b: Uint8Array, o: number): unknown {
+    return this.read(b, o);
+  }
+  describe(): string {
+    return `a text of at most ${this.maxBytes} bytes`;
   }
 }
 

@@ -7,7 +7,7 @@
  * state each. A view remembers where it was read from (`_p`, `_k`) only to name the field path when a
  * write is out of bounds.
  */
-import { List, Map as IMap, Set as ISet, is, isImmutable } from 'immutable';
+import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
 import { allocBytes, copyBytes, equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
@@ -32,7 +32,9 @@ export abstract class View {
 
   equals(other: unknown): boolean {
     if (other === this) return true;
-    return other instanceof View && other._t === this._t && equalBytes(this._b, this._o, other._b, other._o, this._t.width);
+    if (!(other instanceof View)) return this instanceof RecordView && isRecord(other) && sameAsEncoded(this, other);
+    if (other._t === this._t) return equalBytes(this._b, this._o, other._b, other._o, this._t.width);
+    return this instanceof RecordView && other instanceof RecordView && sameRecordValue(this, other);
   }
 
   hashCode(): number {
@@ -234,11 +236,107 @@ type Pred<V, K> = (v: V, k: K, self: any) => unknown;
 
 // ---------------------------------------------------------------------------------------------------
 
+/**
+ * Where a record's fields lie: from the first field's offset, `length` bytes (a variant case starts
+ * after its tag byte and may be followed by padding up to the variant's width).
+ */
+function fieldSpan(t: RecordType): { start: number; length: number } {
+  const first = t.fields[0];
+  const last = t.fields[t.fields.length - 1];
+  return first === undefined || last === undefined ? { start: 0, length: 0 } : { start: first.offset, length: last.offset + last.type.width - first.offset };
+}
+
+const sameShapeMemo = new WeakMap<RecordType, WeakMap<RecordType, boolean>>();
+
+/**
+ * Whether two record layouts encode the same values alike: the same name (a variant case's name is its
+ * tag), the same field names in the same order, each of the same type. A request held in two places
+ * (a case of two variants, say a network message and the request a reply answers) is such a pair.
+ */
+function sameShape(a: RecordType, b: RecordType): boolean {
+  let byB = sameShapeMemo.get(a);
+  const known = byB?.get(b);
+  if (known !== undefined) return known;
+  const same =
+    (a.tag ? a.tag.value : a.name) === (b.tag ? b.tag.value : b.name) &&
+    a.tag?.field === b.tag?.field &&
+    a.fields.length === b.fields.length &&
+    a.fields.every((f, i) => f.name === b.fields[i]!.name && f.type === b.fields[i]!.type);
+  if (byB === undefined) sameShapeMemo.set(a, (byB = new WeakMap()));
+  byB.set(b, same);
+  return same;
+}
+
+/**
+ * Records compare by their fields, as Immutable.js Records do: two views of same-shaped record layouts
+ * are equal when their fields' bytes are (tag bytes and padding of variant cases aside).
+ */
+function sameRecordValue(a: RecordView, b: RecordView): boolean {
+  if (!sameShape(a._t, b._t)) return false;
+  const sa = fieldSpan(a._t);
+  const sb = fieldSpan(b._t);
+  return equalBytes(a._b, a._o + sa.start, b._b, b._o + sb.start, sa.length);
+}
+
+/**
+ * A record view and an Immutable.js Record (a value a spec built, about to be written into a state) are
+ * equal when the Record, written in the view's layout, gives the view's bytes.
+ */
+function sameAsEncoded(v: RecordView, other: unknown): boolean {
+  const t = v._t;
+  const tmp = new Uint8Array(t.width);
+  try {
+    t.write(tmp, 0, other);
+  } catch (e) {
+    if (e instanceof LayoutError) return false;
+    throw e;
+  }
+  const { start, length } = fieldSpan(t);
+  return equalBytes(v._b, v._o + start, tmp, start, length);
+}
+
+/** Mutable twins of record view classes, for `withMutations` (one per record layout). */
+const mutableClasses = new WeakMap<RecordType, new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView>();
+
+function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
+  let cls = mutableClasses.get(t);
+  if (cls === undefined) {
+    const Base = t.View as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
+    // Writes go into the view's own copy and return the view itself, as on an Immutable.js mutable.
+    cls = class extends Base {
+      protected override _copy(): Uint8Array {
+        return this._b;
+      }
+      protected override _rewrap(): this {
+        return this;
+      }
+    };
+    mutableClasses.set(t, cls);
+  }
+  return cls;
+}
+
 /** A record: field getters are generated per layout (recordClass.ts); the rest is shared here. */
 export class RecordView<F = any> extends View {
   declare readonly _t: RecordType;
   /** Phantom: the field types, for `Packed<T>`. */
   declare readonly __fields: F;
+
+  override hashCode(): number {
+    const { start, length } = fieldSpan(this._t);
+    return hashRegion(this._b, this._o + start, length);
+  }
+
+  /**
+   * Immutable's `withMutations`: `fn` gets a mutable copy whose `set`, `merge`, `update` and `remove`
+   * write in place and return it (so chained and separate calls both count); the result is immutable.
+   */
+  withMutations(fn: (mutable: this) => unknown): this {
+    const Mutable = mutableClassOf(this._t);
+    const m = new Mutable(this._copy(), 0, this._p, this._k);
+    fn(m as this);
+    return this._rewrap(m._b);
+  }
 
   get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
   get(k: string, notSetValue?: unknown): any {
@@ -416,6 +514,11 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
   delete(k: K): this {
     return this.remove(k);
+  }
+  /** Removes every key (partial maps only). */
+  clear(): this {
+    if (!this._t.partial) throw new Error(`${this._path()}: a total map over ${this._t.domain.describe()} cannot lose its keys; use L.partialMap`);
+    return this._rewrap(allocBytes(this._t.width));
   }
 
   *keys(): IterableIterator<K> {
