@@ -17,12 +17,18 @@ const NOT_SET: unknown = undefined;
 /** The base of every packed view; the engine detects packed states with `instanceof View`. */
 export abstract class View {
   declare readonly _t: LType;
-  constructor(
-    readonly _b: Uint8Array,
-    readonly _o: number,
-    readonly _p: View | null,
-    readonly _k: string,
-  ) {}
+  // Declared, not class fields: a view is made for every read, and fields defined per instance (the
+  // define semantics of ES2022 class fields) made construction a third of a packed run's time.
+  declare readonly _b: Uint8Array;
+  declare readonly _o: number;
+  declare readonly _p: View | null;
+  declare readonly _k: string;
+  constructor(b: Uint8Array, o: number, p: View | null, k: string) {
+    this._b = b;
+    this._o = o;
+    this._p = p;
+    this._k = k;
+  }
 
   /** This value's bytes (the state's own buffer for a root view: do not write into it). */
   get bytes(): Uint8Array {
@@ -284,6 +290,7 @@ function sameRecordValue(a: RecordView, b: RecordView): boolean {
  */
 function sameAsEncoded(v: RecordView, other: unknown): boolean {
   const t = v._t;
+  if (t.tag !== null && (other as { get(k: string): unknown }).get(t.tag.field) !== t.tag.value) return false;
   const tmp = new Uint8Array(t.width);
   try {
     t.write(tmp, 0, other);
@@ -440,14 +447,10 @@ function fieldEntries(src: unknown): Iterable<readonly [unknown, unknown]> {
 
 /** A total map (every key of the domain) or a partial map (keys may be absent). */
 export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View {
-  constructor(
-    b: Uint8Array,
-    o: number,
-    p: View | null,
-    k: string,
-    override readonly _t: MapType<K, V, I>,
-  ) {
+  declare readonly _t: MapType<K, V, I>;
+  constructor(b: Uint8Array, o: number, p: View | null, k: string, t: MapType<K, V, I>) {
     super(b, o, p, k);
+    this._t = t;
   }
 
   private present(i: number): boolean {
@@ -599,14 +602,10 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
 
 /** A set of ids of one domain, as a bitmask. */
 export class IdSetView<K extends Key = Key> extends View {
-  constructor(
-    b: Uint8Array,
-    o: number,
-    p: View | null,
-    k: string,
-    override readonly _t: IdSetType<K>,
-  ) {
+  declare readonly _t: IdSetType<K>;
+  constructor(b: Uint8Array, o: number, p: View | null, k: string, t: IdSetType<K>) {
     super(b, o, p, k);
+    this._t = t;
   }
   /** The bitmask: bit i is the domain's i-th id. */
   get bits(): number {
@@ -753,14 +752,10 @@ export class IdSetView<K extends Key = Key> extends View {
 
 /** Elements of a list, set or bag: slot `i` holds `_t.elem` at `_o + lw + i * ew`. */
 abstract class SeqView<V, I> extends View {
-  constructor(
-    b: Uint8Array,
-    o: number,
-    p: View | null,
-    k: string,
-    override readonly _t: SeqType<V, I>,
-  ) {
+  declare readonly _t: SeqType<V, I>;
+  constructor(b: Uint8Array, o: number, p: View | null, k: string, t: SeqType<V, I>) {
     super(b, o, p, k);
+    this._t = t;
   }
   get size(): number {
     return this._t.size(this._b, this._o);
