@@ -98,13 +98,6 @@ async function counterexamples(): Promise<{ name: string; itf: ItfTrace }[]> {
   ];
 }
 
-/**
- * Crossings known and not yet fixed, each with why. Graphviz places edge labels itself; on this trace the
- * edge out of a two-line label runs through that label's second line. Listed here, not hidden: a
- * crossing anywhere else, or a different one here, still fails.
- */
-const KNOWN_GRAPH_CROSSINGS = new Set(['replication-acks-quorum-preferred.itf.json state graph: line through a label: path crosses "broker2 ← broker1:"']);
-
 test('sequence charts and state graphs of every bundled counterexample: no label crosses a label or a line', async () => {
   const all = await counterexamples();
   assert.ok(all.length >= 12, `expected every regression trace, found ${all.length}`);
@@ -115,7 +108,7 @@ test('sequence charts and state graphs of every bundled counterexample: no label
     found.push(...problems(seq).map((p) => `${name} sequence: ${p}`));
     const graph = await measure(await dotToSvg(toDot(traceGraph(itf))), GRAPH_LINES);
     assert.ok(graph.lines.length > 0 && graph.lines.every((l) => l.points.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y))), `${name}: the graph's edges were read`);
-    found.push(...problems(graph).map((p) => `${name} state graph: ${p}`).filter((p) => !KNOWN_GRAPH_CROSSINGS.has(p)));
+    found.push(...problems(graph).map((p) => `${name} state graph: ${p}`));
   }
   assert.deepEqual(found, []);
 });

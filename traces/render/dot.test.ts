@@ -40,7 +40,8 @@ test('the DOT of a counterexample parses back in Graphviz with every state, tran
   edges.forEach((e, i) => {
     assert.equal(cls(byId.get(e.head)!).includes(`step-${i + 1}`), true);
     assert.equal(e.color, actionStyle(i).colour);
-    assert.match(String(e.label), new RegExp(`^${TRACE_ACTIONS[i]}`));
+    // An HTML-like label: the action's name opens the padded cell.
+    assert.match(String(e.label), new RegExp(`^<table border="0" cellborder="0" cellspacing="0" cellpadding="4"><tr><td>${TRACE_ACTIONS[i]}\\b`));
     assert.equal(e.penwidth, '2.4');
   });
   // Legend: each action with its edge colour, then the initial and violation marks.

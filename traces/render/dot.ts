@@ -39,7 +39,7 @@ export function toDot(g: StateGraph, options: DotOptions = {}): string {
   g.forEachNode((key, a) => out.push(`    ${q(key)} [${attrs(nodeAttributes(g, key, a, mode))}];`));
   g.forEachEdge((key, e, source, target) => {
     const style = styleOf(info.actions, e.action);
-    const a: Record<string, string | number> = {
+    const a: Record<string, string | number | Html> = {
       id: `edge-${key}`,
       class: ['transition', e.onTrace ? 'trace' : '', e.step !== undefined ? `step-${e.step}` : ''].filter(Boolean).join(' '),
       label: edgeLabel(e.label, e.action),
@@ -59,14 +59,27 @@ export function toDot(g: StateGraph, options: DotOptions = {}): string {
 }
 
 /**
- * A transition's label in short lines: the action, then the spec's words for it. Graphviz sizes labels with
- * its own font metrics, and a browser's fallback font is wider, so short lines keep a label clear of the edges.
+ * A transition's label in short lines: the action, then the spec's words for it, as an HTML-like label
+ * whose cell pads the text. Graphviz sizes labels with its own font metrics, and a browser draws some
+ * glyphs (arrows like `←` most of all) wider; Graphviz also routes an edge up to the very border of its
+ * label's box. Short lines and an invisible margin inside that box keep the drawn text clear of the edges.
  */
-function edgeLabel(label: string, action: string): string {
+function edgeLabel(label: string, action: string): Html {
   const rest = label.startsWith(`${action} `) ? label.slice(action.length + 1) : label.startsWith(action) ? label.slice(action.length) : '';
-  if (!label.startsWith(action) || rest === '') return truncate(label, 40);
-  const words = rest.split(/(?<=:) /);
-  return [action, ...words.map((w) => truncate(w, 30))].join('\n');
+  const lines = !label.startsWith(action) || rest === '' ? [truncate(label, 40)] : [action, ...rest.split(/(?<=:) /).map((w) => truncate(w, 30))];
+  return { html: `<table border="0" cellborder="0" cellspacing="0" cellpadding="${EDGE_LABEL_MARGIN}"><tr><td>${lines.map(htmlText).join('<br/>')}</td></tr></table>` };
+}
+
+/** Points of empty space between an edge label's text and the border Graphviz keeps its edge outside of. */
+const EDGE_LABEL_MARGIN = 4;
+
+/** A DOT HTML-like label (`label=<…>`), for the markup plain strings cannot carry. */
+interface Html {
+  readonly html: string;
+}
+
+function htmlText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function kindNote(g: StateGraph): string {
@@ -177,9 +190,9 @@ function legend(g: StateGraph): string[] {
   return ids.length > 0 ? lines : [];
 }
 
-function attrs(a: Record<string, string | number>): string {
+function attrs(a: Record<string, string | number | Html>): string {
   return Object.entries(a)
-    .map(([k, v]) => `${k}=${typeof v === 'number' ? v : k === 'label' ? qLabel(v) : q(v)}`)
+    .map(([k, v]) => `${k}=${typeof v === 'number' ? v : typeof v === 'object' ? `<${v.html}>` : k === 'label' ? qLabel(v) : q(v)}`)
     .join(', ');
 }
 
