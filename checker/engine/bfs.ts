@@ -106,11 +106,17 @@ export async function breadthFirst<S>(
 
   let parentId = 0;
   let violation: SearchEnd | null = null;
+  let pastBudget = false;
   const visit = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
     generated++;
     expander.fingerprint(t);
     const hi = expander.hi;
     const lo = expander.lo;
+    if (log.size >= maxStates) {
+      // --max-states N keeps exactly N states: a new state past it is only noted, so the run ends incomplete.
+      if (!seen.has(hi, lo)) pastBudget = true;
+      return;
+    }
     if (!seen.add(hi, lo)) return;
     if (ordinal > MAX_ORDINAL) throw new Error(`action ${expander.actions[actionIndex]!.name} has more than ${MAX_ORDINAL} parameter choices`);
     const id = log.add(parentId, actionIndex, ordinal);
@@ -146,7 +152,7 @@ export async function breadthFirst<S>(
       }
       current.shift();
       if (violation !== null) return outcome(violation);
-      if (log.size >= maxStates && current.remaining + next.length > 0) return outcome({ kind: 'incomplete', reason: 'maxStates' });
+      if (log.size >= maxStates && (pastBudget || current.remaining + next.length > 0)) return outcome({ kind: 'incomplete', reason: 'maxStates' });
       if (++sinceCheck >= 512) {
         sinceCheck = 0;
         if (spillDir !== undefined && mustSpill()) {

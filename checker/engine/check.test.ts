@@ -5,6 +5,7 @@ import dieHard from '../../spec/diehard/dieHard.ts';
 import { checkModel } from './check.ts';
 import { Counter, countTo, laterActionThrowsAt, throwsAt, vacuous } from '../../test/fixtures/tinySpecs.ts';
 import type { CheckOptions } from './options.ts';
+import type { Model } from '../../spec/spec.ts';
 
 const label = { spec: 'test', params: {} };
 const twoPhaseModel = (rm: number, bug = 'none') => twoPhase.build({ rm, bug });
@@ -100,7 +101,7 @@ test('limits end the search as incomplete with the stats so far', async () => {
   const byStates = await checkModel(twoPhaseModel(5), { maxStates: 1000 }, label);
   assert.equal(byStates.status, 'incomplete');
   assert.equal(byStates.status === 'incomplete' && byStates.reason, 'maxStates');
-  assert.ok(byStates.stats.distinct >= 1000 && byStates.stats.distinct < 1100);
+  assert.equal(byStates.stats.distinct, 1000);
   const byDepth = await checkModel(twoPhaseModel(5), { maxDepth: 3 }, label);
   assert.equal(byDepth.status === 'incomplete' && byDepth.reason, 'maxDepth');
   const byTime = await checkModel(twoPhaseModel(6), { timeLimitSeconds: 0.2 }, label);
@@ -163,6 +164,28 @@ test('worker threads taking over mid-search give the sequential counts and trace
     assert.deepEqual(two.stats.coverage, one.stats.coverage);
     assert.deepEqual(actionsOf(two as never), actionsOf(one as never));
   }
+});
+
+test('--max-states N keeps exactly N distinct states, with one worker or two, packed or Immutable.js', async () => {
+  const { fileURLToPath } = await import('node:url');
+  const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
+  const params = { rm: 6, bug: 'none' };
+  for (const [build, file] of [
+    [() => twoPhase.build(params) as Model<unknown>, 'twoPhase.ts'],
+    [() => twoPhaseImmutable.build(params) as Model<unknown>, 'twoPhaseImmutable.ts'],
+  ] as const) {
+    const source = { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params };
+    // The search used to stop at 1,002: after all the successors of the state that reached 1,000.
+    for (const workers of [1, 2]) {
+      const r = await checkModel(build(), { maxStates: 1000, workers, parallelFromStates: 100 }, label, source);
+      const what = `${file}, ${workers} worker(s)`;
+      assert.equal(r.status === 'incomplete' && r.reason, 'maxStates', what);
+      assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.workers], [1000, 3187, workers], what);
+    }
+  }
+  // A budget the whole space fits in is no limit: TwoPhase rm=3 has 288 states.
+  const fits = await checkModel(twoPhaseModel(3), { maxStates: 289 }, label);
+  assert.deepEqual([fits.status, fits.stats.distinct], ['holds', 288]);
 });
 
 test('by default small machines search in one thread and bigger ones use every core', async () => {

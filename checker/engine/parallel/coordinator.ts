@@ -133,6 +133,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     let stop: SearchEnd | null = null;
     const firstNewId = log.size;
     let mergedTo = -1;
+    let pastBudget = false;
     for (let pos = 0; pos < levelSize; pos++) {
       const wi = pos % n;
       const report = reports[wi]!;
@@ -152,6 +153,11 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         candidateCursor[wi]!++;
         const hi = c[ci]!;
         const lo = c[ci + 1]!;
+        if (log.size >= maxStates) {
+          // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
+          if (!seen.has(hi, lo)) pastBudget = true;
+          continue;
+        }
         if (!seen.add(hi, lo)) continue;
         log.add(parentId, c[ci + 2]!, c[ci + 3]!);
         newStates[c[ci + 2]!]!++;
@@ -167,7 +173,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         stop = { kind: 'deadlock', stateId: parentId };
         break;
       }
-      if (log.size >= maxStates && (pos < levelSize - 1 || accepted.length > 0)) {
+      if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || accepted.length > 0)) {
         stop = { kind: 'incomplete', reason: 'maxStates' };
         break;
       }

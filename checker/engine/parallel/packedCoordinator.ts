@@ -135,6 +135,7 @@ async function search<S>(
   let levelFirstId = log.size - levelSize;
   let nextLevel = new LevelBuffer(width, levelSize * 2);
   const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength;
+  let pastBudget = false;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
@@ -226,6 +227,11 @@ async function search<S>(
       let violation: SearchEnd | null = null;
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
+        if (log.size >= maxStates) {
+          // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
+          if (!seen.has(cand[o]!, cand[o + 1]!)) pastBudget = true;
+          continue;
+        }
         if (!seen.add(cand[o]!, cand[o + 1]!)) continue;
         const action = cand[o + 2]!;
         const id = log.add(parentId, action, cand[o + 3]!);
@@ -247,7 +253,7 @@ async function search<S>(
       }
       if (violation !== null) return violation;
       if ((flags & FLAG_NOT_EXPANDED) === 0 && gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
-      if (log.size >= maxStates && (pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
+      if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
       pos++;
     }
     return null;
