@@ -12,6 +12,7 @@ import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
+import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 export class SpecError extends Error {
@@ -41,6 +42,8 @@ export class Expander<S> {
   private readonly fingerprinter = new Fingerprinter();
   /** Symmetry of packed states, by their layout (built on the first packed state seen). */
   private layoutSymmetry: LayoutSymmetry | null = null;
+  /** Under symmetry reduction, tests the properties' symmetry declarations on a sample of states. */
+  private readonly symmetryCheck: SymmetryDeclarationCheck<S> | null;
   hi = 0;
   lo = 0;
 
@@ -54,6 +57,7 @@ export class Expander<S> {
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
+    this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
   }
 
   initialStates(): S[] {
@@ -231,6 +235,7 @@ export class Expander<S> {
 
   /** Index (into `invariants`) of the first invariant the state breaks, or -1. */
   firstViolation(s: S): number {
+    this.symmetryCheck?.sample(s);
     const inv = this.invariants;
     for (let i = 0; i < inv.length; i++) {
       let ok: boolean;

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import twoPhase from '../../spec/twophase/twoPhase.ts';
+import twoPhaseImmutable from '../../spec/twophase/twoPhaseImmutable.ts';
+import { always } from '../../invariants/property.ts';
+import type { Model } from '../../spec/spec.ts';
+import { checkModel } from './check.ts';
+
+const label = { spec: 'twophase', params: { rm: 3 } };
+interface ReadsRmState {
+  readonly rmState: { get(rm: string): unknown };
+}
+
+/** Declared symmetric, but it singles out r1: under symmetry reduction it could pass a model that breaks it. */
+const r1NeverCommits = always<ReadsRmState>('R1NeverCommits', 'resource manager r1 never commits', (s) => s.rmState.get('r1') !== 'committed', { symmetric: true });
+
+const withProperty = <S>(m: Model<S>): Model<S> => ({ ...m, properties: [...m.properties, r1NeverCommits as never] });
+
+for (const [form, build] of [
+  ['packed', () => withProperty(twoPhase.build({ rm: 3 }) as Model<unknown>)],
+  ['Immutable.js', () => withProperty(twoPhaseImmutable.build({ rm: 3 }) as Model<unknown>)],
+] as const) {
+  test(`${form}: a property declared symmetric that answers differently on a state and its image is a spec error`, async () => {
+    const r = await checkModel(build(), { symmetry: true }, label);
+    assert.equal(r.status, 'error');
+    const message = r.status === 'error' ? r.message : '';
+    assert.match(message, /^property R1NeverCommits is declared symmetric, but it (holds on a state and fails|fails on a state and holds) on its image under the symmetry \(/);
+    // The first state sampled where r1 has committed (its image moves the commit to another manager).
+    assert.match(message, /\): state \(rmState: \{r1: committed, r2: prepared, r3: prepared\}, tmState: committed, .*\); image \(rmState: \{r1: prepared, r2: prepared, r3: committed\}/);
+    assert.match(message, /drop \{ symmetric: true \} from R1NeverCommits/);
+    // The error comes with the trace to that state.
+    const trace = r.status === 'error' ? r.trace : undefined;
+    assert.equal(trace?.verdict?.kind, 'error');
+    assert.equal(String((trace?.steps.at(-1)?.state as ReadsRmState | undefined)?.rmState.get('r1')), 'committed');
+    // Without symmetry the same property is an ordinary invariant, and r1 does commit.
+    const plain = await checkModel(build(), {}, label);
+    assert.equal(plain.status === 'violation' && plain.property, 'R1NeverCommits');
+  });
+}
+
+test('properties that are symmetric pass the sampled check: TwoPhase rm=4 under symmetry holds with its reduced count', async () => {
+  const r = await checkModel(twoPhase.build({ rm: 4 }), { symmetry: true }, label);
+  const i = await checkModel(twoPhaseImmutable.build({ rm: 4 }), { symmetry: true }, label);
+  assert.deepEqual([r.status, i.status], ['holds', 'holds']);
+  assert.equal(r.stats.distinct, i.stats.distinct);
+});
