@@ -1,12 +1,26 @@
 // Builds dist/ (incremental), then runs every *.test.ts file in the project with Node's own test runner
 // (TypeScript through tsx; the packed-install test and the CLI's spawns use the compiled dist/).
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { spawnSync } from 'node:child_process';
+//
+// Each file runs in its own process, two at a time (this machine's cores; KMC_TEST_JOBS to change it),
+// the files that took longest last time first, so no long file starts last and runs alone. Each file's
+// output is printed whole when it finishes; at the end, the slowest files and the sum of every file's
+// time (on a loaded machine the sum says more than the wall clock). `node scripts/test.mjs cli render`
+// runs the files whose path contains one of the words.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = new Set(['node_modules', '.git', 'out', '.kmc', 'dist']);
 const only = process.argv.slice(2);
+const durationsFile = join(root, 'out', 'test-durations.json');
+const jobs = Number(process.env.KMC_TEST_JOBS) || Math.min(2, availableParallelism());
+
+// GNU time, where present, reports the CPU seconds of a file's process and every process it waited for
+// (its CLI spawns): a measure the other load on the machine does not inflate as it does the wall clock.
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cpuDir = mkdtempSync(join(tmpdir(), 'kmc-test-cpu-'));
 
 function find(dir) {
   const found = [];
@@ -21,8 +35,74 @@ function find(dir) {
 
 const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
+const previous = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
 const files = find(root)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { cwd: root, stdio: 'inherit' });
-process.exit(result.status ?? 1);
+  .sort()
+  .sort((a, b) => (previous[b] ?? Infinity) - (previous[a] ?? Infinity));
+
+const started = performance.now();
+const results = await runAll(files);
+const wall = (performance.now() - started) / 1000;
+
+rmSync(cpuDir, { recursive: true, force: true });
+const failed = results.filter((r) => r.code !== 0);
+const count = (k) => results.reduce((n, r) => n + r.counts[k], 0);
+const sum = results.reduce((n, r) => n + r.seconds, 0);
+const cpu = results.reduce((n, r) => n + r.cpu, 0);
+const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 12);
+if (only.length === 0 && failed.length === 0) {
+  mkdirSync(dirname(durationsFile), { recursive: true });
+  writeFileSync(durationsFile, `${JSON.stringify(Object.fromEntries(results.map((r) => [r.file, Math.round(r.seconds * 10) / 10])), null, 2)}\n`);
+}
+const out = [
+  '',
+  `Slowest test files (seconds each took, ${jobs} at a time):`,
+  ...slowest.map((r) => `  ${r.seconds.toFixed(1).padStart(6)} s ${Number.isNaN(r.cpu) ? '' : `(${r.cpu.toFixed(1).padStart(5)} s CPU)`}  ${r.file}`),
+  '',
+  `${results.length} files, ${count('tests')} tests: ${count('pass')} passed, ${count('fail')} failed, ${count('skipped')} skipped, ${count('todo')} todo.`,
+  `Wall clock ${wall.toFixed(1)} s; the files' times sum to ${sum.toFixed(1)} s${Number.isNaN(cpu) ? '' : ` (${cpu.toFixed(1)} s of CPU)`}.`,
+];
+if (failed.length > 0) out.push('', `FAILED (${failed.length} files):`, ...failed.map((r) => `  ${r.file} (exit ${r.code})`));
+process.stdout.write(`${out.join('\n')}\n`);
+process.exit(failed.length > 0 ? 1 : 0);
+
+async function runAll(queue) {
+  const done = [];
+  const pending = [...queue];
+  const lane = async () => {
+    for (let file = pending.shift(); file !== undefined; file = pending.shift()) done.push(await runFile(file));
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, lane));
+  return done;
+}
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const cpuFile = join(cpuDir, file.replace(/[/\\]/g, '_'));
+    const node = [process.execPath, '--import', 'tsx', '--test-reporter=spec', file];
+    const [cmd, ...args] = gnuTime ? [gnuTime, '-f', '%U %S', '-o', cpuFile, ...node] : node;
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('close', (code, signal) => {
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = existsSync(cpuFile) ? readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').reduce((n, x) => n + Number(x), 0) : NaN;
+      process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s${Number.isNaN(cpu) ? '' : `, ${cpu.toFixed(1)} s CPU`})\n${text}`);
+      resolve({ file, code: code ?? (signal ? 1 : 0), seconds, cpu, counts: countsOf(text) });
+    });
+  });
+}
+
+/** The spec reporter's closing lines: ℹ tests 12, ℹ pass 12, … */
+function countsOf(text) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const n = (k) => Number(new RegExp(`^ℹ ${k} (\\d+)$`, 'm').exec(plain)?.[1] ?? 0);
+  return { tests: n('tests'), pass: n('pass'), fail: n('fail'), skipped: n('skipped'), todo: n('todo') };
+}

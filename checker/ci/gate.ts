@@ -13,6 +13,18 @@ import { VERDICT_KINDS, type CheckOutcome } from './outcome.ts';
 import type { SuiteRun } from './runSuite.ts';
 import type { DiffOutcome } from './diffEntry.ts';
 
+/** What a slice of a sharded run (`--shard I/N`) needs to know about the whole, so slices can be merged. */
+export interface ShardInfo {
+  readonly index: number;
+  readonly count: number;
+  /** Every check of the whole suite (after `--only`), in suite order. */
+  readonly checks: readonly string[];
+  /** Every design diff of the whole suite (after `--only`), in suite order. */
+  readonly diffs: readonly string[];
+  /** The baseline entries the whole run would call stale (none with `--only`). */
+  readonly stale: readonly string[];
+}
+
 export interface CiResult {
   readonly run: SuiteRun;
   readonly drift: DriftReport;
@@ -25,7 +37,14 @@ export interface CiResult {
   readonly files: Readonly<Record<string, readonly string[]>>;
   /** The suite's design diffs, each with whether B fixed and broke what the suite says. */
   readonly diffs?: readonly DiffOutcome[];
+  /** Present when this run is one slice of a sharded run. */
+  readonly shard?: ShardInfo;
   readonly exitCode: ExitCode;
+}
+
+/** The exit code of a whole run: a design diff that differs from the suite counts as a differing verdict. */
+export function ciExitCode(outcomes: readonly CheckOutcome[], diffs: readonly DiffOutcome[], drift: DriftReport, driftAllowed: boolean): ExitCode {
+  return diffs.some((d) => !d.pass) ? ExitCode.Violation : gateExitCode(outcomes, drift, driftAllowed);
 }
 
 export function gateExitCode(outcomes: readonly CheckOutcome[], drift: DriftReport, driftAllowed: boolean): ExitCode {

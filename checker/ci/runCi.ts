@@ -8,9 +8,8 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderText } from '../../traces/text.ts';
 import { UserError, choices } from '../cli/userError.ts';
-import { ExitCode } from '../cli/exitCodes.ts';
 import { compareWithBaseline, readBaseline, updatedBaseline, writeBaseline } from './baseline.ts';
-import { gateExitCode, type CiResult } from './gate.ts';
+import { ciExitCode, type CiResult, type ShardInfo } from './gate.ts';
 import { loadSuite } from './loadSuite.ts';
 import { mutationTest, type MutationBudget } from './mutationTest.ts';
 import type { CheckOutcome } from './outcome.ts';
@@ -40,7 +39,8 @@ export interface CiRequest {
 }
 
 export async function runCi(req: CiRequest): Promise<CiResult> {
-  const suite = narrow(await loadSuite(req.suitePath), req);
+  const whole = narrow(await loadSuite(req.suitePath), { ...req, shard: undefined });
+  const suite = req.shard ? slice(whole, req.shard) : whole;
   // Read the baseline before running, so a malformed one fails fast.
   const baseline = readBaseline(suite.baselinePath);
   const run = await runSuite(suite, {
@@ -55,6 +55,12 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
   // With --only, the other checks' entries are not stale: they were just not run.
   const partial = req.only !== undefined || req.shard !== undefined;
   const drift = partial ? { ...compared, stale: [] } : compared;
+  const shard: ShardInfo | undefined = req.shard && {
+    ...req.shard,
+    checks: whole.checks.map((c) => c.name),
+    diffs: (whole.diffs ?? []).map((d) => d.name),
+    stale: req.only !== undefined || !baseline ? [] : Object.keys(baseline.checks).filter((n) => !whole.checks.some((c) => c.name === n)),
+  };
   const baselineUpdated = req.updateBaseline ?? false;
   if (baselineUpdated) {
     // A filtered run keeps the entries of the checks it did not run.
@@ -79,8 +85,21 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
     ...(mutation ? { mutation } : {}),
     files,
     ...(diffs.length > 0 ? { diffs } : {}),
-    exitCode: diffs.some((d) => !d.pass) ? ExitCode.Violation : gateExitCode(run.outcomes, drift, driftAllowed),
+    ...(shard ? { shard } : {}),
+    exitCode: ciExitCode(run.outcomes, diffs, drift, driftAllowed),
   };
+}
+
+/**
+ * Slice I of N: the checks, then the design diffs, dealt out in suite order (item k to slice k mod N),
+ * so every check and diff runs in exactly one slice.
+ */
+function slice(suite: Suite, { index, count }: { readonly index: number; readonly count: number }): Suite {
+  const mine = (k: number) => k % count === index - 1;
+  const checks = suite.checks.filter((_, i) => mine(i));
+  const diffs = (suite.diffs ?? []).filter((_, i) => mine(suite.checks.length + i));
+  const { diffs: _all, ...rest } = suite;
+  return { ...rest, checks, ...(diffs.length > 0 ? { diffs } : {}) };
 }
 
 function narrow(suite: Suite, req: CiRequest): Suite {
@@ -94,10 +113,6 @@ function narrow(suite: Suite, req: CiRequest): Suite {
     }
     checks = checks.filter((c) => patterns.some(({ re }) => re.test(c.name)));
     suite = { ...suite, diffs: (suite.diffs ?? []).filter((d) => patterns.some(({ re }) => re.test(d.name))) };
-  }
-  if (req.shard) {
-    const { index, count } = req.shard;
-    checks = checks.filter((_, i) => i % count === index - 1);
   }
   if (req.tolerance !== undefined) checks = checks.map((c) => ({ ...c, tolerance: req.tolerance! }));
   return { ...suite, checks, ...(req.baselinePath ? { baselinePath: resolve(req.baselinePath) } : {}) };

@@ -169,7 +169,7 @@ test('init writes a spec project, and never overwrites a file', async () => {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   assert.ok(pkg.devDependencies['kafka-model-checker'].startsWith('^'));
   assert.ok(pkg.devDependencies.immutable);
-  assert.match(readFileSync(join(dir, '.github/workflows/kmc.yml'), 'utf8'), /npx kmc ci --junit kmc-out\/junit\.xml --markdown kmc-out\/summary\.md/);
+  assert.match(readFileSync(join(dir, '.github/workflows/kmc.yml'), 'utf8'), /npx kmc ci --merge kmc-slices\/\* --junit kmc-out\/junit\.xml --markdown kmc-out\/summary\.md/);
   const again = await kmc('init', dir);
   assert.equal(again.code, 2);
   assert.match(again.stderr, /kmc init does not overwrite files: package\.json, tsconfig\.json, .* already exist in /);

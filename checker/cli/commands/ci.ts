@@ -19,7 +19,10 @@ import { toJUnit } from '../../ci/junit.ts';
 import { toMarkdown } from '../../ci/markdown.ts';
 import { DEFAULT_MUTATION_BUDGET } from '../../ci/mutationTest.ts';
 import { OUTCOME_LABEL, seconds } from '../../ci/format.ts';
-import { runCi } from '../../ci/runCi.ts';
+import { ciExitCode, type CiResult } from '../../ci/gate.ts';
+import { mergeRuns } from '../../ci/mergeRuns.ts';
+import { RECORD_FILE, readRunRecord, writeRunRecord } from '../../ci/runRecord.ts';
+import { runCi, writeCounterexamples } from '../../ci/runCi.ts';
 import { summaryText } from '../../ci/summaryText.ts';
 import { shownPath } from '../../ci/sourceFile.ts';
 import { positiveInt, positiveNumber } from './commonOptions.ts';
@@ -42,7 +45,8 @@ export const ciCommand: KmcCommand = {
       .option('markdown', { type: 'string', describe: 'Write a Markdown summary to this file (also appended to $GITHUB_STEP_SUMMARY when set)' })
       .option('out', { type: 'string', describe: 'Folder for the counterexamples (.itf.json, .txt) of failing checks' })
       .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once (results are the same for every value)' })
-      .option('shard', { type: 'string', describe: 'Run slice I of N (I/N, e.g. 2/4): checks I, I+N, I+2N, … of the suite, for a CI matrix' })
+      .option('shard', { type: 'string', describe: `Run slice I of N (I/N, e.g. 2/4): checks I, I+N, I+2N, … of the suite, for a CI matrix; with --out, the slice's result is written there for --merge` })
+      .option('merge', { type: 'string', array: true, describe: `Combine the slices of a sharded run (their --out folders, each holding ${RECORD_FILE}) into one report and exit code, as if the suite had run at once` })
       .option('only', { type: 'string', array: true, describe: 'Run only the checks with these names (* matches any text; repeatable)' })
       .option('mutate', { type: 'boolean', default: false, describe: 'Mutation self-test: re-check each passing check with one action disabled or one guard dropped at a time' })
       .option('mutant-states', { type: 'number', default: DEFAULT_MUTATION_BUDGET.mutantStates, describe: 'Distinct-state budget of each mutant' })
@@ -53,6 +57,7 @@ export const ciCommand: KmcCommand = {
       .option('quiet', { type: 'boolean', default: false, describe: 'Print only the summary' }),
   run: async (argv) => {
     if (argv.init) return init(argv);
+    if (argv.merge !== undefined) return merge(argv);
     const suitePath = argv.suite !== undefined ? String(argv.suite) : findSuite();
     const quiet = Boolean(argv.quiet);
     const tolerance = argv.tolerance === undefined ? undefined : Number(argv.tolerance);
@@ -88,16 +93,40 @@ export const ciCommand: KmcCommand = {
             },
           }),
     });
-    process.stdout.write(`${summaryText(result)}\n`);
-    for (const d of result.diffs ?? []) process.stdout.write(`${d.pass ? 'ok    ' : 'DIFFERS'} ${d.diff.name}: ${d.message}\n`);
-    const markdown = toMarkdown(result);
-    if (argv.junit !== undefined) writeReport(String(argv.junit), toJUnit(result));
-    if (argv.markdown !== undefined) writeReport(String(argv.markdown), markdown);
-    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
-    if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(result)) process.stdout.write(`${line}\n`);
-    return result.exitCode;
+    if (argv.out !== undefined) writeRunRecord(result, String(argv.out));
+    return report(result, argv);
   },
 };
+
+/** Prints the summary and writes the report files a CI system reads; returns the run's exit code. */
+function report(result: CiResult, argv: Record<string, unknown>): ExitCode {
+  process.stdout.write(`${summaryText(result)}\n`);
+  for (const d of result.diffs ?? []) process.stdout.write(`${d.pass ? 'ok    ' : 'DIFFERS'} ${d.diff.name}: ${d.message}\n`);
+  const markdown = toMarkdown(result);
+  if (argv.junit !== undefined) writeReport(String(argv.junit), toJUnit(result));
+  if (argv.markdown !== undefined) writeReport(String(argv.markdown), markdown);
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+  if (process.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(result)) process.stdout.write(`${line}\n`);
+  return result.exitCode;
+}
+
+/** `kmc ci --merge DIR…`: the slices' results as one run, reported as one run is. */
+function merge(argv: Record<string, unknown>): ExitCode {
+  const runOnly = ['suite', 'shard', 'only', 'update-baseline', 'baseline', 'tolerance', 'mutate', 'spec'].filter((k) => argv[k] !== undefined && argv[k] !== false);
+  if (runOnly.length > 0) {
+    throw new UserError(`--merge combines finished slices and runs nothing; it does not take ${runOnly.map((k) => (k === 'suite' ? 'a suite' : `--${k}`)).join(', ')} (give those to each kmc ci --shard I/N run).`);
+  }
+  const dirs = (argv.merge as unknown[]).map(String);
+  const merged = mergeRuns(dirs.map((d) => ({ from: d, result: readRunRecord(d) })));
+  const result = argv['allow-drift'] && !merged.driftAllowed ? { ...merged, driftAllowed: true, exitCode: ciExitCode(merged.run.outcomes, merged.diffs ?? [], merged.drift, true) } : merged;
+  if (argv.out !== undefined) {
+    const files = writeCounterexamples(result.run.outcomes, resolve(String(argv.out)));
+    const withFiles = { ...result, files };
+    writeRunRecord(withFiles, String(argv.out));
+    return report(withFiles, argv);
+  }
+  return report(result, argv);
+}
 
 function findSuite(): string {
   const found = SUITE_CANDIDATES.find((p) => existsSync(p));
