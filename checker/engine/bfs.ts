@@ -126,7 +126,7 @@ export async function breadthFirst<S>(
     expander.markWitnesses(t, witnessesReached);
     curId = parentId; // an action that throws is reported at the state being expanded
     if (bad >= 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: bad };
-    nextQueue.push(t, expander.bytesOf(t), id);
+    nextQueue.push(t, null, id);
   };
 
   if (current === null || next === null) return outcome({ kind: 'complete' });

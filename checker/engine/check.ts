@@ -179,7 +179,7 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     newStates: o.newStates[i]!,
     ...(a.disabledBy !== undefined ? { disabledBy: a.disabledBy } : {}),
   }));
-  limits.exceeded(0, 0); // samples the final RSS into peakRss
+  limits.sampleMemory(); // the final RSS into peakRss
   const n = o.distinct;
   const g = o.generated;
   return {

@@ -8,14 +8,16 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PackedLayout } from './state/packed.ts';
+import type { PackedLayout, PackedState } from './state/packed.ts';
+import { copyInto } from '../../spec/layout/bytes.ts';
 
 export interface Frontier<S> {
   readonly length: number;
   readonly remaining: number;
   /** Bytes held, for the memory budget. */
   readonly bytes: number;
-  push(s: S, bytes: Uint8Array, id: number): void;
+  /** `bytes` null: a packed state's bytes are read from its view. */
+  push(s: S, bytes: Uint8Array | null, id: number): void;
   peekState(): S;
   peekId(): number;
   shift(): void;
@@ -36,7 +38,7 @@ export class ObjectFrontier<S> implements Frontier<S> {
   get bytes(): number {
     return 0; // on the V8 heap, which the limits measure directly
   }
-  push(s: S, _bytes: Uint8Array, id: number): void {
+  push(s: S, _bytes: Uint8Array | null, id: number): void {
     this.states.push(s);
     this.ids.push(id);
   }
@@ -129,7 +131,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     return this.inMemory * this.perChunk * (this.layout.width + 4);
   }
 
-  push(_s: S, bytes: Uint8Array, id: number): void {
+  push(s: S, bytes: Uint8Array | null, id: number): void {
     const c = Math.floor(this.count / this.perChunk);
     const at = this.count - c * this.perChunk;
     if (c === this.chunks.length) {
@@ -138,7 +140,12 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.spilledAt.push(-1);
       this.inMemory++;
     }
-    this.chunks[c]!.set(bytes, at * this.layout.width);
+    const w = this.layout.width;
+    if (bytes !== null) this.chunks[c]!.set(bytes, at * w);
+    else {
+      const v = s as PackedState;
+      copyInto(v._b, v._o, this.chunks[c]!, at * w, w);
+    }
     this.ids[c]![at] = id;
     this.count++;
   }
@@ -183,7 +190,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     const c = Math.floor(this.head / this.perChunk);
     this.load(c);
     const at = (this.head - c * this.perChunk) * this.layout.width;
-    return this.layout.wrap(this.chunks[c]!.subarray(at, at + this.layout.width)) as S;
+    return this.layout.wrapAt(this.chunks[c]!, at) as S;
   }
 
   peekId(): number {

@@ -7,6 +7,7 @@ import type { CheckOptions } from './options.ts';
 import type { IncompleteReason, Progress } from './result.ts';
 
 // The V8 heap can fill before the machine's memory does; stop well before it would abort the process.
+const MEMORY_READ_MS = 10;
 const HEAP_HEADROOM = 0.85;
 
 export class Limits {
@@ -16,7 +17,10 @@ export class Limits {
   private nextProgressAt: number;
   private lastYieldAt = performance.now();
   peakRss = process.memoryUsage.rss();
+  /** When memory was last measured: reading it costs a system call, so at most every few milliseconds. */
+  private memoryReadAt = -Infinity;
   readonly baseRss = this.peakRss;
+  private heapUsed = 0;
 
   constructor(private readonly options: CheckOptions) {
     this.deadline = options.timeLimitSeconds !== undefined ? this.startedAt + options.timeLimitSeconds * 1000 : Infinity;
@@ -33,13 +37,20 @@ export class Limits {
     if (o.maxStates !== undefined && distinct >= o.maxStates) return 'maxStates';
     const now = performance.now();
     if (now > this.deadline) return 'timeLimit';
-    const rss = process.memoryUsage.rss();
-    if (rss > this.peakRss) this.peakRss = rss;
-    const heap = process.memoryUsage().heapUsed;
+    if (now - this.memoryReadAt >= MEMORY_READ_MS) this.sampleMemory();
+    const heap = this.heapUsed;
     if (heap > this.heapLimit) return 'memoryBudget';
     if (o.memoryBudgetBytes !== undefined && heap + offHeapBytes > o.memoryBudgetBytes) return 'memoryBudget';
     if (o.shouldStop?.()) return 'interrupted';
     return null;
+  }
+
+  /** Reads the process's memory now (peak RSS, heap in use). */
+  sampleMemory(): void {
+    this.memoryReadAt = performance.now();
+    const usage = process.memoryUsage();
+    if (usage.rss > this.peakRss) this.peakRss = usage.rss;
+    this.heapUsed = usage.heapUsed;
   }
 
   /** True when the checker's memory is within a tenth of the budget: time to move the frontier to disk. */

@@ -48,29 +48,37 @@ export function hashRegion(b: Uint8Array, o: number, w: number): number {
   return h | 0;
 }
 
-// States are small and made by the million: carving them out of shared slabs avoids one ArrayBuffer
-// (a separately allocated and finalized backing store) per state. Slabs are never reused, so fresh
-// bytes are zero; a slab lives as long as any value carved from it.
-const SLAB_BYTES = 1 << 16;
-let slab = new ArrayBuffer(SLAB_BYTES);
-let slabUsed = 0;
+// States are small and made by the million: a write carves its copy out of a shared slab and the new
+// view reads it at an offset, so a write allocates no typed array and no ArrayBuffer of its own. Slabs
+// are never reused, so fresh bytes are zero; a slab lives as long as any view of it.
+const SLAB_BYTES = 1 << 18;
 
-/** `w` zero bytes of their own. */
-export function allocBytes(w: number): Uint8Array {
-  if (w > SLAB_BYTES >>> 4) return new Uint8Array(w);
-  if (slabUsed + w > SLAB_BYTES) {
-    slab = new ArrayBuffer(SLAB_BYTES);
-    slabUsed = 0;
+/** The slab fresh regions are carved from (`reserve` may replace it: read `arena.b` after calling it). */
+export const arena = { b: new Uint8Array(SLAB_BYTES), used: 0 };
+
+/** Offset in `arena.b` of `w` fresh zero bytes. */
+export function reserve(w: number): number {
+  let at = arena.used;
+  if (at + w > arena.b.length) {
+    arena.b = new Uint8Array(Math.max(SLAB_BYTES, w));
+    at = 0;
   }
-  const b = new Uint8Array(slab, slabUsed, w);
-  slabUsed += w;
-  return b;
+  arena.used = at + w;
+  return at;
 }
 
-/** A copy of `w` bytes at `src[o]` in bytes of their own. */
-export function copyBytes(src: Uint8Array, o: number, w: number): Uint8Array {
-  const b = allocBytes(w);
-  if (w <= 64) for (let i = 0; i < w; i++) b[i] = src[o + i]!;
-  else b.set(src.subarray(o, o + w));
-  return b;
+/** `w` zero bytes of their own (a buffer of exactly that length, for values kept apart). */
+export function allocBytes(w: number): Uint8Array {
+  return new Uint8Array(w);
+}
+
+/** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
+export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
+  if (w <= 64) {
+    for (let i = 0; i < w; i++) dst[d + i] = src[so + i]!;
+  } else if (src === dst) {
+    dst.copyWithin(d, so, so + w);
+  } else {
+    dst.set(src.subarray(so, so + w), d);
+  }
 }

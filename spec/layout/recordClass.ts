@@ -3,8 +3,12 @@
  * source with the field's offset and decoding inlined (`return K[0][this._b[this._o + 3]]` for an
  * enum), so a guard reading `s.tmState` costs a byte load and an array load, and no getter is shared
  * between fields (shared closures would make every field read a polymorphic call).
+ *
+ * A composite field's view is made on its first read and kept in a slot of the record view (`__c0`,
+ * `__c1`, ...; views are immutable, and a mutable view's child reads the same bytes), so a guard that reads
+ * `s.msgs` in every action makes one view per state, not one per read.
  */
-import { RecordView, View } from './views.ts';
+import { RecordView, View, cacheSlots, plainConstructor } from './views.ts';
 import type { Field, RecordType, ScalarType } from './types.ts';
 
 export type RecordClass = new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
@@ -25,12 +29,12 @@ const READ_CODE: { readonly [width: number]: string } = {
   4: '(((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0)',
 };
 
-function getter(f: Field): () => unknown {
+function getter(f: Field, slot: string | null): () => unknown {
   const constants: unknown[] = [];
   let body: string;
-  if (f.type.isComposite()) {
+  if (slot !== null) {
     constants.push(f.type);
-    body = `return K[0].read(this._b, this._o + ${f.offset}, this, ${JSON.stringify(f.name)});`;
+    body = `const c = this.${slot}; return c !== undefined ? c : (this.${slot} = K[0].read(this._b, this._o + ${f.offset}, this, ${JSON.stringify(f.name)}));`;
   } else {
     const s = f.type as ScalarType;
     body = `const b = this._b; const o = this._o + ${f.offset}; const c = ${READ_CODE[s.width]!}; return ${s.expr('c', constants)};`;
@@ -41,17 +45,20 @@ function getter(f: Field): () => unknown {
 
 export function makeRecordClass(rt: RecordType): RecordClass {
   reserved ??= reservedNames();
-  const cls = class extends RecordView {};
-  Object.defineProperty(cls, 'name', { value: `${rt.tag ? rt.tag.value : rt.name}View` });
-  Object.defineProperty(cls.prototype, '_t', { value: rt });
+  // One cache slot per composite field, set in the constructor so every view of this layout has one shape.
+  const slots = cacheSlots(rt);
+  const proto = Object.create(RecordView.prototype) as object;
+  const cls = plainConstructor(`${rt.tag ? rt.tag.value : rt.name}View`, proto, [...slots.values()]);
+  Object.defineProperty(proto, 'constructor', { value: cls, writable: true, configurable: true });
+  Object.defineProperty(proto, '_t', { value: rt });
   const names = rt.tag ? [rt.tag.field, ...rt.fields.map((f) => f.name)] : rt.fields.map((f) => f.name);
   for (const n of names) {
-    if (reserved.has(n)) throw new RangeError(`record ${rt.name}: a field cannot be named ${n} (a view method has that name); rename the field`);
+    if (reserved.has(n) || /^__c\d+$/.test(n)) throw new RangeError(`record ${rt.name}: a field cannot be named ${n} (a view method has that name); rename the field`);
   }
   if (rt.tag) {
     const value = rt.tag.value;
     Object.defineProperty(cls.prototype, rt.tag.field, { get: () => value, enumerable: true });
   }
-  for (const f of rt.fields) Object.defineProperty(cls.prototype, f.name, { get: getter(f), enumerable: true });
+  for (const f of rt.fields) Object.defineProperty(cls.prototype, f.name, { get: getter(f, slots.get(f.name) ?? null), enumerable: true });
   return cls as unknown as RecordClass;
 }

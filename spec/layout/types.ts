@@ -8,9 +8,9 @@
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
-import { allocBytes, codeWidth, compareBytes, readCode, writeCode } from './bytes.ts';
+import { allocBytes, codeWidth, compareBytes, copyInto, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
-import { IdSetView, ListView, MapView, SetView, View, type RecordView } from './views.ts';
+import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, type IdSetView, type MapView, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
 
 /**
@@ -50,6 +50,12 @@ export abstract class LType<R = unknown, I = unknown> {
   wrap(bytes: Uint8Array): R {
     if (bytes.length < this.width) throw new RangeError(`${this.describe()} needs ${this.width} bytes; got ${bytes.length}`);
     return this.read(bytes, 0, null, '');
+  }
+
+  /** Reads a value laid out by this type at offset `o` of `bytes` (the engine's frontier chunks). */
+  wrapAt(bytes: Uint8Array, o: number): R {
+    if (o < 0 || bytes.length < o + this.width) throw new RangeError(`${this.describe()} needs ${this.width} bytes at ${o}; got ${bytes.length}`);
+    return this.read(bytes, o, null, '');
   }
 }
 
@@ -320,7 +326,7 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
 
   write(b: Uint8Array, o: number, v: unknown): void {
     if (v instanceof View && v._t === this) {
-      b.set(v._b.subarray(v._o, v._o + this.width), o);
+      copyInto(v._b, v._o, b, o, this.width);
       return;
     }
     if (typeof v !== 'object' || v === null) throw new LayoutError('', v, `a record ${this.name}`);
@@ -414,11 +420,11 @@ export class MapType<K extends Key = Key, R = unknown, I = unknown> extends LTyp
     return i * this.slot + (this.partial ? 1 : 0);
   }
   read(b: Uint8Array, o: number, parent: View | null, key: string): MapView<K, R, I> {
-    return new MapView(b, o, parent, key, this);
+    return new MapViewOf(b, o, parent, key, this) as MapView<K, R, I>;
   }
   write(b: Uint8Array, o: number, v: unknown): void {
     if (v instanceof View && v._t === this) {
-      b.set(v._b.subarray(v._o, v._o + this.width), o);
+      copyInto(v._b, v._o, b, o, this.width);
       return;
     }
     b.fill(0, o, o + this.width);
@@ -473,14 +479,14 @@ export class IdSetType<K extends Key = Key> extends LType<IdSetView<K>, Iterable
     this.width = domain.count <= 8 ? 1 : domain.count <= 16 ? 2 : 4;
   }
   read(b: Uint8Array, o: number, parent: View | null, key: string): IdSetView<K> {
-    return new IdSetView(b, o, parent, key, this);
+    return new IdSetViewOf(b, o, parent, key, this) as IdSetView<K>;
   }
   bits(b: Uint8Array, o: number): number {
     return readCode(b, o, this.width);
   }
   write(b: Uint8Array, o: number, v: unknown): void {
     if (v instanceof View && v._t === this) {
-      b.set(v._b.subarray(v._o, v._o + this.width), o);
+      copyInto(v._b, v._o, b, o, this.width);
       return;
     }
     if (typeof v !== 'object' || v === null || !(Symbol.iterator in v)) throw new LayoutError('', v, `a set of ${this.domain.describe()}`);
@@ -546,7 +552,7 @@ export class SeqType<R = unknown, I = unknown, V = unknown> extends LType<V, Ite
     return readCode(b, o, this.lw);
   }
   read(b: Uint8Array, o: number, parent: View | null, key: string): V {
-    return (this.kind === 'list' ? new ListView(b, o, parent, key, this) : new SetView(b, o, parent, key, this)) as V;
+    return (this.kind === 'list' ? new ListViewOf(b, o, parent, key, this) : new SetViewOf(b, o, parent, key, this)) as V;
   }
   /** The bounds message of a collection that would hold `n` elements. */
   tooMany(n: number): LayoutError {
@@ -554,7 +560,7 @@ export class SeqType<R = unknown, I = unknown, V = unknown> extends LType<V, Ite
   }
   write(b: Uint8Array, o: number, v: unknown): void {
     if (v instanceof View && v._t === this) {
-      b.set(v._b.subarray(v._o, v._o + this.width), o);
+      copyInto(v._b, v._o, b, o, this.width);
       return;
     }
     if (typeof v !== 'object' || v === null || !(Symbol.iterator in v)) throw new LayoutError('', v, this.describe());
@@ -658,7 +664,7 @@ export class VariantType<TF extends string = string, C extends Readonly<Record<s
   }
   write(b: Uint8Array, o: number, v: unknown): void {
     if (v instanceof View && (v._t as RecordType).tag?.variant === (this as unknown)) {
-      b.set(v._b.subarray(v._o, v._o + this.width), o);
+      copyInto(v._b, v._o, b, o, this.width);
       return;
     }
     if (typeof v !== 'object' || v === null) throw new LayoutError('', v, `a ${this.name}`);

@@ -8,11 +8,14 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
-import { allocBytes, copyBytes, equalBytes, compareBytes, hashRegion, writeCode } from './bytes.ts';
+import { arena, copyInto, equalBytes, compareBytes, hashRegion, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
 
 const NOT_SET: unknown = undefined;
+
+/** The buffer of the region the last `_copy` or `_fresh` returned (read it right after the call). */
+let NB: Uint8Array = arena.b;
 
 /** The base of every packed view; the engine detects packed states with `instanceof View`. */
 export abstract class View {
@@ -66,14 +69,29 @@ export abstract class View {
     return this._p === null ? this._k : joinPath(this._p._path(), this._k);
   }
 
-  /** A fresh copy of this view's region: where a write starts. */
-  protected _copy(): Uint8Array {
-    return copyBytes(this._b, this._o, this._t.width);
+  /**
+   * A fresh copy of this view's region, where a write starts: its offset is returned, its buffer left in
+   * `NB` (a shared slab, so a write makes no typed array of its own).
+   */
+  protected _copy(): number {
+    const w = this._t.width;
+    const o = reserve(w);
+    const nb = arena.b;
+    copyInto(this._b, this._o, nb, o, w);
+    NB = nb;
+    return o;
   }
 
-  /** A view of the same type over `b` (a copy made by `copy`), keeping this view's place for error paths. */
-  protected _rewrap(b: Uint8Array): this {
-    return this._t.read(b, 0, this._p, this._k) as this;
+  /** A fresh zero region of this view's width: its offset is returned, its buffer left in `NB`. */
+  protected _fresh(): number {
+    const o = reserve(this._t.width);
+    NB = arena.b;
+    return o;
+  }
+
+  /** A view of the same type over `b` at `o` (a copy made by `_copy`), keeping this view's place for error paths. */
+  protected _rewrap(b: Uint8Array, o: number): this {
+    return this._t.read(b, o, this._p, this._k) as this;
   }
 
   /** Re-throws a bounds error raised `under` this view with its full path. */
@@ -114,20 +132,57 @@ export abstract class View {
   }
 
   private _writeAt(at: Located, value: unknown): this {
-    const nb = this._copy();
+    const o = this._copy();
+    const nb = NB;
     const effects = at.effects;
-    if (effects !== null) for (let i = 0; i < effects.length; i += 3) writeCode(nb, effects[i]!, effects[i + 1]!, effects[i + 2]!);
+    if (effects !== null) for (let i = 0; i < effects.length; i += 3) writeCode(nb, o + effects[i]!, effects[i + 1]!, effects[i + 2]!);
     try {
-      at.type.write(nb, at.off, value);
+      at.type.write(nb, o + at.off, value);
     } catch (e) {
       if (e instanceof LayoutError) throw new LayoutError(joinPath(pathText(at.view, at.path), e.path), e.value, e.bound);
       throw e;
     }
-    return this._rewrap(nb);
+    return this._rewrap(nb, o);
   }
 }
 
 const NOT_SET_MARK = Symbol('kmc.notSet');
+
+/**
+ * Views are made with plain constructor functions whose prototype is the view class's: V8 builds an
+ * instance of a derived class through its chain of super calls, several times slower than a plain
+ * function, and a view is made for every read of a composite value and every write. `slots` are extra
+ * own fields, set to undefined (record views cache their composite fields' views there).
+ */
+export function plainConstructor(name: string, proto: object, slots: readonly string[] = []): new (b: Uint8Array, o: number, p: View | null, k: string) => View {
+  const init = slots.map((n) => `this.${n} = undefined;`).join(' ');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const f = new Function(`return function (b, o, p, k) { this._b = b; this._o = o; this._p = p; this._k = k; ${init} };`)() as new (b: Uint8Array, o: number, p: View | null, k: string) => View;
+  Object.defineProperty(f, 'name', { value: name });
+  f.prototype = proto as View;
+  return f;
+}
+
+/** The own cache slot of each composite field of a record layout (see recordClass.ts). */
+export function cacheSlots(t: RecordType): Map<string, string> {
+  const slots = new Map<string, string>();
+  for (const f of t.fields) if (f.type.isComposite()) slots.set(f.name, `__c${slots.size}`);
+  return slots;
+}
+
+/** Plain constructors of the collection views: `new MapViewOf(b, o, p, k, t)` is a MapView, and so on. */
+type ViewMaker<V> = new (b: Uint8Array, o: number, p: View | null, k: string, t: any) => V;
+function collectionConstructor<V>(cls: { prototype: V }): ViewMaker<V> {
+  const f = function (this: { _b: Uint8Array; _o: number; _p: View | null; _k: string; _t: unknown }, b: Uint8Array, o: number, p: View | null, k: string, t: unknown) {
+    this._b = b;
+    this._o = o;
+    this._p = p;
+    this._k = k;
+    this._t = t;
+  } as unknown as ViewMaker<V>;
+  f.prototype = cls.prototype;
+  return f;
+}
 
 /** Where a path leads inside a view's region, and what a write there must also set on the way. */
 interface Located {
@@ -305,19 +360,28 @@ function sameAsEncoded(v: RecordView, other: unknown): boolean {
 /** Mutable twins of record view classes, for `withMutations` (one per record layout). */
 const mutableClasses = new WeakMap<RecordType, new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView>();
 
+/** What a mutable twin changes: writes go into the view's own bytes and return the view itself, as on an Immutable.js mutable. */
+const mutableMethods = {
+  _copy(this: View): number {
+    NB = this._b;
+    return this._o;
+  },
+  _fresh(this: View): number {
+    this._b.fill(0, this._o, this._o + this._t.width);
+    NB = this._b;
+    return this._o;
+  },
+  _rewrap<T>(this: T): T {
+    return this;
+  },
+};
+
 function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
   let cls = mutableClasses.get(t);
   if (cls === undefined) {
-    const Base = t.View as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
-    // Writes go into the view's own copy and return the view itself, as on an Immutable.js mutable.
-    cls = class extends Base {
-      protected override _copy(): Uint8Array {
-        return this._b;
-      }
-      protected override _rewrap(): this {
-        return this;
-      }
-    };
+    const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
+    for (const [name, fn] of Object.entries(mutableMethods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
+    cls = plainConstructor(`Mutable${t.View.name}`, proto, [...cacheSlots(t).values()]) as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
     mutableClasses.set(t, cls);
   }
   return cls;
@@ -340,9 +404,10 @@ export class RecordView<F = any> extends View {
    */
   withMutations(fn: (mutable: this) => unknown): this {
     const Mutable = mutableClassOf(this._t);
-    const m = new Mutable(this._copy(), 0, this._p, this._k);
+    const o = this._copy();
+    const m = new Mutable(NB, o, this._p, this._k);
     fn(m as this);
-    return this._rewrap(m._b);
+    return this._rewrap(m._b, m._o);
   }
 
   get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
@@ -363,13 +428,14 @@ export class RecordView<F = any> extends View {
   set(k: string, v: unknown): this {
     const f = this._t.byName[k];
     if (f === undefined) return this._setTag(k, v);
-    const nb = this._copy();
+    const o = this._copy();
+    const nb = NB;
     try {
-      f.type.write(nb, f.offset, v);
+      f.type.write(nb, o + f.offset, v);
     } catch (e) {
       this._fail(e, k);
     }
-    return this._rewrap(nb);
+    return this._rewrap(nb, o);
   }
 
   private _setTag(k: string, v: unknown): this {
@@ -392,7 +458,8 @@ export class RecordView<F = any> extends View {
 
   /** Writes several fields with one copy: a plain object, an Immutable Map/Record or a view. */
   merge(...sources: readonly ({ readonly [K in keyof F]?: InputOf<F[K]> | ReadOf<F[K]> } | Iterable<readonly [string, unknown]>)[]): this {
-    const nb = this._copy();
+    const o = this._copy();
+    const nb = NB;
     for (const src of sources) {
       for (const [k, v] of fieldEntries(src)) {
         const f = this._t.byName[String(k)];
@@ -401,23 +468,24 @@ export class RecordView<F = any> extends View {
           throw new Error(`${joinPath(this._path(), String(k))}: ${this._t.describe()} has no field ${String(k)}`);
         }
         try {
-          f.type.write(nb, f.offset, v);
+          f.type.write(nb, o + f.offset, v);
         } catch (e) {
           this._fail(e, String(k));
         }
       }
     }
-    return this._rewrap(nb);
+    return this._rewrap(nb, o);
   }
 
   /** Resets a field to its zero value, as Immutable's Record.remove resets it to its default. */
   remove(k: keyof F & string): this {
     const f = this._t.byName[k];
     if (f === undefined) throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
-    const nb = this._copy();
-    nb.fill(0, f.offset, f.offset + f.type.width);
-    if (this._t.tag) nb[0] = this._t.tag.index;
-    return this._rewrap(nb);
+    const o = this._copy();
+    const nb = NB;
+    nb.fill(0, o + f.offset, o + f.offset + f.type.width);
+    if (this._t.tag) nb[o] = this._t.tag.index;
+    return this._rewrap(nb, o);
   }
   delete(k: keyof F & string): this {
     return this.remove(k);
@@ -484,14 +552,15 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     const t = this._t;
     const i = t.domain.keyIndex(k);
     if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
-    const nb = this._copy();
-    if (t.partial) nb[i * t.slot] = 1;
+    const o = this._copy();
+    const nb = NB;
+    if (t.partial) nb[o + i * t.slot] = 1;
     try {
-      t.value.write(nb, t.at(i), v);
+      t.value.write(nb, o + t.at(i), v);
     } catch (e) {
       this._fail(e, String(t.domain.values[i]));
     }
-    return this._rewrap(nb);
+    return this._rewrap(nb, o);
   }
 
   /** `update(k, fn)` or `update(k, notSetValue, fn)`. */
@@ -511,9 +580,10 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     if (!t.partial) throw new Error(`${this._path()}: a total map over ${t.domain.describe()} cannot lose a key; use L.partialMap`);
     const i = t.domain.keyIndex(k);
     if (i < 0 || !this.present(i)) return this;
-    const nb = this._copy();
-    nb.fill(0, i * t.slot, (i + 1) * t.slot);
-    return this._rewrap(nb);
+    const o = this._copy();
+    const nb = NB;
+    nb.fill(0, o + i * t.slot, o + (i + 1) * t.slot);
+    return this._rewrap(nb, o);
   }
   delete(k: K): this {
     return this.remove(k);
@@ -521,7 +591,8 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   /** Removes every key (partial maps only). */
   clear(): this {
     if (!this._t.partial) throw new Error(`${this._path()}: a total map over ${this._t.domain.describe()} cannot lose its keys; use L.partialMap`);
-    return this._rewrap(allocBytes(this._t.width));
+    const o = this._fresh();
+    return this._rewrap(NB, o);
   }
 
   *keys(): IterableIterator<K> {
@@ -581,11 +652,12 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   /** A partial map keeps its layout (a view); a total map cannot lose keys, so it gives an Immutable Map. */
   filter(pred: Pred<V, K>): this | IMap<K, V> {
     if (this._t.partial) {
-      const nb = this._copy();
-      for (let i = 0; i < this._t.domain.count; i++) {
-        if (this.present(i) && !pred(this.valueAt(i), this._t.domain.values[i] as K, this)) nb.fill(0, i * this._t.slot, (i + 1) * this._t.slot);
-      }
-      return this._rewrap(nb);
+      const keep: boolean[] = [];
+      for (let i = 0; i < this._t.domain.count; i++) keep.push(!this.present(i) || !!pred(this.valueAt(i), this._t.domain.values[i] as K, this));
+      const o = this._copy();
+      const nb = NB;
+      for (let i = 0; i < keep.length; i++) if (!keep[i]) nb.fill(0, o + i * this._t.slot, o + (i + 1) * this._t.slot);
+      return this._rewrap(nb, o);
     }
     return IMap<K, V>([...this.entries()].filter(([k, v]) => pred(v, k, this)));
   }
@@ -612,9 +684,10 @@ export class IdSetView<K extends Key = Key> extends View {
     return this._t.bits(this._b, this._o);
   }
   private withBits(bits: number): this {
-    const nb = allocBytes(this._t.width);
-    writeCode(nb, 0, this._t.width, bits >>> 0);
-    return this._rewrap(nb);
+    const o = this._fresh();
+    const nb = NB;
+    writeCode(nb, o, this._t.width, bits >>> 0);
+    return this._rewrap(nb, o);
   }
   private indexOrFail(id: unknown): number {
     const i = this._t.domain.keyIndex(id);
@@ -839,16 +912,25 @@ abstract class SeqView<V, I> extends View {
   filter(pred: Pred<V, any>): this {
     const { lw, ew, width } = this._t;
     const n = this.size;
-    const nb = allocBytes(width);
+    const keep: boolean[] = [];
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const v = this.at(i);
-      if (!pred(v, this.keyOf(i, v), this)) continue;
-      nb.set(this._b.subarray(this._o + lw + i * ew, this._o + lw + (i + 1) * ew), lw + kept * ew);
-      kept++;
+      const k = !!pred(v, this.keyOf(i, v), this);
+      keep.push(k);
+      if (k) kept++;
     }
-    writeCode(nb, 0, lw, kept);
-    return kept === n ? this : this._rewrap(nb);
+    if (kept === n) return this;
+    const o = reserve(width);
+    const nb = arena.b;
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      if (!keep[i]) continue;
+      copyInto(this._b, this._o + lw + i * ew, nb, o + lw + j * ew, ew);
+      j++;
+    }
+    writeCode(nb, o, lw, kept);
+    return this._rewrap(nb, o);
   }
   toArray(): V[] {
     return [...this.values()];
@@ -857,11 +939,12 @@ abstract class SeqView<V, I> extends View {
   protected withoutSlot(i: number): this {
     const { lw, ew } = this._t;
     const n = this.size;
-    const nb = this._copy();
-    nb.copyWithin(lw + i * ew, lw + (i + 1) * ew, lw + n * ew);
-    nb.fill(0, lw + (n - 1) * ew, lw + n * ew);
-    writeCode(nb, 0, lw, n - 1);
-    return this._rewrap(nb);
+    const o = this._copy();
+    const nb = NB;
+    nb.copyWithin(o + lw + i * ew, o + lw + (i + 1) * ew, o + lw + n * ew);
+    nb.fill(0, o + lw + (n - 1) * ew, o + lw + n * ew);
+    writeCode(nb, o, lw, n - 1);
+    return this._rewrap(nb, o);
   }
 }
 
@@ -908,16 +991,17 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const { lw, ew, max } = this._t;
     const n = this.size;
     if (n + vs.length > max) this._fail(this._t.tooMany(n + vs.length), '');
-    const nb = this._copy();
+    const o = this._copy();
+    const nb = NB;
     for (let j = 0; j < vs.length; j++) {
       try {
-        this._t.elem.write(nb, lw + (n + j) * ew, vs[j]);
+        this._t.elem.write(nb, o + lw + (n + j) * ew, vs[j]);
       } catch (e) {
         this._fail(e, `[${n + j}]`);
       }
     }
-    writeCode(nb, 0, lw, n + vs.length);
-    return this._rewrap(nb);
+    writeCode(nb, o, lw, n + vs.length);
+    return this._rewrap(nb, o);
   }
   pop(): this {
     const n = this.size;
@@ -948,19 +1032,20 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const removed = Math.min(Math.max(0, count), n - start);
     const size = n - removed + vs.length;
     if (size > max) this._fail(this._t.tooMany(size), '');
-    const nb = allocBytes(width);
+    const o = reserve(width);
+    const nb = arena.b;
     const src = this._o + lw;
-    nb.set(this._b.subarray(src, src + start * ew), lw);
+    copyInto(this._b, src, nb, o + lw, start * ew);
     for (let j = 0; j < vs.length; j++) {
       try {
-        this._t.elem.write(nb, lw + (start + j) * ew, vs[j]);
+        this._t.elem.write(nb, o + lw + (start + j) * ew, vs[j]);
       } catch (e) {
         this._fail(e, `[${start + j}]`);
       }
     }
-    nb.set(this._b.subarray(src + (start + removed) * ew, src + n * ew), lw + (start + vs.length) * ew);
-    writeCode(nb, 0, lw, size);
-    return this._rewrap(nb);
+    copyInto(this._b, src + (start + removed) * ew, nb, o + lw + (start + vs.length) * ew, (n - start - removed) * ew);
+    writeCode(nb, o, lw, size);
+    return this._rewrap(nb, o);
   }
   /** Elements `begin` to `end` (exclusive; negative counts from the end), as a list of the same layout. */
   slice(begin = 0, end?: number): this {
@@ -969,10 +1054,11 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const to = Math.min(n, Math.max(from, end === undefined ? n : end < 0 ? end + n : end));
     if (from === 0 && to === n) return this;
     const { lw, ew, width } = this._t;
-    const nb = allocBytes(width);
-    nb.set(this._b.subarray(this._o + lw + from * ew, this._o + lw + to * ew), lw);
-    writeCode(nb, 0, lw, to - from);
-    return this._rewrap(nb);
+    const o = reserve(width);
+    const nb = arena.b;
+    copyInto(this._b, this._o + lw + from * ew, nb, o + lw, (to - from) * ew);
+    writeCode(nb, o, lw, to - from);
+    return this._rewrap(nb, o);
   }
   /** Truncates, or grows with zero values (the layout's zero of the element type). */
   setSize(size: number): this {
@@ -980,10 +1066,11 @@ export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
     const n = this.size;
     if (size === n) return this;
     if (!Number.isInteger(size) || size < 0 || size > max) this._fail(this._t.tooMany(size), '');
-    const nb = this._copy();
-    if (size < n) nb.fill(0, lw + size * ew, lw + n * ew);
-    writeCode(nb, 0, lw, size);
-    return this._rewrap(nb);
+    const o = this._copy();
+    const nb = NB;
+    if (size < n) nb.fill(0, o + lw + size * ew, o + lw + n * ew);
+    writeCode(nb, o, lw, size);
+    return this._rewrap(nb, o);
   }
   clear(): this {
     return this.setSize(0);
@@ -1093,11 +1180,16 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     if (n === max) this._fail(new LayoutError('', x, `at most ${max} elements (the ${this._t.bag ? 'bag' : 'set'} is full)`), '');
     const xb = foundBytes;
     const xo = foundOffset;
-    const nb = this._copy();
-    nb.copyWithin(lw + (at + 1) * ew, lw + at * ew, lw + n * ew);
-    nb.set(xb.subarray(xo, xo + ew), lw + at * ew);
-    writeCode(nb, 0, lw, n + 1);
-    return this._rewrap(nb);
+    // One copy with the gap left open: the slots before `at`, the element, the slots after it.
+    const o = reserve(this._t.width);
+    const nb = arena.b;
+    const b = this._b;
+    const base = this._o + lw;
+    copyInto(b, base, nb, o + lw, at * ew);
+    copyInto(xb, xo, nb, o + lw + at * ew, ew);
+    copyInto(b, base + at * ew, nb, o + lw + (at + 1) * ew, (n - at) * ew);
+    writeCode(nb, o, lw, n + 1);
+    return this._rewrap(nb, o);
   }
   /** Removes `x` (one copy of it, for a bag). */
   remove(x: unknown): this {
@@ -1121,7 +1213,8 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return s;
   }
   clear(): this {
-    return this._rewrap(allocBytes(this._t.width));
+    const o = this._fresh();
+    return this._rewrap(NB, o);
   }
   /** An Immutable Set (a List for a bag) of the mapped values. */
   map<W>(fn: (v: V) => W): ISet<W> | List<W> {
@@ -1129,3 +1222,8 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return this._t.bag ? List(out) : ISet(out);
   }
 }
+
+export const MapViewOf = collectionConstructor(MapView);
+export const IdSetViewOf = collectionConstructor(IdSetView);
+export const ListViewOf = collectionConstructor(ListView);
+export const SetViewOf = collectionConstructor(SetView);

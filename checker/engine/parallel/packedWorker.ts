@@ -32,7 +32,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
       const errors: string[] = [];
       const end = Math.min(m.count, (chunk + 1) * m.chunkSize);
       for (let pos = chunk * m.chunkSize; pos < end; pos++) {
-        const s = layout.wrap(states.subarray(pos * w, (pos + 1) * w));
+        const s = layout.wrapAt(states, pos * w);
         const header = parents.length;
         for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
         enabledBefore.set(expander.enabledCount);

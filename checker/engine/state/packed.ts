@@ -10,6 +10,8 @@ export type PackedState = View;
 export interface PackedLayout {
   readonly width: number;
   wrap(bytes: Uint8Array): unknown;
+  /** A view of the state at offset `o` of `bytes` (no subarray made). */
+  wrapAt(bytes: Uint8Array, o: number): unknown;
 }
 
 export function isPacked(v: unknown): v is View {
