@@ -497,10 +497,10 @@ const FAIRNESS: Readonly<Record<string, Pick<KraftAction, 'fairness' | 'fairness
  * step changed can have made messages inert or need to poll, so only those are looked at.
  */
 export function settle(st: KraftState, before?: KraftState): KraftState {
-  if (before !== undefined && st.replicas === before.replicas && st.cut === before.cut) return st;
+  if (before !== undefined && is(st.replicas, before.replicas) && is(st.cut, before.cut)) return st;
   const changed: string[] = [];
-  for (const [id, r] of st.replicas) if (before === undefined || before.replicas.get(id) !== r) changed.push(id);
-  return pollFollowers(tidy(st, changed), before === undefined || st.cut !== before.cut ? [...st.replicas.keys()] : changed);
+  for (const [id, r] of st.replicas) if (before === undefined || !is(before.replicas.get(id), r)) changed.push(id);
+  return pollFollowers(tidy(st, changed), before === undefined || !is(st.cut, before.cut) ? [...st.replicas.keys()] : changed);
 }
 
 /**
