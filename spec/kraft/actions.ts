@@ -468,10 +468,16 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     ChangeConnectivity: cfg.maxConnectivityChanges === 0 && 'maxConnectivityChanges = 0',
     ResendBeginQuorumEpoch: !cfg.nudge && 'nudge = false',
   };
-  // Every step ends by tidying the network and with the followers' poll.
+  // Every step ends by tidying the network and with the followers' poll. A step copies the state once:
+  // the action and the settling write into one mutable copy (`withMutations`), every helper returning
+  // the state it was given, so a packed state is not copied again per write.
   return actions.map((a) => {
     const reason = off[a.name];
-    return { ...a, ...FAIRNESS[a.name], next: (st: KraftState, p: unknown) => settle(a.next(st, p), st), ...(reason ? { disabledBy: reason } : {}) };
+    const next = (st: KraftState, p: unknown): KraftState =>
+      st.withMutations((w) => {
+        if (settle(a.next(w, p), st) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+      });
+    return { ...a, ...FAIRNESS[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
 }
 

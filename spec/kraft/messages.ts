@@ -339,9 +339,10 @@ function inert(s: KraftState, m: Msg): boolean {
 /** Removes the inert messages (see `inert`) to or from the given replicas. */
 export function tidy(s: KraftState, ids: readonly string[]): KraftState {
   if (ids.length === 0) return s;
-  let net = s.net;
-  for (const m of s.net) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
-  return net === s.net ? s : s.set('net', net);
+  const before = s.net;
+  let net = before;
+  for (const m of before) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
+  return net === before ? s : s.set('net', net);
 }
 
 /**
