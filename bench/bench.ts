@@ -29,6 +29,8 @@ const CASES: readonly BenchCase[] = [
   { name: 'twophase-packed rm=8', args: ['bench/twoPhasePacked.ts', '--param', 'rm=8'], quickArgs: ['bench/twoPhasePacked.ts', '--param', 'rm=7'] },
   { name: 'twophase rm=10 (layout)', args: ['twophase', '--param', 'rm=10'], quickArgs: ['twophase', '--param', 'rm=8'] },
   { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
+  // The bundled KRaft (a declared layout) and the same spec over Immutable.js, side by side.
+  { name: 'kraft-bench (Immutable.js)', args: ['spec/kraft/kraftImmutable.ts', '--preset', 'kraft-bench'], oneWorkerOnly: true },
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
   // A packed-layout spec: the KIP-631 lifecycle's final design, exhaustive.
   // A frontier that outgrows its budget spills to disk; the counts must equal the in-memory run above.

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { List, Map, Set } from 'immutable';
+import { List, Map, Set, is } from 'immutable';
 import spec, { configOf, initialState } from './kraft.ts';
 import { settle } from './actions.ts';
 import { type Msg, beginQuorumEpoch, fetchRequest, label, voteRequest } from './messages.ts';
 import { Entry, type KraftState, Replica } from './state.ts';
 import type { ParamValues } from '../spec.ts';
+import { isPacked } from '../layout/index.ts';
 
 const defaults = Object.fromEntries(spec.params.map((d) => [d.name, d.default])) as ParamValues;
 
@@ -16,10 +17,10 @@ function modelOf(extra: ParamValues = {}) {
   const init = [...model.init()][0]!;
   const enabled = (s: KraftState, name: string, p: object = {}) => {
     const a = model.actions.find((x) => x.name === name)!;
-    return (a.enabled?.(s, p) ?? true) && (a.params === undefined || [...a.params(s)].some((q) => JSON.stringify(q) === JSON.stringify(p) || ('m' in q && 'm' in p && q.m === p.m)));
+    return (a.enabled?.(s, p) ?? true) && (a.params === undefined || [...a.params(s)].some((q) => ('m' in q && 'm' in p ? is(q.m, p.m) : JSON.stringify(q) === JSON.stringify(p))));
   };
   const step = (s: KraftState, name: string, p: object = {}) => {
-    assert.ok(enabled(s, name, p), `${name} ${JSON.stringify(p)} is enabled`);
+    assert.ok(enabled(s, name, p), `${name} ${JSON.stringify(p, (_k, v: unknown) => (isPacked(v) ? v.toJS() : v))} is enabled`);
     return model.actions.find((x) => x.name === name)!.next(s, p);
   };
   return { model, init, enabled, step };
@@ -38,7 +39,7 @@ test('the established initial state: the followers poll r1, whose caught-up fetc
 test('a client write is replicated by fetches, committed by the majority and then acknowledged', () => {
   const { init, step, enabled } = modelOf({ maxValues: 1 });
   let s = step(init, 'ClientRequest', { s: 'r1' });
-  assert.deepEqual(r(s, 'r1').log.last(), Entry({ epoch: 1, value: 'v1' }));
+  assert.ok(is(r(s, 'r1').log.last(), Entry({ epoch: 1, value: 'v1' })));
   s = step(s, 'HandleFetchRequest', { s: 'r1', m: only(s, 'FetchRequest', 'r2', 'r1') });
   assert.deepEqual(net(s).filter((x) => x.startsWith('r1->r2')), ['r1->r2 FetchResp e1 hwm=2 entry=(1,v1)']);
   s = step(s, 'HandleFetchResponse', { s: 'r2', m: only(s, 'FetchResponse', 'r1', 'r2') });

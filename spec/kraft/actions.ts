@@ -468,10 +468,16 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     ChangeConnectivity: cfg.maxConnectivityChanges === 0 && 'maxConnectivityChanges = 0',
     ResendBeginQuorumEpoch: !cfg.nudge && 'nudge = false',
   };
-  // Every step ends by tidying the network and with the followers' poll.
+  // Every step ends by tidying the network and with the followers' poll. A step copies the state once:
+  // the action and the settling write into one mutable copy (`withMutations`), every helper returning
+  // the state it was given, so a packed state is not copied again per write.
   return actions.map((a) => {
     const reason = off[a.name];
-    return { ...a, ...FAIRNESS[a.name], next: (st: KraftState, p: unknown) => settle(a.next(st, p), st), ...(reason ? { disabledBy: reason } : {}) };
+    const next = (st: KraftState, p: unknown): KraftState =>
+      st.withMutations((w) => {
+        if (settle(a.next(w, p), st) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+      });
+    return { ...a, ...FAIRNESS[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
 }
 
@@ -497,10 +503,10 @@ const FAIRNESS: Readonly<Record<string, Pick<KraftAction, 'fairness' | 'fairness
  * step changed can have made messages inert or need to poll, so only those are looked at.
  */
 export function settle(st: KraftState, before?: KraftState): KraftState {
-  if (before !== undefined && st.replicas === before.replicas && st.cut === before.cut) return st;
+  if (before !== undefined && is(st.replicas, before.replicas) && is(st.cut, before.cut)) return st;
   const changed: string[] = [];
-  for (const [id, r] of st.replicas) if (before === undefined || before.replicas.get(id) !== r) changed.push(id);
-  return pollFollowers(tidy(st, changed), before === undefined || st.cut !== before.cut ? [...st.replicas.keys()] : changed);
+  for (const [id, r] of st.replicas) if (before === undefined || !is(before.replicas.get(id), r)) changed.push(id);
+  return pollFollowers(tidy(st, changed), before === undefined || !is(st.cut, before.cut) ? [...st.replicas.keys()] : changed);
 }
 
 /**

@@ -16,6 +16,7 @@ import { List, Map, Set } from 'immutable';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
+import { kraftLayout } from './layout.ts';
 import type { KraftMutation } from './mutations.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout } from './state.ts';
 
@@ -58,18 +59,30 @@ export function initialState(cfg: KraftConfig): KraftState {
   });
 }
 
-export function buildKraft(params: ParamValues): Model<KraftState> {
-  return modelOf(configOf(params), params);
+/**
+ * How a model holds its states. `packed` (the bundled spec) declares the state's layout (layout.ts):
+ * states are bytes, and the actions and properties read and write them through views with the
+ * Immutable.js vocabulary (typed here as the Immutable records they stand for). `immutable` runs the
+ * same code on the Immutable.js records of state.ts, for the test that holds the two forms to the same
+ * counts and traces (kraftImmutable.ts).
+ */
+export type KraftForm = 'packed' | 'immutable';
+
+export function buildKraft(params: ParamValues, form: KraftForm = 'packed'): Model<KraftState> {
+  return modelOf(configOf(params), params, form);
 }
 
 /** The model with guards mutated, for the mutation table test: not reachable from the command line. */
 export function buildKraftMutant(params: ParamValues, ...mutations: KraftMutation[]): Model<KraftState> {
-  return modelOf({ ...configOf(params), mutations }, params);
+  return modelOf({ ...configOf(params), mutations }, params, 'packed');
 }
 
-function modelOf(cfg: KraftConfig, params: ParamValues): Model<KraftState> {
+function modelOf(cfg: KraftConfig, params: ParamValues, form: KraftForm): Model<KraftState> {
+  const layout = form === 'packed' ? kraftLayout(cfg).State : undefined;
+  const initial = (): KraftState => (layout === undefined ? initialState(cfg) : (layout.from(initialState(cfg)) as unknown as KraftState));
   return {
-    init: () => [settle(initialState(cfg))],
+    ...(layout !== undefined ? { layout } : {}),
+    init: () => [settle(initial())],
     actions: kraftActions(cfg),
     properties: [
       ...kraftProperties({

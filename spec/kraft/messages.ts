@@ -13,7 +13,8 @@
  * requests that the receiver would only reject.
  */
 import { Record, type RecordOf, Set, is } from 'immutable';
-import { type Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
+import { isPacked } from '../layout/index.ts';
+import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
 export interface VoteRequestProps {
@@ -135,7 +136,18 @@ export function voteRequest(from: string, to: string, epoch: number, preVote: bo
   );
 }
 
+/**
+ * The interned request equal to `req`. A packed state holds its messages as bytes and reads them as
+ * views of its own buffer; a reply keeps the request it answers as a value of its own.
+ */
+function ownRequest<R extends Request>(req: R): R {
+  if (!isPacked(req)) return req;
+  const q = req as Request;
+  return (q.type === 'VoteRequest' ? voteRequest(q.from, q.to, q.epoch, q.preVote, q.lastEpoch, q.lastOffset) : fetchRequest(q.from, q.to, q.epoch, q.fetchOffset, q.lastFetchedEpoch)) as R;
+}
+
 export function voteResponse(req: VoteRequest, epoch: number, leaderId: string | null, granted: boolean, error: ErrorCode | null = null): VoteResponse {
+  req = ownRequest(req);
   return intern(`VR|${serial.get(req)}|${epoch}|${leaderId}|${granted}|${error}`, () =>
     VoteResponseRecord({ from: req.to, to: req.from, epoch, preVote: req.preVote, leaderId, granted, error, inReplyTo: req }),
   );
@@ -157,7 +169,9 @@ export function fetchResponse(
   leaderId: string | null,
   body: { error?: ErrorCode; entry?: Entry | null; hwm?: number; divergingEpoch?: number; divergingEnd?: number },
 ): FetchResponse {
-  const { error = null, entry = null, hwm = 0, divergingEpoch = null, divergingEnd = 0 } = body;
+  const { error = null, hwm = 0, divergingEpoch = null, divergingEnd = 0 } = body;
+  const entry = isPacked(body.entry) ? Entry({ epoch: body.entry.epoch, value: body.entry.value }) : (body.entry ?? null);
+  req = ownRequest(req);
   const key = `FR|${serial.get(req)}|${epoch}|${leaderId}|${error}|${entry === null ? '-' : `${entry.epoch}:${entry.value}`}|${hwm}|${divergingEpoch}|${divergingEnd}`;
   return intern(key, () => FetchResponseRecord({ from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
 }
@@ -192,43 +206,61 @@ export function event(m: Msg): { from: string; to: string; label: string } {
 }
 
 const keyCache = new WeakMap<Msg, string>();
+/** Keys of packed messages, by layout and then by the message's bytes (views are read afresh each time). */
+const packedKeyCache = new WeakMap<object, globalThis.Map<string, string>>();
 
 /**
  * A total order on messages by content (receiver, sender, then the rest), so actions enumerate the
  * network deterministically and traces read in voter order.
  */
 export function msgKey(m: Msg): string {
+  if (isPacked(m)) {
+    let byBytes = packedKeyCache.get(m._t);
+    if (byBytes === undefined) packedKeyCache.set(m._t, (byBytes = new globalThis.Map()));
+    const bytes = String.fromCharCode.apply(null, m.bytes as unknown as number[]);
+    let k = byBytes.get(bytes);
+    if (k === undefined) byBytes.set(bytes, (k = contentKey(m)));
+    return k;
+  }
   let k = keyCache.get(m);
   if (k === undefined) {
-    k = `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
+    k = contentKey(m);
     keyCache.set(m, k);
   }
   return k;
 }
 
-function order(a: Msg, b: Msg): number {
-  const ka = msgKey(a);
-  const kb = msgKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+function contentKey(m: Msg): string {
+  return `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
 }
 
-const sortedCache = new WeakMap<Set<Msg>, Msg[]>();
+/** What the network caches are kept by: the network's value, or a packed state (its views are read afresh). */
+function netOf(s: KraftState): object {
+  return isPacked(s) ? s : s.net;
+}
+
+const sortedCache = new WeakMap<object, Msg[]>();
 
 /** Every message, in a fixed order (computed once per network value). */
 export function allMessages(s: KraftState): Msg[] {
-  let out = sortedCache.get(s.net);
+  let out = sortedCache.get(netOf(s));
   if (out === undefined) {
-    out = s.net.toArray().sort(order);
-    sortedCache.set(s.net, out);
+    // Each key once, then sort (a packed message's key is looked up by its bytes).
+    out = s.net
+      .toArray()
+      .map((m) => [msgKey(m), m] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([, m]) => m);
+    sortedCache.set(netOf(s), out);
   }
   return out;
 }
 
-const byTypeCache = new WeakMap<Set<Msg>, globalThis.Map<MsgType, Msg[]>>();
+const byTypeCache = new WeakMap<object, globalThis.Map<MsgType, Msg[]>>();
 
 /** The network's messages of one type, in a fixed order (computed once per network value). */
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  let byType = byTypeCache.get(s.net);
+  let byType = byTypeCache.get(netOf(s));
   if (byType === undefined) {
     byType = new globalThis.Map();
     for (const m of allMessages(s)) {
@@ -236,7 +268,7 @@ export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
       if (list === undefined) byType.set(m.type, [m]);
       else list.push(m);
     }
-    byTypeCache.set(s.net, byType);
+    byTypeCache.set(netOf(s), byType);
   }
   return byType.get(type) ?? [];
 }
@@ -307,9 +339,10 @@ function inert(s: KraftState, m: Msg): boolean {
 /** Removes the inert messages (see `inert`) to or from the given replicas. */
 export function tidy(s: KraftState, ids: readonly string[]): KraftState {
   if (ids.length === 0) return s;
-  let net = s.net;
-  for (const m of s.net) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
-  return net === s.net ? s : s.set('net', net);
+  const before = s.net;
+  let net = before;
+  for (const m of before) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
+  return net === before ? s : s.set('net', net);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { type List, is } from 'immutable';
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
+import { isPacked } from '../layout/index.ts';
 import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
 
 const symmetric = { symmetric: true };
@@ -46,14 +47,20 @@ const prefixCache = new WeakMap<List<Entry>, WeakMap<List<Entry>, number>>();
 /** Length of the longest common prefix of two logs (cached: logs are shared between states). */
 function commonPrefix(a: List<Entry>, b: List<Entry>): number {
   if (a === b) return a.size;
+  if (isPacked(a)) return prefixLength(a, b); // read afresh from bytes, cheap to compare, never the same object
   let byB = prefixCache.get(a);
   const known = byB?.get(b);
   if (known !== undefined) return known;
+  const i = prefixLength(a, b);
+  if (byB === undefined) prefixCache.set(a, (byB = new WeakMap()));
+  byB.set(b, i);
+  return i;
+}
+
+function prefixLength(a: List<Entry>, b: List<Entry>): number {
   const n = Math.min(a.size, b.size);
   let i = 0;
   while (i < n && is(a.get(i), b.get(i))) i++;
-  if (byB === undefined) prefixCache.set(a, (byB = new WeakMap()));
-  byB.set(b, i);
   return i;
 }
 
