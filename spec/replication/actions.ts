@@ -1,18 +1,17 @@
 /**
- * The actions of the replication model. Every effect ends with `settle`, so a leader's high watermark and
+ * The actions of the replication model. Each action's `step` writes its effects into one copy of the
+ * state (`withMutations`), and every step ends with `settle`, so a leader's high watermark and
  * acknowledgements always reflect the step that changed them. Every fault spends a budget.
  */
-import { List, type Set } from 'immutable';
-import type { Action, Message, StepEvents } from '../spec.ts';
+import { List } from 'immutable';
+import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
-import { commonPrefix, epochStartOffset, isPrefixOf } from './log.ts';
-import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
+import { commonPrefix, epochStartOffset, holdsValue, isPrefixOf } from './log.ts';
+import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
-import { brokerName, type Config, Entry, NO_LEADER, type Partition, type ReplicationState, stopped, updateBroker, viewOf } from './state.ts';
-
-const EMPTY_LOG = List<Entry>();
+import { brokerName, type Config, type Log, NO_LEADER, type Partition, type ReplicationState, setBroker, stopBroker, viewOf } from './state.ts';
 
 type S = ReplicationState;
 type One = { broker: number };
@@ -23,7 +22,8 @@ type Cut = { brokers: List<number> };
 const CONTROLLER = 'controller';
 const PRODUCER = 'producer';
 
-const setText = (set: Set<number>) => `{${set.sort().join(',')}}`;
+/** A set of broker ids in ascending order (as every set of ids iterates). */
+const setText = (set: Iterable<number>) => `{${[...set].join(',')}}`;
 
 function partitionText(p: Partition): string {
   const leader = p.leader === NO_LEADER ? 'none' : String(p.leader);
@@ -42,7 +42,7 @@ function consequences(before: S, after: S, about = NO_LEADER): Message[] {
     const to = p.leader !== NO_LEADER ? p.leader : before.partition.leader !== NO_LEADER ? before.partition.leader : about;
     if (to !== NO_LEADER) out.push({ from: CONTROLLER, to: brokerName(to), label: `PartitionChange ${partitionText(p)}` });
   }
-  for (const v of after.ghost.acked.subtract(before.ghost.acked).sort()) {
+  for (const v of after.ghost.acked.subtract(before.ghost.acked)) {
     const from = after.brokers.findKey((x, b) => actsAsLeader(after, b) && x.log.some((e) => e.value === v));
     out.push({ from: from === undefined ? CONTROLLER : brokerName(from), to: PRODUCER, label: `ProduceResponse v${v}` });
   }
@@ -54,8 +54,16 @@ function consequences(before: S, after: S, about = NO_LEADER): Message[] {
  * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
  */
 function crashed(s: S, cfg: Config, b: number): S {
-  return fenceBroker(s.set('cut', idSet(maskOf(s.cut) & ~bit(b))).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(b))), cfg, b);
+  return fenceBroker(s.set('cut', s.cut.remove(b)).set('shuttingDown', s.shuttingDown.remove(b)), cfg, b);
 }
+
+/**
+ * An action whose `step` writes the step's effects into `m`, a copy of the state being written in place
+ * (`withMutations`), and returns it (`before` is the state it was copied from, unchanged: guards' readings
+ * such as `snapshotOf` are taken there); `replicationActions` makes its `next`: the step, `settle`, and the
+ * witness milestones, all on that one copy.
+ */
+type Step<P extends ActionParams = ActionParams> = Omit<Action<S, P>, 'next'> & { readonly step: (m: S, p: P, before: S) => S };
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
   const brokers = cfg.replicas;
@@ -73,23 +81,25 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
-  const ledPairs = (s: S) => (s.partition.leader === NO_LEADER ? NOTHING : PAIRS[s.partition.leader]!);
+  const ledPairs = (s: S) => {
+    const leader = snapshotOf(s).leader;
+    return leader === NO_LEADER ? NOTHING : PAIRS[leader]!;
+  };
 
-  const produce: Action<S, One> = {
+  const produce: Step<One> = {
     name: 'ProduceRecord',
-    params: (s) => (s.ghost.produced < cfg.values ? ONE : NOTHING),
+    params: (s) => (snapshotOf(s).produced < cfg.values ? ONE : NOTHING),
     // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost
     // included ("producers would only refresh metadata periodically", KIP-250 thread, Guozhang Wang).
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
       if (!v.running[broker] || v.viewLeader[broker] !== broker) return false;
-      return s.ghost.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
+      return v.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
     },
-    next: (s, { broker }) => {
-      const value = s.ghost.produced + 1;
-      const entry = Entry({ epoch: viewOf(s, broker).leaderEpoch, value });
-      const t = updateBroker(s, broker, (b) => b.set('log', b.log.push(entry))).set('ghost', s.ghost.set('produced', value));
-      return settle(t, cfg);
+    step: (m, { broker }) => {
+      const value = m.ghost.produced + 1;
+      const entry = { epoch: viewOf(m, broker).leaderEpoch, value };
+      return m.updateIn(['brokers', broker, 'log'], (log: Log) => log.push(entry)).setIn(['ghost', 'produced'], value);
     },
     describe: (s, { broker }, t) => ({
       actor: PRODUCER,
@@ -97,11 +107,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
-  const fetchRecords: Action<S, One> = {
+  const fetchRecords: Step<One> = {
     name: 'FetchRecords',
     params: each,
     enabled: (s, { broker }) => fetchSource(s, broker, acrossEpochs) !== NO_LEADER,
-    next: (s, { broker }) => settle(fetch(s, broker, fetchSource(s, broker, acrossEpochs)), cfg),
+    step: (m, { broker }, before) => fetch(m, broker, fetchSource(before, broker, acrossEpochs)),
     describe: (s, { broker }, t) => {
       const l = fetchSource(s, broker, acrossEpochs);
       const mine = s.brokers.get(broker)!.log;
@@ -122,20 +132,19 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
   };
 
-  const shrinkIsr: Action<S, Pair> = {
+  const shrinkIsr: Step<Pair> = {
     name: 'ShrinkIsr',
-    params: (s) => (s.faults.isrShrinks < cfg.maxIsrShrinks ? ledPairs(s) : NOTHING),
+    params: (s) => (snapshotOf(s).isrShrinks < cfg.maxIsrShrinks ? ledPairs(s) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
     enabled: (s, { leader, follower }) => {
       const v = snapshotOf(s);
-      return controllerLeads(v, leader) && inMask(v.isr, follower) && s.faults.isrShrinks < cfg.maxIsrShrinks;
+      return controllerLeads(v, leader) && inMask(v.isr, follower) && v.isrShrinks < cfg.maxIsrShrinks;
     },
-    next: (s, { follower }) =>
-      settle(alterIsr(s, cfg, maskOf(s.partition.isr) & ~bit(follower)).set('faults', s.faults.set('isrShrinks', s.faults.isrShrinks + 1)), cfg),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) & ~bit(follower))),
+    step: (m, { follower }) => alterIsr(m, cfg, maskOf(m.partition.isr) & ~bit(follower)).updateIn(['faults', 'isrShrinks'], (n: number) => n + 1),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idsOf(maskOf(s.partition.isr) & ~bit(follower))),
   };
 
-  const expandIsr: Action<S, Pair> = {
+  const expandIsr: Step<Pair> = {
     name: 'ExpandIsr',
     params: ledPairs,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
@@ -144,41 +153,43 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const v = snapshotOf(s);
       // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
-      if (s.partition.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
+      if (v.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
       if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
       // KIP-841: nor a follower in controlled shutdown. KIP-903 (the AlterPartition carries each new member's
       // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
       // by its current log, never by a fetch state left from an earlier incarnation that lost data.
-      if (s.shuttingDown.has(follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
+      if (inMask(v.shuttingDown, follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
       const mine = v.logs[follower]!;
       const theirs = v.logs[leader]!;
       const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
       return caughtUp && isPrefixOf(mine, theirs);
     },
-    next: (s, { follower }) => settle(alterIsr(s, cfg, maskOf(s.partition.isr) | bit(follower)), cfg),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idSet(maskOf(s.partition.isr) | bit(follower))),
+    step: (m, { follower }) => alterIsr(m, cfg, maskOf(m.partition.isr) | bit(follower)),
+    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idsOf(maskOf(s.partition.isr) | bit(follower))),
   };
 
-  const completeRecovery: Action<S, One> = {
+  const completeRecovery: Step<One> = {
     name: 'CompleteRecovery',
-    params: (s) => (s.partition.recovering && s.partition.leader !== NO_LEADER ? [ONE[s.partition.leader]!] : NOTHING),
+    params: (s) => {
+      const v = snapshotOf(s);
+      return v.recovering && v.leader !== NO_LEADER ? [ONE[v.leader]!] : NOTHING;
+    },
     // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
     // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
-    enabled: (s, { broker }) => s.partition.recovering && controllerLeads(snapshotOf(s), broker),
-    next: (s) => settle(s.set('partition', s.partition.set('recovering', false).set('partitionEpoch', s.partition.partitionEpoch + 1)), cfg),
+    enabled: (s, { broker }) => snapshotOf(s).recovering && controllerLeads(snapshotOf(s), broker),
+    step: (m) => m.setIn(['partition', 'recovering'], false).updateIn(['partition', 'partitionEpoch'], (e: number) => e + 1),
     describe: (s, { broker }, t) => alterPartitionEvents(s, t, broker, s.partition.isr),
   };
 
-  const controlledShutdown: Action<S, One> = {
+  const controlledShutdown: Step<One> = {
     name: 'ControlledShutdown',
-    params: (s) => (s.faults.cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
+    params: (s) => (snapshotOf(s).cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
     // The broker asks to shut down (BrokerHeartbeat wantShutDown); the controller must be reachable.
     enabled: (s, { broker }) => {
       const v = snapshotOf(s);
-      return v.running[broker]! && !inMask(v.cut, broker) && !s.shuttingDown.has(broker) && s.faults.cleanShutdowns < cfg.maxCleanShutdowns;
+      return v.running[broker]! && !inMask(v.cut, broker) && !inMask(v.shuttingDown, broker) && v.cleanShutdowns < cfg.maxCleanShutdowns;
     },
-    next: (s, { broker }) =>
-      settle(beginControlledShutdown(s.set('faults', s.faults.set('cleanShutdowns', s.faults.cleanShutdowns + 1)), cfg, broker), cfg),
+    step: (m, { broker }) => beginControlledShutdown(m.updateIn(['faults', 'cleanShutdowns'], (n: number) => n + 1), cfg, broker),
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
       sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(s, t, broker)],
@@ -186,15 +197,18 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
-  const cleanShutdown: Action<S, One> = {
+  const cleanShutdown: Step<One> = {
     name: 'CleanShutdown',
-    params: (s) => (s.shuttingDown.isEmpty() ? NOTHING : ONE),
+    params: (s) => (snapshotOf(s).shuttingDown === 0 ? NOTHING : ONE),
     // Once the controller has moved its leadership and ISR membership away (shouldShutDown), the broker
     // stops, writes its CleanShutdownFile (KIP-966) and is fenced.
-    enabled: (s, { broker }) => s.shuttingDown.has(broker) && snapshotOf(s).running[broker]! && !inMask(snapshotOf(s).cut, broker),
-    next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => stopped(b, b.log, true)).set('shuttingDown', idSet(maskOf(s.shuttingDown) & ~bit(broker)));
-      return settle(fenceBroker(t, cfg, broker), cfg);
+    enabled: (s, { broker }) => {
+      const v = snapshotOf(s);
+      return inMask(v.shuttingDown, broker) && v.running[broker]! && !inMask(v.cut, broker);
+    },
+    step: (m, { broker }) => {
+      const t = stopBroker(m, broker, m.brokers.get(broker)!.log, true);
+      return fenceBroker(t.set('shuttingDown', t.shuttingDown.remove(broker)), cfg, broker);
     },
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
@@ -203,25 +217,22 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
-  const uncleanShutdown: Action<S, Crash> = {
+  const uncleanShutdown: Step<Crash> = {
     name: 'UncleanShutdown',
     // `keep` is the flushed prefix: "unflushed data in the OS page cache is lost" (KIP-966 motivation). No
     // CleanShutdownFile is written.
-    params: (s) =>
-      s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns
-        ? brokers.flatMap((broker) => (snapshotOf(s).running[broker] ? CRASHES[broker]![snapshotOf(s).logs[broker]!.size]! : NOTHING))
-        : NOTHING,
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && s.faults.uncleanShutdowns < cfg.maxUncleanShutdowns,
-    next: (s, { broker, keep }) => {
-      const old = s.brokers.get(broker)!;
-      const lost = keep < old.log.size;
-      const t = s
-        .set('brokers', s.brokers.set(broker, stopped(old, old.log.slice(0, keep), false)))
-        .set(
-          'faults',
-          s.faults.withMutations((f) => f.set('uncleanShutdowns', f.uncleanShutdowns + 1).set('dataLossShutdowns', f.dataLossShutdowns + (lost ? 1 : 0))),
-        );
-      return settle(crashed(t, cfg, broker), cfg);
+    params: (s) => {
+      const v = snapshotOf(s);
+      return v.uncleanShutdowns < cfg.maxUncleanShutdowns ? brokers.flatMap((broker) => (v.running[broker] ? CRASHES[broker]![v.leo[broker]!]! : NOTHING)) : NOTHING;
+    },
+    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
+    step: (m, { broker, keep }) => {
+      const log = m.brokers.get(broker)!.log;
+      const lost = keep < log.size;
+      const t = stopBroker(m, broker, log.slice(0, keep), false)
+        .updateIn(['faults', 'uncleanShutdowns'], (n: number) => n + 1)
+        .updateIn(['faults', 'dataLossShutdowns'], (n: number) => n + (lost ? 1 : 0));
+      return crashed(t, cfg, broker);
     },
     describe: (s, { broker, keep }, t) => {
       const lost = s.brokers.get(broker)!.log.size - keep;
@@ -233,27 +244,26 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
   };
 
-  const replaceDisk: Action<S, One> = {
+  const replaceDisk: Step<One> = {
     name: 'ReplaceDisk',
-    params: (s) => (s.faults.emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
+    params: (s) => (snapshotOf(s).emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && s.faults.emptyDisks < cfg.maxEmptyDisks,
-    next: (s, { broker }) => {
-      const t = updateBroker(s, broker, (b) => stopped(b, EMPTY_LOG, false)).set('faults', s.faults.set('emptyDisks', s.faults.emptyDisks + 1));
-      return settle(crashed(t, cfg, broker), cfg);
+    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).emptyDisks < cfg.maxEmptyDisks,
+    step: (m, { broker }) => {
+      const t = stopBroker(m, broker, m.brokers.get(broker)!.log.clear(), false).updateIn(['faults', 'emptyDisks'], (n: number) => n + 1);
+      return crashed(t, cfg, broker);
     },
     describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
   };
 
   // KIP-966: the broker sends the epoch from its CleanShutdownFile as PreviousBrokerEpoch; see registerBroker.
-  const startBroker: Action<S, One> = {
+  const startBroker: Step<One> = {
     name: 'StartBroker',
     params: each,
     enabled: (s, { broker }) => !snapshotOf(s).running[broker],
-    next: (s, { broker }) => {
-      const clean = s.brokers.get(broker)!.cleanShutdownFile;
-      const t = updateBroker(s, broker, (b) => b.set('running', true).set('cleanShutdownFile', false));
-      return settle(registerBroker(t, cfg, broker, clean), cfg);
+    step: (m, { broker }) => {
+      const clean = m.brokers.get(broker)!.cleanShutdownFile;
+      return registerBroker(setBroker(m, broker, { running: true, cleanShutdownFile: false }), cfg, broker, clean);
     },
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
@@ -267,24 +277,25 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
   };
 
-  const partitionNetwork: Action<S, Cut> = {
+  const partitionNetwork: Step<Cut> = {
     name: 'PartitionNetwork',
-    params: (s) => (s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions ? CUTS : NOTHING),
+    params: (s) => (snapshotOf(s).cut === 0 && snapshotOf(s).partitions < cfg.maxPartitions ? CUTS : NOTHING),
     // KIP-250 thread (Guozhang Wang): "a network partition and both A and B are fenced off". The cut-off
     // brokers keep their last metadata and reach only each other; their heartbeats stop, so the controller
     // fences each, one after another.
-    enabled: (s, { brokers: cut }) =>
-      s.cut.isEmpty() && s.faults.partitions < cfg.maxPartitions && cut.every((b) => snapshotOf(s).running[b]!),
-    next: (s, { brokers: cut }) => {
-      let t = s
-        .set('cut', idSet(cut.reduce((m, b) => m | bit(b), 0)))
-        .set(
-          'faults',
-          s.faults.withMutations((f) => f.set('partitions', f.partitions + 1).set('isolations', f.isolations + (cfg.countIsolations ? cut.size : 0))),
-        );
-      for (const b of cut) t = updateBroker(t, b, (x) => x.set('view', s.partition));
+    enabled: (s, { brokers: cut }) => {
+      const v = snapshotOf(s);
+      return v.cut === 0 && v.partitions < cfg.maxPartitions && cut.every((b) => v.running[b]!);
+    },
+    step: (m, { brokers: cut }) => {
+      let t = m
+        .set('cut', cut)
+        .updateIn(['faults', 'partitions'], (n: number) => n + 1)
+        .updateIn(['faults', 'isolations'], (n: number) => n + (cfg.countIsolations ? cut.size : 0));
+      // Each cut-off broker keeps the partition record as it was when the network split.
+      for (const b of cut) t = setBroker(t, b, { view: t.partition });
       for (const b of cut) t = fenceBroker(t, cfg, b);
-      return settle(t, cfg);
+      return t;
     },
     describe: (s, { brokers: cut }, t) => ({
       actor: CONTROLLER,
@@ -294,33 +305,34 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   };
 
   // Heartbeats resume and the controller unfences the brokers; they learn the current metadata.
-  const healNetwork: Action<S> = {
+  const healNetwork: Step = {
     name: 'HealNetwork',
-    enabled: (s) => !s.cut.isEmpty(),
-    next: (s) => {
-      let t = s.set('cut', idSet(0));
-      for (const b of s.cut.sort()) {
-        t = updateBroker(t, b, (x) => x.set('view', null));
+    enabled: (s) => snapshotOf(s).cut !== 0,
+    step: (m) => {
+      const cut = idsOf(maskOf(m.cut));
+      let t = m.set('cut', idsOf(0));
+      for (const b of cut) {
+        t = setBroker(t, b, { view: null });
         if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);
       }
-      return settle(t, cfg);
+      return t;
     },
     describe: (s, _p, t) => ({
       actor: CONTROLLER,
       sends: [
-        ...s.cut.sort().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })),
+        ...s.cut.toArray().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })),
         ...consequences(s, t),
       ],
-      marks: ['network heals', `unfences ${s.cut.sort().map(brokerName).join(', ')}`],
+      marks: ['network heals', `unfences ${s.cut.toArray().map(brokerName).join(', ')}`],
     }),
   };
 
-  const preferredElection: Action<S> = {
+  const preferredElection: Step = {
     name: 'ElectPreferredLeader',
     // kafka-leader-election --election-type PREFERRED (ElectLeaders, Election.PREFERRED), or the auto
     // leader rebalance: the admin asks whenever it likes.
     enabled: (s) => preferredElectionAllowed(s, cfg),
-    next: (s) => settle(electPreferred(s, cfg), cfg),
+    step: (m) => electPreferred(m, cfg),
     describe: (s, _p, t) => ({
       actor: CONTROLLER,
       sends: [{ from: 'admin', to: CONTROLLER, label: 'ElectLeaders PREFERRED' }, ...consequences(s, t)],
@@ -328,11 +340,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     }),
   };
 
-  const unclean = (name: UncleanPath): Action<S, One> => ({
+  const unclean = (name: UncleanPath): Step<One> => ({
     name,
-    params: (s) => (s.partition.leader === NO_LEADER ? ONE : NOTHING),
+    params: (s) => (snapshotOf(s).leader === NO_LEADER ? ONE : NOTHING),
     enabled: (s, { broker }) => uncleanCandidates(s, cfg, name).includes(broker),
-    next: (s, { broker }) => settle(electUnclean(s, cfg, broker), cfg),
+    step: (m, { broker }) => electUnclean(m, cfg, broker),
     describe: (s, { broker }, t) => ({
       actor: CONTROLLER,
       sends: [
@@ -347,7 +359,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   // The order breaks ties between equally short counterexamples: with the network partition first, the
   // shortest history in which a cut-off leader acknowledges is the one where it acks as a ghost.
-  const actions: Action<S, any>[] = [
+  const steps: Step<any>[] = [
     partitionNetwork,
     healNetwork,
     produce,
@@ -364,37 +376,48 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];
-  return actions.map((a) => ({ ...a, next: (s: S, p: any) => observeMilestones(s, a.next(s, p), a.name) }));
+  return steps.map(({ step, ...a }) => ({
+    ...a,
+    next: (s: S, p: any) =>
+      s.withMutations((m) => {
+        if (observeMilestones(s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
+      }),
+  }));
 }
+
+type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
 
 /** Records the witness milestones a step reached (observer variables: no guard reads them). */
 function observeMilestones(before: S, after: S, action: string): S {
-  let g = after.ghost;
-  const acked = g.acked;
-  if (!acked.isEmpty() && !g.ackedCopyCrashed) {
-    const erased = after.brokers.some((b, i) => {
+  let t = after;
+  const mark = (flag: Milestone) => {
+    if (!t.ghost[flag]) t = t.setIn(['ghost', flag], true);
+  };
+  const acked = t.ghost.acked;
+  if (!acked.isEmpty() && !t.ghost.ackedCopyCrashed) {
+    const erased = t.brokers.some((b, i) => {
       const was = before.brokers.get(i)!;
-      return was.running && !b.running && acked.some((v) => was.log.some((e) => e.value === v) && !b.log.some((e) => e.value === v));
+      return was.running && !b.running && acked.some((v) => holdsValue(was.log, v) && !holdsValue(b.log, v));
     });
-    if (erased) g = g.set('ackedCopyCrashed', true);
+    if (erased) mark('ackedCopyCrashed');
   }
-  if (!g.ghostAppended && after.ghost.produced > before.ghost.produced) {
-    if (after.cut.some((b) => after.brokers.get(b)!.log.size > before.brokers.get(b)!.log.size)) g = g.set('ghostAppended', true);
+  if (!t.ghost.ghostAppended && t.ghost.produced > before.ghost.produced) {
+    if (t.cut.some((b) => t.brokers.get(b)!.log.size > before.brokers.get(b)!.log.size)) mark('ghostAppended');
   }
   const p = before.partition;
-  const q = after.partition;
+  const q = t.partition;
   if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
-    const lacks = (b: number) => acked.some((v) => !after.brokers.get(b)!.log.some((e) => e.value === v));
-    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) g = g.set('electionPastLaggingIsr', true);
-    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) g = g.set('elrElectionAfterAck', true);
+    const lacks = (b: number) => acked.some((v) => !holdsValue(t.brokers.get(b)!.log, v));
+    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) mark('electionPastLaggingIsr');
+    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) mark('elrElectionAfterAck');
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (g.ackedCopyCrashed) g = g.set('electionAfterAckedCopyCrashed', true);
-    if (action === 'ElectPreferredLeader') g = g.set('preferredElected', true);
+    if (t.ghost.ackedCopyCrashed) mark('electionAfterAckedCopyCrashed');
+    if (action === 'ElectPreferredLeader') mark('preferredElected');
   }
-  return g === after.ghost ? after : after.set('ghost', g);
+  return t;
 }
 
-function alterPartitionEvents(s: S, t: S, leader: number, isr: Set<number>): StepEvents {
+function alterPartitionEvents(s: S, t: S, leader: number, isr: Iterable<number>): StepEvents {
   return {
     actor: brokerName(leader),
     sends: [{ from: brokerName(leader), to: CONTROLLER, label: `AlterPartition isr=${setText(isr)} partitionEpoch=${s.partition.partitionEpoch}` }],

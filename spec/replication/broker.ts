@@ -7,7 +7,7 @@ import { countOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, hasEntryAt } from './log.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
-import { type Broker, type Config, type Ghost, NO_LEADER, type Partition, type ReplicationState, updateBroker, viewOf } from './state.ts';
+import { type Broker, type Config, NO_LEADER, type Partition, type ReplicationState, viewOf } from './state.ts';
 
 /** Whether `b` is running and believes it leads. */
 export function actsAsLeader(s: ReplicationState, b: number): boolean {
@@ -24,16 +24,20 @@ export function actsAsLeader(s: ReplicationState, b: number): boolean {
  *
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
+ *
+ * Returns the new high watermark; what the leader exposed and acknowledged goes into `s.ghost` (in place
+ * on a `withMutations` copy, hence the returned state).
  */
-function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, view: Partition, ghost: Ghost): [number, Ghost] {
+function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, view: Partition): [number, ReplicationState] {
   const log = me.log;
   const isr = maskOf(view.isr);
   const isrSize = countOf(isr);
   const agreement: number[] = [];
   let low = log.size;
+  const brokers = s.brokers;
   for (const m of cfg.replicas) {
     if (!inMask(isr, m)) continue;
-    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, s.brokers.get(m)!.log);
+    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, brokers.get(m)!.log);
     agreement.push(k);
     if (k < low) low = k;
   }
@@ -42,24 +46,26 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, v
 
   // Consumers read below the high watermark: that prefix is committed. It must extend, or lie inside, the
   // longest committed prefix ever exposed.
+  let t = s;
   if (hw > 0) {
-    const c = ghost.committed;
-    if (commonPrefix(log, c) < Math.min(hw, c.size)) ghost = ghost.set('committedRewritten', true);
-    else if (hw > c.size) ghost = ghost.set('committed', log.slice(0, hw));
+    const c = t.ghost.committed;
+    if (commonPrefix(log, c) < Math.min(hw, c.size)) {
+      if (!t.ghost.committedRewritten) t = t.setIn(['ghost', 'committedRewritten'], true);
+    } else if (hw > c.size) t = t.setIn(['ghost', 'committed'], log.slice(0, hw));
   }
   if (strongAcks(cfg)) {
     for (let o = 0; o < log.size; o++) {
       const e = log.get(o)!;
-      if (e.epoch !== view.leaderEpoch || ghost.acked.has(e.value)) continue;
+      if (e.epoch !== view.leaderEpoch || t.ghost.acked.has(e.value)) continue;
       let isrHolders = 0;
       for (const k of agreement) if (k > o) isrHolders++;
       if (!acknowledges(cfg, o, hw, isrSize, isrHolders)) continue;
-      const copies = s.brokers.count((x) => hasEntryAt(x.log, o, e));
-      ghost = ghost.set('acked', ghost.acked.add(e.value));
-      if (copies < cfg.minIsr) ghost = ghost.set('ackBelowMinIsr', true);
+      const copies = brokers.count((x) => hasEntryAt(x.log, o, e));
+      t = t.setIn(['ghost', 'acked'], t.ghost.acked.add(e.value));
+      if (copies < cfg.minIsr && !t.ghost.ackBelowMinIsr) t = t.setIn(['ghost', 'ackBelowMinIsr'], true);
     }
   }
-  return [hw, ghost];
+  return [hw, t];
 }
 
 /**
@@ -67,17 +73,19 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, v
  * broker that believes it leads settles.
  */
 export function settle(s: ReplicationState, cfg: Config): ReplicationState {
-  let brokers = s.brokers;
-  let ghost = s.ghost;
+  let t = s;
+  // Only broker b's own iteration writes its high watermark, so the brokers read here stay right for it.
+  const brokers = s.brokers;
   for (const b of cfg.replicas) {
     const me = brokers.get(b)!;
-    const view = me.view ?? s.partition;
     let hw = 0;
-    if (me.running && view.leader === b) [hw, ghost] = settleLeader(s, cfg, b, me, view, ghost);
-    if (hw !== me.hw) brokers = brokers.set(b, me.set('hw', hw));
+    if (me.running) {
+      const view = me.view ?? t.partition;
+      if (view.leader === b) [hw, t] = settleLeader(t, cfg, b, me, view);
+    }
+    if (hw !== me.hw) t = t.setIn(['brokers', b, 'hw'], hw);
   }
-  if (brokers === s.brokers && ghost === s.ghost) return s;
-  return s.withMutations((t) => t.set('brokers', brokers).set('ghost', ghost));
+  return t;
 }
 
 /**
@@ -102,21 +110,20 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
  * and appends the next record of the leader's log.
  */
 export function fetch(s: ReplicationState, f: number, l: number): ReplicationState {
-  const mine = s.brokers.get(f)!.log;
-  const theirs = s.brokers.get(l)!.log;
+  const brokers = s.brokers;
+  const mine = brokers.get(f)!.log;
+  const theirs = brokers.get(l)!.log;
   const p = commonPrefix(mine, theirs);
-  let ghost = s.ghost;
-  if (p < mine.size && !ghost.committedTruncated) {
-    const c = ghost.committed;
+  let truncated = false;
+  if (p < mine.size && !s.ghost.committedTruncated) {
+    const c = s.ghost.committed;
     for (let o = p; o < Math.min(mine.size, c.size); o++) {
       const e = mine.get(o)!;
       if (!hasEntryAt(c, o, e)) continue;
-      const elsewhere = s.brokers.some((x, i) => i !== f && hasEntryAt(x.log, o, e));
-      if (!elsewhere) ghost = ghost.set('committedTruncated', true);
+      const elsewhere = brokers.some((x, i) => i !== f && hasEntryAt(x.log, o, e));
+      if (!elsewhere) truncated = true;
     }
   }
-  // A follower that is a prefix of the leader shares the leader's List, so logs stay shared between brokers.
-  const log = p < theirs.size ? (p + 1 === theirs.size ? theirs : theirs.slice(0, p + 1)) : mine.slice(0, p);
-  const t = updateBroker(s, f, (b) => b.set('log', log));
-  return ghost === s.ghost ? t : t.set('ghost', ghost);
+  const t = s.setIn(['brokers', f, 'log'], p < theirs.size ? theirs.slice(0, p + 1) : mine.slice(0, p));
+  return truncated ? t.setIn(['ghost', 'committedTruncated'], true) : t;
 }

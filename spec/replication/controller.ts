@@ -3,13 +3,14 @@
  * election in one change), fencing and registration (`ReplicationControlManager`), and the unclean paths
  * (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
  */
-import type { Set } from 'immutable';
-import { bit, countOf, idSet, inMask, maskOf } from './ids.ts';
+import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
-import { type Config, NO_LEADER, Partition, type ReplicationState } from './state.ts';
+import { type BrokerSet, type Config, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
 
 export interface Change {
+  /** The partition after the change (`p` itself when nothing changed). */
   readonly partition: Partition;
+  readonly changed: boolean;
   /** The clean election chose a replica outside the ISR and ELR it elected from (never, by construction). */
   readonly electedOutside: boolean;
   /** The change elected the last known leader (an unclean election, as Kafka logs it). */
@@ -100,19 +101,19 @@ export function changePartition(
     else lke = oldLke;
   }
   if (leader === p.leader && isr === oldIsr && elr === oldElr && lke === oldLke && recovering === p.recovering) {
-    return { partition: p, electedOutside, lastKnownLeaderElected, uncleanAllowed };
+    return { partition: p, changed: false, electedOutside, lastKnownLeaderElected, uncleanAllowed };
   }
   // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
-  const partition = Partition({
+  const partition = cfg.layout.Partition.from({
     leader,
     leaderEpoch: leader !== p.leader ? p.leaderEpoch + 1 : p.leaderEpoch,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: idSet(isr),
-    elr: idSet(elr),
-    lastKnownElr: idSet(lke),
+    isr: idsOf(isr),
+    elr: idsOf(elr),
+    lastKnownElr: idsOf(lke),
     recovering,
   });
-  return { partition, electedOutside, lastKnownLeaderElected, uncleanAllowed };
+  return { partition, changed: true, electedOutside, lastKnownLeaderElected, uncleanAllowed };
 }
 
 /**
@@ -140,11 +141,11 @@ export function logRankOf(s: ReplicationState): (r: number) => number {
 
 function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
   const c = changePartition(cfg, s.partition, unavailable(s), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
-  if (c.partition === s.partition && !c.electedOutside) return s;
-  let t = s.set('partition', c.partition);
-  if (c.electedOutside) t = t.set('ghost', t.ghost.set('cleanElectionOutside', true));
+  if (!c.changed && !c.electedOutside) return s;
+  let t = c.changed ? s.set('partition', c.partition) : s;
+  if (c.electedOutside) t = t.setIn(['ghost', 'cleanElectionOutside'], true);
   if (c.lastKnownLeaderElected) {
-    t = t.set('ghost', t.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed));
+    t = t.setIn(['ghost', 'uncleanElection'], true).setIn(['ghost', 'uncleanOutsideStrategy'], t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed);
   }
   return t;
 }
@@ -161,7 +162,7 @@ export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | m
  * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
  */
 export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const t = s.set('shuttingDown', idSet(maskOf(s.shuttingDown) | bit(b)));
+  const t = s.set('shuttingDown', s.shuttingDown.add(b));
   return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
 }
 
@@ -175,15 +176,14 @@ export function alterIsr(s: ReplicationState, cfg: Config, isr: number): Replica
  * and, if it led, a new leader is elected in the same change.
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const fenced = maskOf(s.fenced);
-  if (inMask(fenced, b)) return s;
-  const t = s.set('fenced', idSet(fenced | bit(b)));
+  if (s.fenced.has(b)) return s;
+  const t = s.set('fenced', s.fenced.add(b));
   return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
 }
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const t = s.set('fenced', idSet(maskOf(s.fenced) & ~bit(b)));
+  const t = s.set('fenced', s.fenced.remove(b));
   return apply(t, cfg, maskOf(t.partition.isr));
 }
 
@@ -251,15 +251,15 @@ export function electPreferred(s: ReplicationState, cfg: Config): ReplicationSta
       leader: preferred,
       leaderEpoch: p.leaderEpoch + 1,
       partitionEpoch: p.partitionEpoch + 1,
-      isr: fromElr ? idSet(bit(preferred)) : p.isr,
-      elr: fromElr ? idSet(maskOf(p.elr) & ~bit(preferred)) : p.elr,
+      isr: fromElr ? idsOf(bit(preferred)) : p.isr,
+      elr: fromElr ? p.elr.remove(preferred) : p.elr,
     }),
   );
 }
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
-const unfencedIn = (s: ReplicationState, set: ReplicationState['partition']['isr']) => (maskOf(set) & ~unavailable(s)) !== 0;
+const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unavailable(s)) !== 0;
 
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
@@ -319,18 +319,17 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
   const p = s.partition;
   const allowed = uncleanElectionAllowed(cfg, p, s.fenced);
   // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
-  const next = Partition({
+  const next = {
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: idSet(bit(b)),
-    elr: idSet(0),
-    lastKnownElr: idSet(0),
+    isr: idsOf(bit(b)),
+    elr: idsOf(0),
+    lastKnownElr: idsOf(0),
     recovering: true,
-  });
-  return s
-    .set('partition', next)
-    .set('ghost', s.ghost.set('uncleanElection', true).set('uncleanOutsideStrategy', s.ghost.uncleanOutsideStrategy || !allowed));
+  };
+  const uncleanOutsideStrategy = s.ghost.uncleanOutsideStrategy || !allowed;
+  return s.set('partition', next).setIn(['ghost', 'uncleanElection'], true).setIn(['ghost', 'uncleanOutsideStrategy'], uncleanOutsideStrategy);
 }
 
 /** `uncleanElectionAllowed` on target sets given as masks. */
@@ -351,7 +350,7 @@ function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number
  * Aggressive "whenever the partition can't elect a durable replica". Without the ELR, the legacy
  * unclean.leader.election.enable allows it once no ISR member is available.
  */
-export function uncleanElectionAllowed(cfg: Config, p: Partition, fenced: Set<number>): boolean {
+export function uncleanElectionAllowed(cfg: Config, p: Partition, fenced: BrokerSet): boolean {
   const available = (r: number) => !fenced.has(r);
   if (!cfg.elr) return cfg.uncleanLeaderElection && !p.isr.some(available);
   switch (cfg.strategy) {

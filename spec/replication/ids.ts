@@ -1,31 +1,19 @@
 /**
- * Sets of broker ids, interned: one Immutable `Set` instance per subset of 0..MAX_BROKERS-1. States keep
- * readable sets, while the model computes on bit masks: set algebra is bit arithmetic, equality is `===`,
- * and each set is fingerprinted once for the whole run.
+ * Sets of broker ids as bit masks: the model computes on masks (set algebra is bit arithmetic), and the
+ * state holds them as `L.idSet`s over the broker ids 0..rf-1, whose `bits` are the same masks.
  */
-import { Set } from 'immutable';
+import type { BrokerSet } from './state.ts';
 
 export const MAX_BROKERS = 5;
 
-const SETS: readonly Set<number>[] = Array.from({ length: 1 << MAX_BROKERS }, (_, mask) =>
-  Set(Array.from({ length: MAX_BROKERS }, (_, b) => b).filter((b) => (mask >> b) & 1)),
+// The ids of every mask, interned: writing a set into the state takes its members.
+const IDS: readonly (readonly number[])[] = Array.from({ length: 1 << MAX_BROKERS }, (_, mask) =>
+  Array.from({ length: MAX_BROKERS }, (_, b) => b).filter((b) => (mask >> b) & 1),
 );
-const MASKS = new Map<Set<number>, number>(SETS.map((s, mask) => [s, mask]));
 
-/** The interned set of the ids in `mask`. */
-export function idSet(mask: number): Set<number> {
-  return SETS[mask]!;
-}
-
-/** The bit mask of a set of ids (any instance, interned or not). */
-export function maskOf(set: Set<number>): number {
-  const m = MASKS.get(set);
-  if (m !== undefined) return m;
-  let mask = 0;
-  set.forEach((b) => {
-    mask |= 1 << b;
-  });
-  return mask;
+/** The bit mask of a set of broker ids held in the state. */
+export function maskOf(set: BrokerSet): number {
+  return set.bits;
 }
 
 export const bit = (b: number): number => 1 << b;
@@ -37,9 +25,7 @@ export function countOf(mask: number): number {
   return n;
 }
 
-/** The ids in `mask`, ascending. */
-export function idsOf(mask: number): number[] {
-  const out: number[] = [];
-  for (let b = 0; b < MAX_BROKERS; b++) if (inMask(mask, b)) out.push(b);
-  return out;
+/** The ids in `mask`, ascending (one shared array per mask: do not modify it). */
+export function idsOf(mask: number): readonly number[] {
+  return IDS[mask]!;
 }

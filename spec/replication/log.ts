@@ -1,24 +1,20 @@
 /**
  * Pure helpers on replica logs (lists of `Entry`, offset = index).
  *
- * Comparisons run on each log's entries coded as numbers, decoded once per List instance: successor
- * states share their logs with their parents, so most logs are decoded once for the whole run.
+ * Two entries are the same record exactly when their packed bytes are (epoch and value), so comparisons
+ * read the logs' bytes in place, entry by entry, without decoding them.
  */
 import type { Entry, Log } from './state.ts';
 
-const CODES = new WeakMap<Log, readonly number[]>();
-const VALUE_BITS = 8;
-
-/** An entry as one number: epoch and value (values stay below 2^8). */
-export const codeOf = (e: Entry): number => (e.epoch << VALUE_BITS) | e.value;
-
-function codes(log: Log): readonly number[] {
-  let c = CODES.get(log);
-  if (c === undefined) {
-    c = log.toArray().map(codeOf);
-    CODES.set(log, c);
-  }
-  return c;
+/** Whether entry `i` of `a` and entry `j` of `b` hold the same bytes. */
+function sameEntry(a: Log, i: number, b: Log, j: number): boolean {
+  const { lw, ew } = a._t;
+  const ab = a._b;
+  const bb = b._b;
+  const ao = a._o + lw + i * ew;
+  const bo = b._o + lw + j * ew;
+  for (let k = 0; k < ew; k++) if (ab[ao + k] !== bb[bo + k]) return false;
+  return true;
 }
 
 /**
@@ -27,12 +23,9 @@ function codes(log: Log): readonly number[] {
  * the OffsetsForLeaderEpoch exchange repeats until both sides agree on the epoch at the fetch offset.
  */
 export function commonPrefix(a: Log, b: Log): number {
-  if (a === b) return a.size;
-  const x = codes(a);
-  const y = codes(b);
-  const n = Math.min(x.length, y.length);
+  const n = Math.min(a.size, b.size);
   let i = 0;
-  while (i < n && x[i] === y[i]) i++;
+  while (i < n && sameEntry(a, i, b, i)) i++;
   return i;
 }
 
@@ -42,20 +35,22 @@ export function isPrefixOf(a: Log, b: Log): boolean {
 
 /** Whether the log holds a record with this value, at any offset. */
 export function holdsValue(log: Log, value: number): boolean {
-  const c = codes(log);
-  for (let i = 0; i < c.length; i++) if ((c[i]! & ((1 << VALUE_BITS) - 1)) === value) return true;
-  return false;
+  return log.some((e) => e.value === value);
 }
 
 /** Whether `log` has exactly `entry` at `offset`. */
 export function hasEntryAt(log: Log, offset: number, entry: Entry): boolean {
-  return codes(log)[offset] === codeOf(entry);
+  if (offset >= log.size) return false;
+  const { lw, ew } = log._t;
+  const at = log._o + lw + offset * ew;
+  for (let k = 0; k < ew; k++) if (log._b[at + k] !== entry._b[entry._o + k]) return false;
+  return true;
 }
 
 /** The epoch of the last record, 0 for an empty log (`LeaderEpochFileCache.latestEpoch`). */
 export function lastEpoch(log: Log): number {
-  const c = codes(log);
-  return c.length === 0 ? 0 : c[c.length - 1]! >> VALUE_BITS;
+  const n = log.size;
+  return n === 0 ? 0 : log.get(n - 1)!.epoch;
 }
 
 /**
@@ -63,7 +58,7 @@ export function lastEpoch(log: Log): number {
  * appended in it yet (it then starts at the end it had when elected, and has appended nothing since).
  */
 export function epochStartOffset(log: Log, epoch: number): number {
-  const c = codes(log);
-  for (let i = 0; i < c.length; i++) if (c[i]! >> VALUE_BITS === epoch) return i;
-  return c.length;
+  const n = log.size;
+  for (let i = 0; i < n; i++) if (log.get(i)!.epoch === epoch) return i;
+  return n;
 }

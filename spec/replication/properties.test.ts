@@ -1,14 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { List, Map, Set } from 'immutable';
+import { Set } from 'immutable';
 import type { ParamValues } from '../spec.ts';
+import { layout as L } from '../layout/index.ts';
 import { configOf } from './replication.ts';
-import { idSet } from './ids.ts';
-import { Broker, Entry, Ghost, type Log, NO_LEADER, Partition, ReplicationState } from './state.ts';
+import { type Log, NO_LEADER, type ReplicationState } from './state.ts';
 import { replicationProperties, withinTolerance } from './properties.ts';
 import { uncleanElectionAllowed } from './controller.ts';
 
-const log = (...entries: [epoch: number, value: number][]): Log => List(entries.map(([epoch, value]) => Entry({ epoch, value })));
+// Hand-built states spend fault budgets beyond the default ones: their layout has room for them.
+const layout = configOf({ values: 2, maxUncleanShutdowns: 3, maxEmptyDisks: 2, maxPartitions: 1 }).layout;
+const log = (...entries: [epoch: number, value: number][]): Log => layout.Log.from(entries.map(([epoch, value]) => ({ epoch, value })));
 
 function state(opts: {
   logs: Log[];
@@ -19,11 +21,11 @@ function state(opts: {
   committed?: Log;
   unclean?: boolean;
 }): ReplicationState {
-  return ReplicationState({
-    brokers: Map(opts.logs.map((l, b) => [b, Broker({ log: l })])),
-    partition: Partition({ leader: 0, leaderEpoch: 1, isr: Set(opts.isr ?? [0, 1, 2]), elr: Set(opts.elr ?? []) }),
-    fenced: Set(opts.fenced ?? []),
-    ghost: Ghost({ acked: Set(opts.acked ?? []), committed: opts.committed ?? List(), uncleanElection: opts.unclean ?? false }),
+  return layout.State.from({
+    brokers: opts.logs.map((l, b) => [b, { running: true, log: l, hw: 0, view: null, cleanShutdownFile: false }] as const),
+    partition: { leader: 0, leaderEpoch: 1, isr: opts.isr ?? [0, 1, 2], elr: opts.elr ?? [] },
+    fenced: opts.fenced ?? [],
+    ghost: { acked: opts.acked ?? [], committed: opts.committed ?? [], uncleanElection: opts.unclean ?? false },
   });
 }
 
@@ -67,7 +69,7 @@ test('ElrMembersHoldCommitted: every unfenced ISR/ELR member holds the committed
   const committed = log([1, 1]);
   const s = state({ logs: [log([1, 1]), log(), log([1, 1])], isr: [0], elr: [1], committed });
   assert.equal(holds('ElrMembersHoldCommitted', s), false);
-  assert.equal(holds('ElrMembersHoldCommitted', s.set('fenced', idSet(0b10))), true);
+  assert.equal(holds('ElrMembersHoldCommitted', s.set('fenced', [1])), true);
   assert.equal(holds('ElrMembersHoldCommitted', s.setIn(['partition', 'elr'], Set([2]))), true);
   assert.equal(holds('ElrMembersHoldCommitted', s.setIn(['ghost', 'uncleanElection'], true)), true);
   assert.equal(
@@ -96,8 +98,8 @@ test('the sticky ghost flags each break exactly their property', () => {
 });
 
 test('uncleanElectionAllowed follows the strategy definitions (KIP-966 thread, Calvin Liu)', () => {
-  const p = (isr: number[], elr: number[]) => Partition({ leader: NO_LEADER, isr: Set(isr), elr: Set(elr) });
-  const fenced = Set([1]);
+  const p = (isr: number[], elr: number[]) => layout.Partition.from({ leader: NO_LEADER, isr, elr });
+  const fenced = L.idSet(layout.BrokerId).from([1]);
   const allowed = (params: ParamValues, isr: number[], elr: number[]) => uncleanElectionAllowed(configOf(params), p(isr, elr), fenced);
   assert.equal(allowed({ strategy: 'None' }, [], []), false);
   assert.equal(allowed({ strategy: 'Balanced' }, [], []), true);

@@ -21,8 +21,8 @@ export function withinTolerance(s: S, cfg: Config): boolean {
 
 /** Every acknowledged value is still in some broker's log. */
 export function ackedRecordsHeld(s: S): boolean {
-  const logs = s.brokers.valueSeq().map((b) => b.log).toArray();
-  return s.ghost.acked.every((v) => logs.some((log) => holdsValue(log, v)));
+  const brokers = s.brokers;
+  return s.ghost.acked.every((v) => brokers.some((b) => holdsValue(b.log, v)));
 }
 
 /** Whether `b` holds the whole committed prefix. */
@@ -38,12 +38,15 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     always<S>(
       'NoAckedRecordLost',
       'an acknowledged record (acks=all or quorum) is never lost while fewer than min.insync.replicas data-loss failures have happened and no unclean election took place',
-      (s) => s.ghost.acked.size === 0 || s.ghost.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+      (s) => {
+        const g = s.ghost;
+        return g.acked.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s);
+      },
     ),
     always<S>(
       'NoAckedRecordLostEvenUnclean',
       'an acknowledged record is never lost while fewer than min.insync.replicas data-loss failures have happened, even after an unclean election or recovery',
-      (s) => s.ghost.acked.size === 0 || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+      (s) => s.ghost.acked.isEmpty() || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
     ),
     always<S>(
       'TruncationKeepsCommitted',
@@ -53,7 +56,10 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     always<S>(
       'CommittedPrefixNeverShrinks',
       'every committed prefix a leader exposes agrees with the longest one exposed before, while within the failure tolerance and with no unclean election',
-      (s) => !s.ghost.committedRewritten || s.ghost.uncleanElection || !withinTolerance(s, cfg),
+      (s) => {
+        const g = s.ghost;
+        return !g.committedRewritten || g.uncleanElection || !withinTolerance(s, cfg);
+      },
     ),
     always<S>(
       'CleanElectionsChooseIsrOrElr',
@@ -77,7 +83,8 @@ export function replicationProperties(cfg: Config): Property<S>[] {
         'ElrMembersHoldCommitted',
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
         (s) => {
-          if (s.ghost.committed.isEmpty() || s.ghost.uncleanElection || !withinTolerance(s, cfg)) return true;
+          const g = s.ghost;
+          if (g.committed.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg)) return true;
           const candidates = (maskOf(s.partition.isr) | maskOf(s.partition.elr)) & ~maskOf(s.fenced);
           return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b));
         },

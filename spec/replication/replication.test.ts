@@ -1,18 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { List, Map, Set } from 'immutable';
+import { List } from 'immutable';
 import type { ActionParams, ParamValues } from '../spec.ts';
 import { checkModel } from '../../checker/engine/check.ts';
 import spec, { configOf, initialState } from './replication.ts';
 import { fetch, fetchSource, settle } from './broker.ts';
 import { changePartition, registerBroker, uncleanCandidates } from './controller.ts';
-import { bit, idSet, maskOf } from './ids.ts';
+import { bit, maskOf } from './ids.ts';
 import { acceptsAppend, quorumSize } from './producer.ts';
-import { Broker, type Config, Entry, type Log, NO_LEADER, Partition, ReplicationState } from './state.ts';
+import { type Config, type Log, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-const log = (...entries: [epoch: number, value: number][]): Log => List(entries.map(([epoch, value]) => Entry({ epoch, value })));
+// Hand-built states hold logs with values up to 3: the models they are checked with allow three values.
+const cfg = (params: ParamValues = {}): Config => configOf({ values: 3, ...params });
+const layout = cfg().layout;
+const log = (...entries: [epoch: number, value: number][]): Log => layout.Log.from(entries.map(([epoch, value]) => ({ epoch, value })));
 
 function stepText(action: string, params: ActionParams): string {
   const args = Object.entries(params).map(([k, v]) => `${k}=${List.isList(v) ? `[${(v as List<number>).join(',')}]` : String(v)}`);
@@ -278,9 +281,8 @@ test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold
 
 // ---- controller rules on hand-built partitions ---------------------------------------------------
 
-const cfg = (params: ParamValues = {}): Config => configOf(params);
-const part = (leader: number, isr: number[], elr: number[] = [], lke: number[] = []) =>
-  Partition({ leader, leaderEpoch: 1, partitionEpoch: 1, isr: Set(isr), elr: Set(elr), lastKnownElr: Set(lke) });
+const part = (leader: number, isr: number[], elr: number[] = [], lke: number[] = []): Partition =>
+  layout.Partition.from({ leader, leaderEpoch: 1, partitionEpoch: 1, isr, elr, lastKnownElr: lke });
 const mask = (...ids: number[]) => ids.reduce((m, b) => m | bit(b), 0);
 
 test('before KIP-966 the last ISR member stays in the ISR when fenced, leaderless (last replica standing)', () => {
@@ -305,7 +307,7 @@ test('KIP-966: leaving the ISR below min.insync.replicas joins the ELR; reaching
 test('KIP-966: the last ISR member fenced empties the ISR; an unfenced ELR member is elected and becomes the ISR', () => {
   const fenced = changePartition(cfg(), part(0, [0], [1]), mask(0, 1), 0).partition;
   assert.equal(fenced.leader, NO_LEADER);
-  assert.deepEqual([fenced.isr.size, fenced.elr.sort().toArray()], [0, [0, 1]]);
+  assert.deepEqual([fenced.isr.size, fenced.elr.toArray()], [0, [0, 1]]);
   const elected = changePartition(cfg(), fenced, mask(0), 0).partition;
   assert.equal(elected.leader, 1);
   assert.deepEqual([elected.isr.toArray(), elected.elr.toArray()], [[1], [0]]);
@@ -319,10 +321,10 @@ test('KIP-966 with the recovery manager: a broker found to have shut down unclea
 });
 
 function state(logs: Log[], p: Partition, fenced: number[] = []): ReplicationState {
-  return ReplicationState({
-    brokers: Map(logs.map((l, b) => [b, Broker({ log: l })])),
+  return layout.State.from({
+    brokers: logs.map((l, b) => [b, { running: true, log: l, hw: 0, view: null, cleanShutdownFile: false }] as const),
     partition: p,
-    fenced: idSet(mask(...fenced)),
+    fenced,
   });
 }
 
@@ -349,9 +351,9 @@ test('unclean paths by strategy (KIP-966 thread): None never, Balanced waits for
   assert.deepEqual(uncleanCandidates(empty, cfg({ strategy: 'Balanced', balancedFallback: 'lastKnownLeaderOrAny' }), 'ElectUncleanLeader'), [0, 2]);
   const lastKnownElr = state([log([1, 1]), log([1, 1], [2, 2]), log()], part(NO_LEADER, [], [], [0, 1]), [1]);
   assert.deepEqual(uncleanCandidates(lastKnownElr, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [], 'waits for LastKnownELR');
-  const back = lastKnownElr.set('fenced', idSet(0));
+  const back = lastKnownElr.set('fenced', []);
   assert.deepEqual(uncleanCandidates(back, cfg({ strategy: 'Balanced', recoveryManager: true }), 'UncleanRecovery'), [1], 'longest log');
-  assert.deepEqual(uncleanCandidates(empty.set('fenced', idSet(0)), cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the normal election takes it');
+  assert.deepEqual(uncleanCandidates(empty.set('fenced', []), cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the normal election takes it');
 });
 
 test('Kafka as shipped: the last known leader is stored when the ISR empties and elected inside the normal election, RECOVERING', () => {
@@ -392,7 +394,7 @@ test('a ghost leader with a stale ISR of three acks with two copies under quorum
   const stale = part(0, [0, 1, 2]);
   const s = state([log([1, 1]), log([1, 1]), log()], part(2, [2]).set('leaderEpoch', 3))
     .update('brokers', (bs) => bs.map((b, i) => (i < 2 ? b.set('view', stale) : b)))
-    .set('cut', idSet(mask(0, 1)));
+    .set('cut', [0, 1]);
   const quorum = settle(s, cfg({ acks: 'quorum' }));
   assert.deepEqual(quorum.ghost.acked.toArray(), [1]);
   assert.equal(quorum.brokers.get(0)!.hw, 0, 'the high watermark stays the ISR minimum (broker 2 lacks the record)');
@@ -416,6 +418,6 @@ test('acks=all is refused below min.insync.replicas (NotEnoughReplicas); acks=1 
 
 test('the initial state: broker 0 leads epoch 1 over the first initIsr replicas; logs empty', () => {
   const s = initialState(cfg({ initIsr: 2 }));
-  assert.deepEqual([s.partition.leader, s.partition.leaderEpoch, s.partition.isr.sort().toArray()], [0, 1, [0, 1]]);
+  assert.deepEqual([s.partition.leader, s.partition.leaderEpoch, s.partition.isr.toArray()], [0, 1, [0, 1]]);
   assert.ok(s.brokers.every((b) => b.running && b.log.isEmpty()));
 });

@@ -16,18 +16,26 @@
  * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1; the first `initIsr` replicas form
  *   the ISR; every log is empty.
  */
-import { Map } from 'immutable';
 import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
-import { idSet } from './ids.ts';
-import { type Acks, type BalancedFallback, Broker, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, Partition, ReplicationState, type Strategy } from './state.ts';
+import { idsOf } from './ids.ts';
+import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
 export function configOf(given: ParamValues): Config {
   const params: ParamValues = { ...Object.fromEntries(PARAMS.map((d) => [d.name, d.default])), ...given };
   const rf = params.rf as number;
+  const budgets = {
+    rf,
+    values: params.values as number,
+    maxUncleanShutdowns: params.maxUncleanShutdowns as number,
+    maxCleanShutdowns: params.maxCleanShutdowns as number,
+    maxEmptyDisks: params.maxEmptyDisks as number,
+    maxPartitions: params.maxPartitions as number,
+    maxIsrShrinks: params.maxIsrShrinks as number,
+  };
   return {
     replicas: Array.from({ length: rf }, (_, i) => i),
     minIsr: Math.min(params.minIsr as number, rf),
@@ -49,14 +57,24 @@ export function configOf(given: ParamValues): Config {
     maxPartitions: params.maxPartitions as number,
     maxIsrShrinks: params.maxIsrShrinks as number,
     countIsolations: params.countIsolations as boolean,
+    layout: layoutFor(boundsOf(budgets)),
   };
 }
 
+// One layout per set of bounds, so that models built for the same bounds share their state type.
+const LAYOUTS = new Map<string, ReplicationLayout>();
+function layoutFor(bounds: ReplicationBounds): ReplicationLayout {
+  const key = JSON.stringify(bounds);
+  let layout = LAYOUTS.get(key);
+  if (layout === undefined) LAYOUTS.set(key, (layout = replicationLayout(bounds)));
+  return layout;
+}
+
 export function initialState(cfg: Config): ReplicationState {
-  const isr = idSet((1 << cfg.initIsr) - 1);
-  return ReplicationState({
-    brokers: Map(cfg.replicas.map((b) => [b, Broker()])),
-    partition: Partition({ leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr }),
+  const broker = { running: true, log: [], hw: 0, view: null, cleanShutdownFile: false };
+  return cfg.layout.State.from({
+    brokers: cfg.replicas.map((b) => [b, broker] as const),
+    partition: { leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr: idsOf((1 << cfg.initIsr) - 1) },
   });
 }
 
@@ -66,20 +84,10 @@ export function initialState(cfg: Config): ReplicationState {
  * never fails; states that differ only in partition epochs have the same futures.
  */
 function withoutPartitionEpochs(s: ReplicationState): ReplicationState {
-  let t = s.set('partition', epochless(s.partition));
-  if (!s.cut.isEmpty()) t = t.set('brokers', t.brokers.map((b) => (b.view === null ? b : b.set('view', epochless(b.view)))));
-  return t;
-}
-
-// One projection per partition record, shared like the records themselves, so each is fingerprinted once.
-const EPOCHLESS = new WeakMap<Partition, Partition>();
-function epochless(p: Partition): Partition {
-  let q = EPOCHLESS.get(p);
-  if (q === undefined) {
-    q = p.set('partitionEpoch', 0);
-    EPOCHLESS.set(p, q);
-  }
-  return q;
+  return s.withMutations((m) => {
+    m.setIn(['partition', 'partitionEpoch'], 0);
+    if (!s.cut.isEmpty()) s.brokers.forEach((b, id) => void (b.view !== null && m.setIn(['brokers', id, 'view', 'partitionEpoch'], 0)));
+  });
 }
 
 const PRE_ELR = { elr: false, strictHwm: false } as const;
@@ -285,6 +293,7 @@ export function modelOf(cfg: Config): Model<ReplicationState> {
     actions: markDisabled(replicationActions(cfg), cfg),
     properties: replicationProperties(cfg),
     view: withoutPartitionEpochs,
+    layout: cfg.layout.State,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A plain reading of one state for the guards. The checker asks every action's guard about the same
- * state in a row, and reading Immutable records costs far more than reading arrays, so the state is read
- * once into arrays and the last reading is kept. States are immutable, so a reading never goes stale.
+ * state in a row, so the state is read once into arrays and the last reading is kept. States are
+ * immutable, so a reading never goes stale; a copy being written (`withMutations`) is never read here.
  */
 import { maskOf } from './ids.ts';
 import type { Log, ReplicationState } from './state.ts';
@@ -9,6 +9,8 @@ import type { Log, ReplicationState } from './state.ts';
 export interface Snapshot {
   readonly running: readonly boolean[];
   readonly logs: readonly Log[];
+  /** Each broker's log end offset. */
+  readonly leo: readonly number[];
   readonly hw: readonly number[];
   /** Each broker's view of the partition: leader, leader epoch and ISR (mask). */
   readonly viewLeader: readonly number[];
@@ -18,8 +20,17 @@ export interface Snapshot {
   readonly leader: number;
   readonly leaderEpoch: number;
   readonly isr: number;
+  readonly recovering: boolean;
   readonly fenced: number;
+  readonly shuttingDown: number;
   readonly cut: number;
+  /** How many values producers have sent, and how much of each fault budget is spent. */
+  readonly produced: number;
+  readonly uncleanShutdowns: number;
+  readonly cleanShutdowns: number;
+  readonly emptyDisks: number;
+  readonly partitions: number;
+  readonly isrShrinks: number;
 }
 
 let lastState: ReplicationState | null = null;
@@ -29,33 +40,50 @@ export function snapshotOf(s: ReplicationState): Snapshot {
   if (s === lastState) return lastSnapshot!;
   const running: boolean[] = [];
   const logs: Log[] = [];
+  const leo: number[] = [];
   const hw: number[] = [];
   const viewLeader: number[] = [];
   const viewEpoch: number[] = [];
   const viewIsr: number[] = [];
   const p = s.partition;
-  for (let i = 0; i < s.brokers.size; i++) {
-    const b = s.brokers.get(i)!;
+  const leader = p.leader;
+  const leaderEpoch = p.leaderEpoch;
+  const isr = maskOf(p.isr);
+  const brokers = s.brokers;
+  for (let i = 0; i < brokers.size; i++) {
+    const b = brokers.get(i)!;
     running.push(b.running);
-    logs.push(b.log);
+    const log = b.log;
+    logs.push(log);
+    leo.push(log.size);
     hw.push(b.hw);
-    const v = b.view ?? p;
-    viewLeader.push(v.leader);
-    viewEpoch.push(v.leaderEpoch);
-    viewIsr.push(maskOf(v.isr));
+    const v = b.view;
+    viewLeader.push(v === null ? leader : v.leader);
+    viewEpoch.push(v === null ? leaderEpoch : v.leaderEpoch);
+    viewIsr.push(v === null ? isr : maskOf(v.isr));
   }
+  const faults = s.faults;
   const snapshot: Snapshot = {
     running,
     logs,
+    leo,
     hw,
     viewLeader,
     viewEpoch,
     viewIsr,
-    leader: p.leader,
-    leaderEpoch: p.leaderEpoch,
-    isr: maskOf(p.isr),
+    leader,
+    leaderEpoch,
+    isr,
+    recovering: p.recovering,
     fenced: maskOf(s.fenced),
+    shuttingDown: maskOf(s.shuttingDown),
     cut: maskOf(s.cut),
+    produced: s.ghost.produced,
+    uncleanShutdowns: faults.uncleanShutdowns,
+    cleanShutdowns: faults.cleanShutdowns,
+    emptyDisks: faults.emptyDisks,
+    partitions: faults.partitions,
+    isrShrinks: faults.isrShrinks,
   };
   lastState = s;
   lastSnapshot = snapshot;

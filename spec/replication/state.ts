@@ -7,135 +7,182 @@
  * partition keeps the record it last saw: a deposed leader that still believes it leads (the "ghost" of
  * KIP-250) acts on that stale view until the partition heals.
  */
-import { List, Map, Record, Set } from 'immutable';
-import { idSet } from './ids.ts';
+import { layout as L, type Packed } from '../layout/index.ts';
 import type { Mutation } from './mutations.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
 
-/** One record: the leader epoch it was appended in (KIP-101) and the producer's value (each value is sent once). */
-export const Entry = Record<{ epoch: number; value: number }>({ epoch: 0, value: 0 });
-export type Entry = ReturnType<typeof Entry>;
-export type Log = List<Entry>;
+/**
+ * The bounds of the state, derived from the parameters: every value a reachable state holds lies inside
+ * them, so a value outside is a modelling error the checker reports (the layout's `TypeOK`).
+ */
+export interface ReplicationBounds {
+  readonly rf: number;
+  readonly values: number;
+  readonly maxLeaderEpoch: number;
+  readonly maxPartitionEpoch: number;
+  readonly maxUncleanShutdowns: number;
+  readonly maxCleanShutdowns: number;
+  readonly maxEmptyDisks: number;
+  readonly maxPartitions: number;
+  readonly maxIsrShrinks: number;
+}
 
 /**
- * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). Without the Unclean
- * Recovery Manager, `lastKnownElr` holds the last known leader alone, as Kafka stores it
- * (`PartitionChangeBuilder.useLastKnownLeaderInBalancedRecovery`, `maybeUpdateLastKnownLeader`); with the
- * manager it holds the last known ELR members. `recovering` is `LeaderRecoveryState.RECOVERING` (KIP-704):
- * an unclean election set it, and the leader has not yet reported RECOVERED.
+ * Leader and partition epochs are bounded by the fault budgets. The controller changes the partition only
+ * in a fault's step (`changes`: an ISR shrink; a controlled shutdown and its clean stop; a crash; the two
+ * changes of a restart; a fence and an unfence per broker cut off), plus steps that need one of those
+ * first: after a change, at most one unclean election and one preferred election move the leader (each
+ * needs the leaderless or non-preferred partition a change left), and an ISR expansion never does (the
+ * controller's leader is always in its ISR). The partition epoch also counts the expansions (at most the
+ * members any change removed, `rf` each, plus the replicas outside the initial ISR) and the KIP-704
+ * recoveries (one per unclean election).
  */
-export const Partition = Record<{
-  leader: number;
-  leaderEpoch: number;
-  partitionEpoch: number;
-  isr: Set<number>;
-  elr: Set<number>;
-  lastKnownElr: Set<number>;
-  recovering: boolean;
-}>({
-  leader: NO_LEADER,
-  leaderEpoch: 0,
-  partitionEpoch: 0,
-  isr: idSet(0),
-  elr: idSet(0),
-  lastKnownElr: idSet(0),
-  recovering: false,
-});
-export type Partition = ReturnType<typeof Partition>;
+export function boundsOf(p: {
+  readonly rf: number;
+  readonly values: number;
+  readonly maxUncleanShutdowns: number;
+  readonly maxCleanShutdowns: number;
+  readonly maxEmptyDisks: number;
+  readonly maxPartitions: number;
+  readonly maxIsrShrinks: number;
+}): ReplicationBounds {
+  const stops = p.maxUncleanShutdowns + p.maxCleanShutdowns + p.maxEmptyDisks;
+  const changes = p.maxIsrShrinks + 4 * stops + 2 * p.rf * p.maxPartitions;
+  return { ...p, maxLeaderEpoch: 1 + 3 * changes, maxPartitionEpoch: 1 + p.rf + changes * (5 + 3 * p.rf) };
+}
 
 /**
- * One broker's replica. The flushed prefix is not a variable: an unclean shutdown keeps any prefix
- * (`UncleanShutdown.keep`), which is every flush history, since a flush can always come just before the
- * crash. `hw` is kept only while the broker believes it leads (0 otherwise), because a follower's high
- * watermark never decides an acknowledgement or what consumers see.
+ * The packed layout of the state for the given bounds. A log holds each value at most once (a value is
+ * produced once, and a fetch appends to a prefix of the leader's log the leader's next record), so every
+ * log, the committed prefix and every high watermark fit in `values`.
  */
-export const Broker = Record<{
-  running: boolean;
-  log: Log;
-  hw: number;
-  /** The partition record this broker acts on, when it differs from the controller's (cut off); else null. */
-  view: Partition | null;
+export function replicationLayout(b: ReplicationBounds) {
+  const BrokerId = L.ids('broker', Array.from({ length: b.rf }, (_, i) => i));
+  const Epoch = L.int(0, b.maxLeaderEpoch);
+  const Offset = L.int(0, b.values);
+
+  /** One record: the leader epoch it was appended in (KIP-101) and the producer's value (each value is sent once). */
+  const Entry = L.record('Entry', { epoch: Epoch, value: L.int(0, b.values) });
+  const Log = L.list(Entry, b.values);
+
   /**
-   * KIP-966 CleanShutdownFile. It holds the broker epoch, which the controller compares with the
-   * registration it knows; the file is written only by a clean shutdown and deleted at startup, so the
-   * comparison reduces to whether the file is there.
+   * The controller's `PartitionRegistration` (KIP-631, with the KIP-966 fields). Without the Unclean
+   * Recovery Manager, `lastKnownElr` holds the last known leader alone, as Kafka stores it
+   * (`PartitionChangeBuilder.useLastKnownLeaderInBalancedRecovery`, `maybeUpdateLastKnownLeader`); with the
+   * manager it holds the last known ELR members. `recovering` is `LeaderRecoveryState.RECOVERING` (KIP-704):
+   * an unclean election set it, and the leader has not yet reported RECOVERED.
    */
-  cleanShutdownFile: boolean;
-}>({ running: true, log: List<Entry>(), hw: 0, view: null, cleanShutdownFile: false });
-export type Broker = ReturnType<typeof Broker>;
+  const Partition = L.record('Partition', {
+    leader: L.int(NO_LEADER, b.rf - 1),
+    leaderEpoch: Epoch,
+    partitionEpoch: L.int(0, b.maxPartitionEpoch),
+    isr: L.idSet(BrokerId),
+    elr: L.idSet(BrokerId),
+    lastKnownElr: L.idSet(BrokerId),
+    recovering: L.bool(),
+  });
 
-/** TLC-style aux counters: how much of each fault budget is spent, and the failures by kind. */
-export const Faults = Record({
-  uncleanShutdowns: 0,
-  /** Unclean shutdowns that lost at least one record (the KIP-966 "data loss unclean shutdown"). */
-  dataLossShutdowns: 0,
-  cleanShutdowns: 0,
-  emptyDisks: 0,
-  partitions: 0,
-  /** Brokers cut off from the controller, over all network partitions (tracked only when they count as failures). */
-  isolations: 0,
-  isrShrinks: 0,
-});
-export type Faults = ReturnType<typeof Faults>;
-
-/**
- * Observer variables (kafka-tlaplus `inv_*`): no guard reads them except `produced`, which bounds the
- * producers. The booleans are sticky and false in every good state, so they split no states until the
- * property they feed is broken.
- */
-export const Ghost = Record({
-  /** How many values producers have sent (values are 1..produced). */
-  produced: 0,
-  /** Values acknowledged to an acks=all or acks=quorum producer. */
-  acked: Set<number>(),
-  /** The longest committed prefix any leader has exposed to consumers (its log below its high watermark). */
-  committed: List<Entry>(),
-  uncleanElection: false,
-  /** A leader exposed a committed prefix that disagrees with `committed`. */
-  committedRewritten: false,
-  /** A follower's truncation erased the last copy of a committed record (whatever election came before it). */
-  committedTruncated: false,
-  /** A strong acknowledgement went out while fewer than min.insync.replicas logs held the record. */
-  ackBelowMinIsr: false,
-  /** A clean election chose a replica outside the ISR and the ELR. */
-  cleanElectionOutside: false,
-  /** An unclean election or recovery ran when the unclean recovery strategy forbids it. */
-  uncleanOutsideStrategy: false,
-  // Milestones for the `sometimes` witnesses: each says a preset reached the situation its fix is about.
-  /** A leader was elected from the ELR after some record was acknowledged. */
-  elrElectionAfterAck: false,
-  /** A crash (unclean shutdown or lost disk) erased a broker's copy of an acknowledged record. */
-  ackedCopyCrashed: false,
-  /** The leader changed after such a crash. */
-  electionAfterAckedCopyCrashed: false,
-  /** An admin preferred-leader election moved leadership. */
-  preferredElected: false,
-  /** A broker cut off from the controller, still believing it leads, took a write (the KIP-250 ghost). */
-  ghostAppended: false,
-  /** A leader was elected after an acknowledgement while an ISR member lacked the acknowledged record. */
-  electionPastLaggingIsr: false,
-});
-export type Ghost = ReturnType<typeof Ghost>;
-
-export const ReplicationState = Record({
-  /** By broker id; the partition's replicas are all the brokers, in assignment order. */
-  brokers: Map<number, Broker>(),
-  partition: Partition(),
-  /** Brokers the controller treats as unavailable (KIP-631 fenced). */
-  fenced: idSet(0),
   /**
-   * Brokers in controlled shutdown (KIP-841 `BrokerRegistration.inControlledShutdown`): running, but no longer
-   * an acceptable leader or ISR member; a broker leaves the state when it stops.
+   * One broker's replica. The flushed prefix is not a variable: an unclean shutdown keeps any prefix
+   * (`UncleanShutdown.keep`), which is every flush history, since a flush can always come just before the
+   * crash. `hw` is kept only while the broker believes it leads (0 otherwise), because a follower's high
+   * watermark never decides an acknowledgement or what consumers see.
    */
-  shuttingDown: idSet(0),
-  /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
-  cut: idSet(0),
-  faults: Faults(),
-  ghost: Ghost(),
-});
-export type ReplicationState = ReturnType<typeof ReplicationState>;
+  const Broker = L.record('Broker', {
+    running: L.bool(),
+    log: Log,
+    hw: Offset,
+    /** The partition record this broker acts on, when it differs from the controller's (cut off); else null. */
+    view: L.option(Partition),
+    /**
+     * KIP-966 CleanShutdownFile. It holds the broker epoch, which the controller compares with the
+     * registration it knows; the file is written only by a clean shutdown and deleted at startup, so the
+     * comparison reduces to whether the file is there.
+     */
+    cleanShutdownFile: L.bool(),
+  });
+
+  /** TLC-style aux counters: how much of each fault budget is spent, and the failures by kind. */
+  const Faults = L.record('Faults', {
+    uncleanShutdowns: L.int(0, b.maxUncleanShutdowns),
+    /** Unclean shutdowns that lost at least one record (the KIP-966 "data loss unclean shutdown"). */
+    dataLossShutdowns: L.int(0, b.maxUncleanShutdowns),
+    cleanShutdowns: L.int(0, b.maxCleanShutdowns),
+    emptyDisks: L.int(0, b.maxEmptyDisks),
+    partitions: L.int(0, b.maxPartitions),
+    /** Brokers cut off from the controller, over all network partitions (tracked only when they count as failures). */
+    isolations: L.int(0, b.rf * b.maxPartitions),
+    isrShrinks: L.int(0, b.maxIsrShrinks),
+  });
+
+  /**
+   * Observer variables (kafka-tlaplus `inv_*`): no guard reads them except `produced`, which bounds the
+   * producers. The booleans are sticky and false in every good state, so they split no states until the
+   * property they feed is broken.
+   */
+  const Ghost = L.record('Ghost', {
+    /** How many values producers have sent (values are 1..produced). */
+    produced: Offset,
+    /** Values acknowledged to an acks=all or acks=quorum producer. */
+    acked: L.idSet(L.enumOf(Array.from({ length: b.values }, (_, i) => i + 1))),
+    /** The longest committed prefix any leader has exposed to consumers (its log below its high watermark). */
+    committed: Log,
+    uncleanElection: L.bool(),
+    /** A leader exposed a committed prefix that disagrees with `committed`. */
+    committedRewritten: L.bool(),
+    /** A follower's truncation erased the last copy of a committed record (whatever election came before it). */
+    committedTruncated: L.bool(),
+    /** A strong acknowledgement went out while fewer than min.insync.replicas logs held the record. */
+    ackBelowMinIsr: L.bool(),
+    /** A clean election chose a replica outside the ISR and the ELR. */
+    cleanElectionOutside: L.bool(),
+    /** An unclean election or recovery ran when the unclean recovery strategy forbids it. */
+    uncleanOutsideStrategy: L.bool(),
+    // Milestones for the `sometimes` witnesses: each says a preset reached the situation its fix is about.
+    /** A leader was elected from the ELR after some record was acknowledged. */
+    elrElectionAfterAck: L.bool(),
+    /** A crash (unclean shutdown or lost disk) erased a broker's copy of an acknowledged record. */
+    ackedCopyCrashed: L.bool(),
+    /** The leader changed after such a crash. */
+    electionAfterAckedCopyCrashed: L.bool(),
+    /** An admin preferred-leader election moved leadership. */
+    preferredElected: L.bool(),
+    /** A broker cut off from the controller, still believing it leads, took a write (the KIP-250 ghost). */
+    ghostAppended: L.bool(),
+    /** A leader was elected after an acknowledgement while an ISR member lacked the acknowledged record. */
+    electionPastLaggingIsr: L.bool(),
+  });
+
+  const State = L.record('ReplicationState', {
+    /** By broker id; the partition's replicas are all the brokers, in assignment order. */
+    brokers: L.map(BrokerId, Broker),
+    partition: Partition,
+    /** Brokers the controller treats as unavailable (KIP-631 fenced). */
+    fenced: L.idSet(BrokerId),
+    /**
+     * Brokers in controlled shutdown (KIP-841 `BrokerRegistration.inControlledShutdown`): running, but no longer
+     * an acceptable leader or ISR member; a broker leaves the state when it stops.
+     */
+    shuttingDown: L.idSet(BrokerId),
+    /** Brokers on the far side of a network partition: they reach each other, not the controller or the rest. */
+    cut: L.idSet(BrokerId),
+    faults: Faults,
+    ghost: Ghost,
+  });
+  return { BrokerId, Entry, Log, Partition, Broker, Faults, Ghost, State };
+}
+
+export type ReplicationLayout = ReturnType<typeof replicationLayout>;
+export type ReplicationState = Packed<ReplicationLayout['State']>;
+export type Partition = Packed<ReplicationLayout['Partition']>;
+export type Broker = Packed<ReplicationLayout['Broker']>;
+export type Entry = Packed<ReplicationLayout['Entry']>;
+export type Log = Packed<ReplicationLayout['Log']>;
+export type Ghost = Packed<ReplicationLayout['Ghost']>;
+/** A set of broker ids as the state holds it (its `bits` are the ids' mask: broker `b` is bit `b`). */
+export type BrokerSet = ReplicationState['fenced'];
 
 export type Acks = '0' | '1' | 'all' | 'quorum';
 export type Strategy = 'None' | 'Balanced' | 'Aggressive';
@@ -197,6 +244,8 @@ export interface Config {
   readonly countIsolations: boolean;
   /** A guard mutation (tests only; never a parameter). */
   readonly mutation?: Mutation;
+  /** The state's layout, for the bounds these constants imply (`boundsOf`). */
+  readonly layout: ReplicationLayout;
 }
 
 export const brokerName = (b: number): string => `broker${b}`;
@@ -212,12 +261,23 @@ export function dataLossFailures(s: ReplicationState, cfg: Config): number {
   return f.dataLossShutdowns + f.emptyDisks + (cfg.countIsolations ? f.isolations : 0);
 }
 
-/** `s` with broker `b` replaced by `f(b)`. */
-export function updateBroker(s: ReplicationState, b: number, f: (x: Broker) => Broker): ReplicationState {
-  return s.set('brokers', s.brokers.set(b, f(s.brokers.get(b)!)));
+/** The fields of a broker a step may set. */
+export type BrokerFields = {
+  readonly running?: boolean;
+  readonly log?: Log;
+  readonly hw?: number;
+  readonly view?: Partition | null;
+  readonly cleanShutdownFile?: boolean;
+};
+
+/** `s` with the given fields of broker `b` set (in place on a `withMutations` copy). */
+export function setBroker(s: ReplicationState, b: number, fields: BrokerFields): ReplicationState {
+  let t = s;
+  for (const k in fields) t = t.setIn(['brokers', b, k], fields[k as keyof BrokerFields]);
+  return t;
 }
 
-/** The broker after it stops: its disk keeps `log`; what it held in memory (high watermark, metadata) is gone. */
-export function stopped(b: Broker, log: Log, cleanShutdownFile: boolean): Broker {
-  return b.withMutations((x) => x.set('running', false).set('log', log).set('hw', 0).set('view', null).set('cleanShutdownFile', cleanShutdownFile));
+/** Broker `b` stops: its disk keeps `log`; what it held in memory (high watermark, metadata) is gone. */
+export function stopBroker(s: ReplicationState, b: number, log: Log, cleanShutdownFile: boolean): ReplicationState {
+  return setBroker(s, b, { running: false, log, hw: 0, view: null, cleanShutdownFile });
 }
