@@ -143,6 +143,25 @@ test('simulate: a seeded violation is shrunk, and the same seed gives the same t
   assertUserError(kmc('simulate', 'twophase', '--seed', 'abc'), 2, /--seed takes a whole number/);
 });
 
+test('simulate --workers 2: a swarm of seeds finds the bug; the seed and runs printed with it replay that trace alone', () => {
+  const swarm = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2', '--json');
+  assert.equal(swarm.code, 1, swarm.stderr);
+  const j = JSON.parse(swarm.stdout);
+  assert.equal(j.property, 'TCConsistent');
+  assert.deepEqual(j.workers.map((w: { runs: number }) => w.runs), [100, 100]);
+  assert.equal(j.workers[0].seed, '0x7');
+  const found = j.workers.find((w: { seed: string }) => w.seed === j.seed);
+  assert.equal(found.status, 'violation');
+  const alone = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', j.seed, '--runs', String(found.runs), '--json');
+  assert.equal(alone.code, 1);
+  assert.deepEqual(JSON.parse(alone.stdout).trace, j.trace);
+  const text = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2');
+  assert.match(text.stdout, /^ {2}worker 1 {2}--seed 0x7 --runs 100: /m);
+  assert.match(text.stdout, /^ {2}worker 2 {2}--seed 0x[0-9a-f]+ --runs 100: /m);
+  assert.match(text.stdout, /Invariant TCConsistent violated after \d+ steps .* Replay with --seed 0x[0-9a-f]+ --runs 100/);
+  assertUserError(kmc('simulate', 'twophase', '--workers', '1000'), 2, /--workers 1000 is more than the \d+ cores of this machine/);
+});
+
 test('the KAFKA-16281 regression trace reproduces, and no longer fits under each fix', () => {
   const trace = 'traces/regressions/kraft-kraft-16281.itf.json';
   const buggy = kmc('replay', 'kraft', trace);

@@ -1,9 +1,7 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
-import { availableParallelism } from 'node:os';
 import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
-import { UserError } from '../userError.ts';
-import { parseBytes, positiveInt, positiveNumber, specOptions } from './commonOptions.ts';
+import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 
@@ -26,11 +24,7 @@ export const checkCommand: KmcCommand = {
       .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads, at most the number of cores; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
-    const workers = positiveInt('workers', argv.workers);
-    const cores = availableParallelism();
-    if (workers !== undefined && workers > cores) {
-      throw new UserError(`--workers ${workers} is more than the ${cores} cores of this machine; more threads than cores only slow a search down. Use --workers ${cores} or fewer.`);
-    }
+    const workers = workersWithinCores(argv.workers);
     const out = argv.out === undefined ? undefined : String(argv.out);
     if (out !== undefined) checkOutputFolder(out);
     const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([

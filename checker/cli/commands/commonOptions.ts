@@ -1,4 +1,5 @@
 /** Options shared by the commands that run a spec: which spec, preset and parameters, and output. */
+import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { UserError } from '../userError.ts';
 
@@ -35,4 +36,13 @@ export function positiveNumber(name: string, raw: unknown): number | undefined {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new UserError(`--${name} takes a positive number; got '${String(raw)}'.`);
   return n;
+}
+
+/** `--workers N`: at most the machine's cores, since more threads than cores only slow a run down. */
+export function workersWithinCores(raw: unknown, cores = availableParallelism()): number | undefined {
+  const workers = positiveInt('workers', raw);
+  if (workers !== undefined && workers > cores) {
+    throw new UserError(`--workers ${workers} is more than the ${cores} cores of this machine; more threads than cores only slow a search down. Use --workers ${cores} or fewer.`);
+  }
+  return workers;
 }

@@ -10,6 +10,7 @@ import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
+import type { IncompleteReason } from '../result.ts';
 import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 /** How a worker thread loads the same model: a module path and the parameters to build it with. */
@@ -118,12 +119,20 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     });
 
 
+  // Each worker holds a level of live states in its own heap: those count against the budget too.
+  const workerHeaps = new Float64Array(n);
+  const memory = () => seen.bytes + log.bytes + workerHeaps.reduce((a, b) => a + b, 0);
   let { levelFirstId, levelSize } = await rebuildLevels(workers, resume);
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
     for (const w of workers) w.send({ type: 'expand', seen: seen.buffer });
-    const reports = await Promise.all(workers.map((w) => w.receive('expanded')));
+    // The limits are watched while the workers expand the level, not only once it is done; a stop here
+    // ends the search with the counts of the last whole level.
+    const expanded = await withinLimits(Promise.all(workers.map((w) => w.receive('expanded'))), () => limits.exceeded(log.size, memory()));
+    if ('reason' in expanded) return outcome({ kind: 'incomplete', reason: expanded.reason });
+    const reports = expanded.done;
+    reports.forEach((r, i) => (workerHeaps[i] = r.heapUsed));
 
     // Merge in position order: position p was expanded by worker p % n, as its (p / n)-th record.
     const parentCursor = new Array<number>(n).fill(0);
@@ -185,6 +194,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     const newStatesWords = Uint32Array.from(accepted);
     for (const w of workers) w.send({ type: 'advance', newStates: newStatesWords, firstId: firstNewId, check: true });
     const checks = await Promise.all(workers.map((w) => w.receive('checked')));
+    checks.forEach((c, i) => (workerHeaps[i] = c.heapUsed));
     let violation: { id: number; invariant: number } | null = null;
     let checkError: { id: number; message: string } | null = null;
     for (const ch of checks) {
@@ -205,7 +215,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     if (stop !== null) return outcome(stop);
 
     limits.progress({ distinct: log.size, generated, queued: accepted.length / NEW_STATE_WORDS, depth: depth + 1 });
-    const reason = limits.exceeded(log.size, seen.bytes + log.bytes);
+    const reason = limits.exceeded(log.size, memory());
     if (reason !== null) return outcome({ kind: 'incomplete', reason });
     levelFirstId = firstNewId;
     levelSize = accepted.length / NEW_STATE_WORDS;
@@ -243,6 +253,22 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         expander.firedCount[a]! += p[e.pairsFrom + PARENT_HEADER + 2 * k + 1]!;
       }
     }
+  }
+}
+
+/** `work`, unless `check` names a limit first (polled every 50 ms while the workers run). */
+async function withinLimits<T>(work: Promise<T>, check: () => IncompleteReason | null): Promise<{ done: T } | { reason: IncompleteReason }> {
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<{ reason: IncompleteReason }>((resolve) => {
+    timer = setInterval(() => {
+      const reason = check();
+      if (reason !== null) resolve({ reason });
+    }, 50);
+  });
+  try {
+    return await Promise.race([work.then((done) => ({ done })), stopped]);
+  } finally {
+    clearInterval(timer);
   }
 }
 

@@ -134,7 +134,9 @@ async function search<S>(
   let levelSize = frontier.remaining;
   let levelFirstId = log.size - levelSize;
   let nextLevel = new LevelBuffer(width, levelSize * 2);
-  const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength;
+  // The workers' heaps count against the budget too; each reports its own with every chunk.
+  const workerHeaps = new Float64Array(workers.length);
+  const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength + workerHeaps.reduce((a, b) => a + b, 0);
   let pastBudget = false;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
@@ -164,7 +166,10 @@ async function search<S>(
       while (!waiting.has(chunk)) {
         const m = await receive();
         if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
-        if (m.type === 'chunk') waiting.set(m.chunk, m);
+        if (m.type === 'chunk') {
+          waiting.set(m.chunk, m);
+          workerHeaps[m.chunk % workers.length] = m.heapUsed;
+        }
       }
       const c = waiting.get(chunk)!;
       waiting.delete(chunk);

@@ -51,5 +51,7 @@ export type FromPackedWorker =
       readonly bytes: Uint8Array;
       /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
       readonly errors: readonly string[];
+      /** The worker's V8 heap in use, counted against the memory budget with the coordinator's. */
+      readonly heapUsed: number;
     }
   | { readonly type: 'failed'; readonly message: string };

@@ -94,7 +94,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
       const p = parents.take();
       const c = candidates.take();
       const b = bytes.take();
-      send({ type: 'chunk', chunk, parents: p, candidates: c, bytes: b, errors }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
+      send({ type: 'chunk', chunk, parents: p, candidates: c, bytes: b, errors, heapUsed: process.memoryUsage().heapUsed }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
     }
   }
 

@@ -41,6 +41,8 @@ export type FromWorker =
       readonly candidates: Uint32Array;
       /** Spec code threw while expanding the parent at this position (its partial record is last). */
       readonly error: { readonly position: number; readonly message: string } | null;
+      /** The worker's V8 heap in use (its copy of the level lives there), counted against the memory budget. */
+      readonly heapUsed: number;
     }
   | {
       readonly type: 'checked';
@@ -49,5 +51,6 @@ export type FromWorker =
       /** Per witness property: least id satisfying it in this worker's share, or -1. */
       readonly witnessMin: Float64Array;
       readonly error: { readonly id: number; readonly message: string } | null;
+      readonly heapUsed: number;
     }
   | { readonly type: 'failed'; readonly message: string };

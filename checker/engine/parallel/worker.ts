@@ -10,6 +10,7 @@ import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, typ
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
 const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+const heapUsed = () => process.memoryUsage().heapUsed;
 
 accelerateRecords();
 const definition = await importDefinition(setup.modulePath);
@@ -49,14 +50,14 @@ function expand(seenBuffer: SharedArrayBuffer): void {
       finishRecord(parents, header, generated, candidateCount, fired);
       const p = parents.take();
       const c = candidates.take();
-      send({ type: 'expanded', parents: p, candidates: c, error: { position: pos, message: e.message } }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
+      send({ type: 'expanded', parents: p, candidates: c, error: { position: pos, message: e.message }, heapUsed: heapUsed() }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
       return;
     }
     finishRecord(parents, header, generated, candidateCount, fired);
   }
   const p = parents.take();
   const c = candidates.take();
-  send({ type: 'expanded', parents: p, candidates: c, error: null }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
+  send({ type: 'expanded', parents: p, candidates: c, error: null, heapUsed: heapUsed() }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
 }
 
 function finishRecord(parents: GrowableU32, header: number, generated: number, candidateCount: number, fired: Uint32Array): void {
@@ -93,12 +94,12 @@ function advance(newStates: Uint32Array, firstId: number, check: boolean): void 
       }
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
-      send({ type: 'checked', violation, witnessMin, error: { id, message: e.message } });
+      send({ type: 'checked', violation, witnessMin, error: { id, message: e.message }, heapUsed: heapUsed() });
       return;
     }
   }
   level = next;
-  send({ type: 'checked', violation, witnessMin, error: null });
+  send({ type: 'checked', violation, witnessMin, error: null, heapUsed: heapUsed() });
 }
 
 port.on('message', (m: ToWorker) => {

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import twoPhase from '../../../spec/twophase/twoPhase.ts';
+import type { Model } from '../../../spec/spec.ts';
+import { toItf } from '../../../traces/itf/write.ts';
+import { simulate } from '../simulate.ts';
+import { runsPerWorker, simulateSwarm, swarmSeeds } from './swarm.ts';
+
+const modulePath = fileURLToPath(new URL('../../../spec/twophase/twoPhase.ts', import.meta.url));
+const label = (params: { rm: number; bug: string }) => ({ spec: 'twophase', params });
+
+test('the swarm shares out the runs and derives one seed per worker, the first being the seed given', () => {
+  assert.deepEqual(runsPerWorker(1000, 2), [500, 500]);
+  assert.deepEqual(runsPerWorker(10, 3), [4, 3, 3]);
+  const seeds = swarmSeeds(42, 4);
+  assert.equal(seeds[0], 42);
+  assert.equal(new Set(seeds).size, 4);
+  assert.deepEqual(swarmSeeds(42, 4), seeds, 'the same seed gives the same swarm');
+  assert.notDeepEqual(swarmSeeds(43, 4).slice(1), seeds.slice(1));
+});
+
+test('each worker of a swarm walks exactly as one thread does from its printed seed', async () => {
+  const params = { rm: 3, bug: 'none' };
+  const swarm = await simulateSwarm(twoPhase.build(params) as Model<unknown>, { modulePath, params }, { seed: 0x5eed, runs: 60, maxDepth: 30, workers: 2 }, label(params));
+  assert.equal(swarm.status, 'holds');
+  assert.equal(swarm.winner, null);
+  assert.deepEqual(
+    swarm.walks.map((w) => [w.seed, w.runs]),
+    [
+      [0x5eed, 30],
+      [swarmSeeds(0x5eed, 2)[1], 30],
+    ],
+  );
+  for (const w of swarm.walks) {
+    const alone = await simulate(twoPhase.build(params), { seed: w.seed, runs: w.runs, maxDepth: 30 }, label(params));
+    assert.equal(alone.status, 'holds');
+    assert.deepEqual([w.outcome.stats.runs, w.outcome.stats.steps, w.outcome.stats.distinct], [alone.stats.runs, alone.stats.steps, alone.stats.distinct]);
+  }
+  // Different seeds walk differently.
+  assert.notEqual(swarm.walks[0]!.outcome.stats.steps + swarm.walks[0]!.outcome.stats.distinct * 1e6, swarm.walks[1]!.outcome.stats.steps + swarm.walks[1]!.outcome.stats.distinct * 1e6);
+});
+
+test('two workers find the planted two-phase bug, and the seed printed with it replays the same trace in one thread', async () => {
+  const params = { rm: 3, bug: 'tmCommitEarly' };
+  const swarm = await simulateSwarm(twoPhase.build(params) as Model<unknown>, { modulePath, params }, { seed: 7, runs: 200, maxDepth: 100, workers: 2 }, label(params));
+  assert.equal(swarm.status, 'violation');
+  const found = swarm.walks[swarm.winner!]!;
+  assert.equal(found.outcome.status === 'violation' && found.outcome.property, 'TCConsistent');
+  const alone = await simulate(twoPhase.build(params), { seed: found.seed, runs: found.runs, maxDepth: 100 }, label(params));
+  assert.equal(alone.status, 'violation');
+  assert.deepEqual(found.outcome.status === 'violation' && found.outcome.trace, alone.status === 'violation' && toItf(alone.trace));
+  assert.equal(found.outcome.stats.runs, alone.stats.runs);
+});

@@ -1,0 +1,114 @@
+/**
+ * Simulation with worker threads, as a swarm: each worker runs an independent simulation from its own
+ * seed (its share of the runs), and the first violation found stops the others. Every worker's walks
+ * depend on its seed alone, so whatever one of them found is replayed, in one thread, by
+ * `kmc simulate --seed <its seed> --runs <its runs>`.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Model } from '../../../spec/spec.ts';
+import type { CheckLabel } from '../check.ts';
+import { ConfigError } from '../check.ts';
+import type { SimulationOptions } from '../simulate.ts';
+import { livenessRefusal } from '../liveness/checkLiveness.ts';
+import type { ModelSource } from './coordinator.ts';
+import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
+
+export interface SwarmOptions extends Pick<SimulationOptions, 'seed' | 'runs' | 'maxDepth' | 'deadlock' | 'timeLimitSeconds' | 'shouldStop'> {
+  readonly workers: number;
+}
+
+/** One worker's simulation: its seed, how many runs it was given, and how it ended. */
+export interface SwarmWalk {
+  readonly seed: number;
+  readonly runs: number;
+  readonly outcome: WalkOutcome;
+}
+
+export interface SwarmResult {
+  readonly status: WalkOutcome['status'];
+  /** Index in `walks` of the simulation whose outcome is the swarm's (a violation or an error), or null. */
+  readonly winner: number | null;
+  readonly walks: readonly SwarmWalk[];
+  readonly seconds: number;
+}
+
+/** The seed of each worker: the first is the swarm's own, so one worker is the plain simulation. */
+export function swarmSeeds(seed: number, workers: number): number[] {
+  return Array.from({ length: workers }, (_, i) => (i === 0 ? seed >>> 0 : mixSeed(seed, i)));
+}
+
+/** The runs each worker does: `runs` shared out, the first ones taking one more when it does not divide. */
+export function runsPerWorker(runs: number, workers: number): number[] {
+  return Array.from({ length: workers }, (_, i) => Math.floor(runs / workers) + (i < runs % workers ? 1 : 0));
+}
+
+/** A 32-bit finaliser (murmur3's) over the seed and the worker's index: nearby seeds give unrelated seeds. */
+function mixSeed(seed: number, i: number): number {
+  let h = (seed ^ Math.imul(i, 0x9e3779b9)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+export async function simulateSwarm(model: Model<unknown>, source: ModelSource, options: SwarmOptions, label: CheckLabel): Promise<SwarmResult> {
+  // The same refusal as a simulation in one thread, before any thread starts.
+  const refusal = livenessRefusal(model, false);
+  if (refusal !== null) throw new ConfigError(refusal);
+  const startedAt = performance.now();
+  const n = Math.min(options.workers, options.runs);
+  const seeds = swarmSeeds(options.seed, n);
+  const runs = runsPerWorker(options.runs, n);
+  const stop = new SharedArrayBuffer(4);
+  const stopFlag = new Int32Array(stop);
+  const outcomes: (WalkOutcome | undefined)[] = new Array(n).fill(undefined);
+  let winner: number | null = null;
+  const workers: Worker[] = [];
+  let poll: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let pending = n;
+      const finish = (i: number, outcome: WalkOutcome) => {
+        if (outcomes[i] !== undefined) return;
+        outcomes[i] = outcome;
+        // The first violation wins; an error counts only when no walk finds a violation.
+        if (outcome.status === 'violation' && (winner === null || outcomes[winner]!.status !== 'violation')) winner = i;
+        if (outcome.status === 'error' && winner === null) winner = i;
+        if (outcome.status === 'violation' || outcome.status === 'error') Atomics.store(stopFlag, 0, 1);
+        if (--pending === 0) resolve();
+      };
+      for (let i = 0; i < n; i++) {
+        const setup: SwarmWorkerSetup = {
+          swarm: true,
+          modulePath: source.modulePath,
+          params: source.params,
+          label,
+          seed: seeds[i]!,
+          runs: runs[i]!,
+          maxDepth: options.maxDepth,
+          ...(options.deadlock !== undefined ? { deadlock: options.deadlock } : {}),
+          ...(options.timeLimitSeconds !== undefined ? { timeLimitSeconds: options.timeLimitSeconds } : {}),
+          stop,
+        };
+        const w = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
+        workers.push(w);
+        w.on('message', (m: FromSwarmWorker) => {
+          if (m.type === 'done') finish(i, m.outcome);
+          else reject(new Error(`a simulation worker failed: ${m.message}`));
+        });
+        w.on('error', (e) => reject(new Error(`a simulation worker failed: ${e.message}`)));
+        w.on('exit', (code) => {
+          if (outcomes[i] === undefined) reject(new Error(`a simulation worker exited (code ${code}) without a result`));
+        });
+      }
+      // Ctrl-C reaches this thread only: pass it on.
+      if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && Atomics.store(stopFlag, 0, 1), 50);
+    });
+  } finally {
+    if (poll) clearInterval(poll);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  const walks = outcomes.map((outcome, i) => ({ seed: seeds[i]!, runs: runs[i]!, outcome: outcome! }));
+  const status: WalkOutcome['status'] =
+    winner !== null ? walks[winner]!.outcome.status : walks.some((w) => w.outcome.status === 'incomplete') ? 'incomplete' : 'holds';
+  return { status, winner, walks, seconds: (performance.now() - startedAt) / 1000 };
+}

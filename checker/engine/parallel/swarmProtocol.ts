@@ -1,0 +1,38 @@
+/**
+ * Messages of a simulation swarm (swarm.ts): each worker thread runs one independent simulation from its
+ * own seed and sends back how it ended, its counterexample already in ITF (plain JSON, which crosses
+ * threads as it is; the states themselves would not).
+ */
+import type { ItfTrace } from '../../../traces/itf/write.ts';
+import type { CheckLabel } from '../check.ts';
+import type { SimulationStats } from '../simulate.ts';
+
+export interface SwarmWorkerSetup {
+  readonly swarm: true;
+  readonly modulePath: string;
+  readonly params: CheckLabel['params'];
+  readonly label: CheckLabel;
+  readonly seed: number;
+  readonly runs: number;
+  readonly maxDepth: number;
+  readonly deadlock?: boolean;
+  readonly timeLimitSeconds?: number;
+  /** One Int32: set to 1 by the coordinator when this walk must stop (another found a violation, Ctrl-C). */
+  readonly stop: SharedArrayBuffer;
+}
+
+/** How one seeded simulation ended (its `SimulationResult`, with the trace as ITF). */
+export type WalkOutcome =
+  | { readonly status: 'holds'; readonly stats: SimulationStats }
+  | {
+      readonly status: 'violation';
+      readonly kind: 'always' | 'deadlock' | 'liveness';
+      readonly property: string;
+      readonly trace: ItfTrace;
+      readonly stats: SimulationStats;
+      readonly shrunkFrom: number;
+    }
+  | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
+  | { readonly status: 'error'; readonly message: string; readonly trace?: ItfTrace; readonly stats: SimulationStats };
+
+export type FromSwarmWorker = { readonly type: 'done'; readonly outcome: WalkOutcome } | { readonly type: 'failed'; readonly message: string };
