@@ -63,9 +63,20 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
  */
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
-  if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
+  if (!TYPESCRIPT.test(modulePath) || typescriptLoads()) return import(url);
   const { tsImport } = await import('tsx/esm/api');
   return tsImport(url, import.meta.url);
+}
+
+/**
+ * TypeScript already loads in this process: kmc runs from its sources, or node was started with tsx
+ * (`node --import tsx`, as kmc's own tests run the compiled kmc). tsx's scoped import beside a global
+ * tsx would load a second, untransformed copy of what the spec imports.
+ */
+function typescriptLoads(): boolean {
+  if (import.meta.url.endsWith('.ts')) return true;
+  const args = process.execArgv;
+  return args.some((a, i) => /^--(import|loader|experimental-loader)=tsx$/.test(a) || (/^--(import|loader|experimental-loader)$/.test(a) && args[i + 1] === 'tsx'));
 }
 
 /**
