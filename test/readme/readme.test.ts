@@ -121,6 +121,12 @@ test("the README's commands, run as written, do what it says", async () => {
   }
 });
 
+test("the README's allowScripts fragment is JSON naming esbuild (not run) and this package (reviewed)", () => {
+  const json = blocks().filter((b) => b.lang === 'json');
+  assert.equal(json.length, 1);
+  assert.deepEqual(JSON.parse(`{${json[0]!.text}}`), { allowScripts: { esbuild: false, [pkg.name]: true } });
+});
+
 test("the README's suite example is a valid suite, and its workflow is the one kmc init writes", async () => {
   const yaml = blocks().filter((b) => b.lang === 'yaml');
   assert.equal(yaml.length, 2, 'a suite and a workflow');
