@@ -1,5 +1,6 @@
-// Builds dist/ (incremental), then runs every *.test.ts file in the project with Node's own test runner
-// (TypeScript through tsx; the packed-install test and the CLI's spawns use the compiled dist/).
+// Builds dist/ (incremental), then runs every *.test.ts file in the project with Node's own test runner:
+// the test files through tsx, the kmc modules they import from the compiled dist/ (scripts/distFirst.mjs),
+// the CLI's spawns from dist/ too.
 //
 // Each file runs in its own process, two at a time (this machine's cores; KMC_TEST_JOBS to change it),
 // the files that took longest last time first, so no long file starts last and runs alone. Each file's
@@ -81,7 +82,7 @@ function runFile(file) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const cpuFile = join(cpuDir, file.replace(/[/\\]/g, '_'));
-    const node = [process.execPath, '--import', 'tsx', '--test-reporter=spec', file];
+    const node = [process.execPath, '--import', 'tsx', '--import', join(root, 'scripts/distFirst.mjs'), '--test-reporter=spec', file];
     const [cmd, ...args] = gnuTime ? [gnuTime, '-f', '%U %S', '-o', cpuFile, ...node] : node;
     const child = spawn(cmd, args, {
       cwd: root,

@@ -6,15 +6,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'checker/cli/bin.mjs');
+process.env.FORCE_COLOR = '0';
+const { kmcInProcess } = await import('./testSupport.ts');
 
-function kmc(...args: string[]): { code: number; stdout: string; stderr: string } {
+const root = fileURLToPath(new URL('../..', import.meta.url));
+process.chdir(root);
+const bin = join(root, 'dist/checker/cli/bin.mjs');
+
+/** `kmc ARGS` as a process of its own: for what only a real process shows (exit codes, output streams). */
+function spawnKmc(...args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-function assertUserError(r: ReturnType<typeof kmc>, code: number, pattern: RegExp): void {
+/** `kmc ARGS` through the CLI's main function in this process. */
+const kmc = kmcInProcess;
+
+function assertUserError(r: { code: number; stderr: string }, code: number, pattern: RegExp): void {
   assert.equal(r.code, code, r.stderr);
   assert.match(r.stderr, pattern);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace for a user mistake');
@@ -22,7 +30,7 @@ function assertUserError(r: ReturnType<typeof kmc>, code: number, pattern: RegEx
 }
 
 test('check --json: holds, exit 0, the documented fields', () => {
-  const r = kmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '1');
+  const r = spawnKmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '1');
   assert.equal(r.code, 0);
   const j = JSON.parse(r.stdout);
   assert.equal(j.status, 'holds');
@@ -35,7 +43,7 @@ test('check --json: holds, exit 0, the documented fields', () => {
 
 test('check: a violation exits 1 with the property and an ITF trace; --out writes it for replay', () => {
   const out = mkdtempSync(join(tmpdir(), 'kmc-'));
-  const r = kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--json', '--out', out);
+  const r = spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early', '--json', '--out', out);
   assert.equal(r.code, 1);
   const j = JSON.parse(r.stdout);
   assert.equal(j.status, 'violation');
@@ -44,82 +52,82 @@ test('check: a violation exits 1 with the property and an ITF trace; --out write
   assert.deepEqual(j.trace.states.map((s: { '#meta': { action: string } }) => s['#meta'].action), ['Init', 'RMPrepare', 'TMRcvPrepared', 'TMCommit', 'RMChooseToAbort', 'RMRcvCommitMsg']);
   const file = join(out, 'twophase-rm3-commit-early-TCConsistent.itf.json');
   assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), j.trace);
-  const replay = kmc('replay', 'twophase', file);
+  const replay = spawnKmc('replay', 'twophase', file);
   assert.equal(replay.code, 1);
   assert.match(replay.stdout, /Reproduced: the trace fits the spec and step 5 violates TCConsistent/);
-  const fixed = kmc('replay', 'twophase', file, '--param', 'bug=none');
+  const fixed = spawnKmc('replay', 'twophase', file, '--param', 'bug=none');
   assert.equal(fixed.code, 0);
   assert.match(fixed.stdout, /No longer fits at step 3: TMCommit: its guard is false in the state reached at step 2/);
 });
 
-test('check: the text report shows the trace with only what changed', () => {
-  const r = kmc('check', 'diehard', '--workers', '1');
+test('check: the text report shows the trace with only what changed', async () => {
+  const r = await kmc('check', 'diehard', '--workers', '1');
   assert.equal(r.code, 1);
   assert.match(r.stdout, /Step 6 {2}BigToSmall\n {2}small: 2 → 3\n {2}big: 5 → 4\n/);
   assert.match(r.stdout, /Invariant NotSolved violated after 6 steps \(a shortest counterexample\)/);
 });
 
 test('exit 4 when a limit ends the search, exit 3 when the spec throws', () => {
-  const limited = kmc('check', 'twophase', '--preset', 'rm5', '--max-states', '100', '--json');
+  const limited = spawnKmc('check', 'twophase', '--preset', 'rm5', '--max-states', '100', '--json');
   assert.equal(limited.code, 4);
   assert.equal(JSON.parse(limited.stdout).reason, 'maxStates');
-  const throwing = kmc('check', 'test/fixtures/throwingSpec.ts', '--json');
+  const throwing = spawnKmc('check', 'test/fixtures/throwingSpec.ts', '--json');
   assert.equal(throwing.code, 3);
   const j = JSON.parse(throwing.stdout);
   assert.equal(j.status, 'error');
   assert.match(j.message, /Inc: effect threw: cannot step past 2/);
   assert.equal(j.traceLength, 3);
-  assertUserError(kmc('check', 'test/fixtures/throwingSpec.ts', '--param', 'buildFails=true'), 3, /threw while building its model.*no model for you/);
+  assertUserError(spawnKmc('check', 'test/fixtures/throwingSpec.ts', '--param', 'buildFails=true'), 3, /threw while building its model.*no model for you/);
 });
 
-test("a user's own spec module checks by path", () => {
-  const r = kmc('check', './spec/examples/mutex.ts', '--preset', 'racy', '--json');
+test("a user's own spec module checks by path", async () => {
+  const r = await kmc('check', './spec/examples/mutex.ts', '--preset', 'racy', '--json');
   assert.equal(r.code, 1);
   assert.equal(JSON.parse(r.stdout).property, 'MutualExclusion');
-  assert.equal(kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--symmetry', '--quiet').code, 0);
+  assert.equal((await kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--symmetry', '--quiet')).code, 0);
 });
 
-test('coverage: an action the parameters rule out is reported as disabled, not as a modelling bug', () => {
-  const atomic = kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--coverage');
+test('coverage: an action the parameters rule out is reported as disabled, not as a modelling bug', async () => {
+  const atomic = await kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--coverage');
   assert.equal(atomic.code, 0);
   assert.match(atomic.stdout, /Disabled by parameters: Take \(atomic: Check takes the lock\)/);
   assert.doesNotMatch(atomic.stdout, /never enabled/);
   assert.match(atomic.stdout, /Take +disabled by parameters: atomic: Check takes the lock/);
-  const json = JSON.parse(kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--json').stdout);
+  const json = JSON.parse((await kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--json')).stdout);
   assert.deepEqual(json.coverage.find((c: { action: string }) => c.action === 'Take'), { action: 'Take', enabled: 0, fired: 0, newStates: 0, disabledBy: 'atomic: Check takes the lock' });
   // A dead action with no stated reason is still flagged.
-  const dead = kmc('check', 'test/fixtures/deadActionSpec.ts', '--no-deadlock');
+  const dead = await kmc('check', 'test/fixtures/deadActionSpec.ts', '--no-deadlock');
   assert.equal(dead.code, 0);
   assert.match(dead.stdout, /Actions never enabled: Never \(usually a modelling bug\)/);
   assert.doesNotMatch(dead.stdout, /Disabled by parameters/);
 });
 
-test('bad input: one clear paragraph naming the problem and the valid choices, exit 2', () => {
-  assertUserError(kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft, replication or lifecycle/);
-  assertUserError(kmc('check', 'twophase', '--preset', 'rm4'), 2, /Unknown preset 'rm4' for spec twophase\. Its presets are rm3, rm5 or rm3-commit-early/);
-  assertUserError(kmc('check', 'twophase', '--param', 'brokers=3'), 2, /Unknown parameter 'brokers' for spec twophase\. Its parameters are: rm \(int 1\.\.10, default 3\), bug/);
-  assertUserError(kmc('check', 'twophase', '--param', 'rm=11'), 2, /rm of twophase must be a whole number from 1 to 10/);
-  assertUserError(kmc('check', 'twophase', '--param', 'bug=maybe'), 2, /must be one of none or tmCommitEarly \(.*\); got 'maybe'/);
-  assertUserError(kmc('check', 'twophase', '--param', 'rm'), 2, /--param takes NAME=VALUE, got 'rm'/);
-  assertUserError(kmc('check', 'twophase', '--max-states', '-5'), 2, /--max-states takes a whole number of at least 1/);
-  assertUserError(kmc('check', './no/such/spec.ts'), 2, /No spec file at \.\/no\/such\/spec\.ts/);
-  assertUserError(kmc('check', 'test/fixtures/notASpec.ts'), 2, /does not export a spec.*this module exports: answer/);
-  assertUserError(kmc('check', 'test/fixtures/brokenImport.ts'), 2, /Could not load the spec module .*this module fails while loading/);
-  assertUserError(kmc('check', 'twophase', '--symmetry', '--preset', 'rm3', '--param', 'rm=2', '--workers', '1', '--max-depth', 'x'), 2, /--max-depth takes a whole number of at least 1; got 'x'/);
-  assertUserError(kmc('frobnicate'), 2, /Unknown argument|Unknown command|frobnicate/);
+test('bad input: one clear paragraph naming the problem and the valid choices, exit 2', async () => {
+  assertUserError(await kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft, replication or lifecycle/);
+  assertUserError(await kmc('check', 'twophase', '--preset', 'rm4'), 2, /Unknown preset 'rm4' for spec twophase\. Its presets are rm3, rm5 or rm3-commit-early/);
+  assertUserError(await kmc('check', 'twophase', '--param', 'brokers=3'), 2, /Unknown parameter 'brokers' for spec twophase\. Its parameters are: rm \(int 1\.\.10, default 3\), bug/);
+  assertUserError(await kmc('check', 'twophase', '--param', 'rm=11'), 2, /rm of twophase must be a whole number from 1 to 10/);
+  assertUserError(await kmc('check', 'twophase', '--param', 'bug=maybe'), 2, /must be one of none or tmCommitEarly \(.*\); got 'maybe'/);
+  assertUserError(await kmc('check', 'twophase', '--param', 'rm'), 2, /--param takes NAME=VALUE, got 'rm'/);
+  assertUserError(await kmc('check', 'twophase', '--max-states', '-5'), 2, /--max-states takes a whole number of at least 1/);
+  assertUserError(await kmc('check', './no/such/spec.ts'), 2, /No spec file at \.\/no\/such\/spec\.ts/);
+  assertUserError(await kmc('check', 'test/fixtures/notASpec.ts'), 2, /does not export a spec.*this module exports: answer/);
+  assertUserError(await kmc('check', 'test/fixtures/brokenImport.ts'), 2, /Could not load the spec module .*this module fails while loading/);
+  assertUserError(await kmc('check', 'twophase', '--symmetry', '--preset', 'rm3', '--param', 'rm=2', '--workers', '1', '--max-depth', 'x'), 2, /--max-depth takes a whole number of at least 1; got 'x'/);
+  assertUserError(await kmc('frobnicate'), 2, /Unknown argument|Unknown command|frobnicate/);
 });
 
-test('bad trace files: missing, not JSON, not ITF', () => {
+test('bad trace files: missing, not JSON, not ITF', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-'));
-  assertUserError(kmc('replay', 'twophase', join(dir, 'none.itf.json')), 2, /Cannot read the trace .*none\.itf\.json: there is no such file/);
+  assertUserError(await kmc('replay', 'twophase', join(dir, 'none.itf.json')), 2, /Cannot read the trace .*none\.itf\.json: there is no such file/);
   writeFileSync(join(dir, 'bad.json'), '{"vars": [');
-  assertUserError(kmc('replay', 'twophase', join(dir, 'bad.json')), 2, /is not a trace kmc can replay: it is not valid JSON/);
+  assertUserError(await kmc('replay', 'twophase', join(dir, 'bad.json')), 2, /is not a trace kmc can replay: it is not valid JSON/);
   writeFileSync(join(dir, 'shape.json'), JSON.stringify({ vars: ['x'], states: [{ x: 1 }] }));
-  assertUserError(kmc('replay', 'twophase', join(dir, 'shape.json')), 2, /is not a trace kmc can replay: states\[0\] has no "#meta"/);
+  assertUserError(await kmc('replay', 'twophase', join(dir, 'shape.json')), 2, /is not a trace kmc can replay: states\[0\] has no "#meta"/);
 });
 
-test('list --json describes every bundled spec with params and presets', () => {
-  const r = kmc('list', '--json');
+test('list --json describes every bundled spec with params and presets', async () => {
+  const r = await kmc('list', '--json');
   assert.equal(r.code, 0);
   const specs = JSON.parse(r.stdout).specs as { name: string; params: { name: string }[]; presets: { name: string; expect: string }[] }[];
   const twophase = specs.find((s) => s.name === 'twophase')!;
@@ -128,23 +136,23 @@ test('list --json describes every bundled spec with params and presets', () => {
   assert.deepEqual(specs.map((s) => s.name), ['twophase', 'diehard', 'kraft', 'replication', 'lifecycle']);
 });
 
-test('simulate: a seeded violation is shrunk, and the same seed gives the same trace', () => {
-  const a = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '42', '--json');
-  const b = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '0x2a', '--json');
+test('simulate: a seeded violation is shrunk, and the same seed gives the same trace', async () => {
+  const a = await kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '42', '--json');
+  const b = await kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '0x2a', '--json');
   assert.equal(a.code, 1);
   const ja = JSON.parse(a.stdout);
   assert.equal(ja.seed, '0x2a');
   assert.equal(ja.property, 'TCConsistent');
   assert.ok(ja.traceLength <= ja.shrunkFrom);
   assert.deepEqual(JSON.parse(b.stdout).trace, ja.trace);
-  const ok = kmc('simulate', 'twophase', '--preset', 'rm3', '--seed', '1', '--runs', '20', '--json');
+  const ok = await kmc('simulate', 'twophase', '--preset', 'rm3', '--seed', '1', '--runs', '20', '--json');
   assert.equal(ok.code, 0);
   assert.equal(JSON.parse(ok.stdout).runs, 20);
-  assertUserError(kmc('simulate', 'twophase', '--seed', 'abc'), 2, /--seed takes a whole number/);
+  assertUserError(await kmc('simulate', 'twophase', '--seed', 'abc'), 2, /--seed takes a whole number/);
 });
 
-test('simulate --workers 2: a swarm of seeds finds the bug; the seed and runs printed with it replay that trace alone', () => {
-  const swarm = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2', '--json');
+test('simulate --workers 2: a swarm of seeds finds the bug; the seed and runs printed with it replay that trace alone', async () => {
+  const swarm = await kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2', '--json');
   assert.equal(swarm.code, 1, swarm.stderr);
   const j = JSON.parse(swarm.stdout);
   assert.equal(j.property, 'TCConsistent');
@@ -152,32 +160,32 @@ test('simulate --workers 2: a swarm of seeds finds the bug; the seed and runs pr
   assert.equal(j.workers[0].seed, '0x7');
   const found = j.workers.find((w: { seed: string }) => w.seed === j.seed);
   assert.equal(found.status, 'violation');
-  const alone = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', j.seed, '--runs', String(found.runs), '--json');
+  const alone = await kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', j.seed, '--runs', String(found.runs), '--json');
   assert.equal(alone.code, 1);
   assert.deepEqual(JSON.parse(alone.stdout).trace, j.trace);
-  const text = kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2');
+  const text = await kmc('simulate', 'twophase', '--preset', 'rm3-commit-early', '--seed', '7', '--runs', '200', '--workers', '2');
   assert.match(text.stdout, /^ {2}worker 1 {2}--seed 0x7 --runs 100: /m);
   assert.match(text.stdout, /^ {2}worker 2 {2}--seed 0x[0-9a-f]+ --runs 100: /m);
   assert.match(text.stdout, /Invariant TCConsistent violated after \d+ steps .* Replay with --seed 0x[0-9a-f]+ --runs 100/);
-  assertUserError(kmc('simulate', 'twophase', '--workers', '1000'), 2, /--workers 1000 is more than the \d+ cores of this machine/);
+  assertUserError(await kmc('simulate', 'twophase', '--workers', '1000'), 2, /--workers 1000 is more than the \d+ cores of this machine/);
 });
 
-test('the KAFKA-16281 regression trace reproduces, and no longer fits under each fix', () => {
+test('the KAFKA-16281 regression trace reproduces, and no longer fits under each fix', async () => {
   const trace = 'traces/regressions/kraft-kraft-16281.itf.json';
-  const buggy = kmc('replay', 'kraft', trace);
+  const buggy = await kmc('replay', 'kraft', trace);
   assert.equal(buggy.code, 1);
   assert.match(buggy.stdout, /Reproduced: the trace fits the spec and step 4 violates NoIllegalState/);
-  const notProspective = kmc('replay', 'kraft', trace, '--param', 'fourthCondition=notProspective');
+  const notProspective = await kmc('replay', 'kraft', trace, '--param', 'fourthCondition=notProspective');
   assert.equal(notProspective.code, 0);
   assert.match(notProspective.stdout, /No longer fits at step 4: HandleVoteResponse\(s=r1, .*replicas\[r1\]\.role: expected IllegalState, got Prospective/);
-  const finalFix = kmc('replay', 'kraft', trace, '--param', 'resignedTimeout=unattached', '--json');
+  const finalFix = await kmc('replay', 'kraft', trace, '--param', 'resignedTimeout=unattached', '--json');
   assert.equal(finalFix.code, 0);
   const j = JSON.parse(finalFix.stdout);
   assert.equal(j.status, 'diverged');
   assert.equal(j.step, 2);
   assert.match(j.reason, /replicas\[r1\]\.role: expected Prospective, got Unattached; replicas\[r1\]\.epoch: expected 1, got 2/);
   // The shipped Prospective keeps the leader it knew: the trace leaves it at the same step.
-  const shipped = JSON.parse(kmc('replay', 'kraft', trace, '--param', 'prospective=kip996', '--json').stdout);
+  const shipped = JSON.parse((await kmc('replay', 'kraft', trace, '--param', 'prospective=kip996', '--json')).stdout);
   assert.deepEqual([shipped.status, shipped.step], ['diverged', 2]);
   assert.match(shipped.reason, /replicas\[r1\]\.leader: expected .*, got r1/);
 });

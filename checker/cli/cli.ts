@@ -8,13 +8,14 @@ import { closest } from './closest.ts';
 import { ExitCode } from './exitCodes.ts';
 import { UserError, choices } from './userError.ts';
 import { kmcVersion } from './version.ts';
+import { withSignalHandlers } from './commands/interrupt.ts';
 
 const out = (text: string) => process.stdout.write(text);
 
 export async function main(args: readonly string[]): Promise<ExitCode> {
   const json = args.includes('--json');
   try {
-    return await dispatch(args);
+    return await withSignalHandlers(() => dispatch(args));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     if (json) out(`${JSON.stringify({ status: 'error', message: e.message })}\n`);

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import type { SpecDefinition } from '../../spec/spec.ts';
 import { BUNDLED_NAMES, BUNDLED_SPECS } from './registry.ts';
@@ -64,8 +65,28 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
   if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
+  if (startedWithTsx()) {
+    // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
+    if (!isMainThread) await registerTsx();
+    return import(url);
+  }
   const { tsImport } = await import('tsx/esm/api');
   return tsImport(url, import.meta.url);
+}
+
+/**
+ * node was started with tsx (`node --import tsx`, as kmc's own tests run the compiled kmc): TypeScript
+ * already loads, and tsx's scoped import beside the global tsx would load a second, untransformed copy of
+ * what the spec imports.
+ */
+function startedWithTsx(): boolean {
+  const args = process.execArgv;
+  return args.some((a, i) => /^--(import|loader|experimental-loader)=tsx$/.test(a) || (/^--(import|loader|experimental-loader)$/.test(a) && args[i + 1] === 'tsx'));
+}
+
+let tsxRegistered: Promise<void> | undefined;
+function registerTsx(): Promise<void> {
+  return (tsxRegistered ??= import('tsx/esm/api').then(({ register }) => void register()));
 }
 
 /**

@@ -68,7 +68,7 @@ test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the
   const { spawn, spawnSync } = await import('node:child_process');
   const { existsSync, readFileSync } = await import('node:fs');
   const { fileURLToPath } = await import('node:url');
-  const bin = fileURLToPath(new URL('../cli/bin.mjs', import.meta.url));
+  const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
   const dir = tempDir();
   try {
     const child = spawn(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--quiet'], { stdio: 'ignore' });

@@ -21,7 +21,7 @@ async function check(preset: string) {
 }
 
 test('kraft-stuck-prospective (CLI --json): NotStuckInProspective fails with a lasso: r2 Prospective for ever beside leader r1', () => {
-  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--json', '--workers', '1'], {
+  const r = spawnSync(process.execPath, ['dist/checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--json', '--workers', '1'], {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
@@ -58,7 +58,7 @@ test('kraft-final-live: the final fix, NotStuckInProspective holds (32,232 state
 });
 
 test('liveness with --symmetry is a usage error (exit 2) that says why', () => {
-  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /symmetry reduction cannot be used with the temporal properties NotStuckInProspective: a cycle in the reduced graph may join states that are permutations of each other/);
 });

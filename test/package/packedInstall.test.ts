@@ -50,11 +50,18 @@ test('the packed tarball installs into an empty folder and checks the README spe
   assert.ok(existsSync(join(root, 'dist/spec/index.js')), 'dist/ is built (npm run build)');
   const work = mkdtempSync(join(tmpdir(), 'kmc-pack-'));
   try {
-    // --ignore-scripts: pack the dist/ just built instead of building it again.
-    const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', work], root);
+    // As npm pack and npm publish do it: prepack (an incremental build, then the manifest without
+    // prepare), pack, postpack (prepare back in the checkout's package.json).
+    const manifest = readFileSync(join(root, 'package.json'), 'utf8');
+    const packed = run('npm', ['pack', '--silent', '--pack-destination', work], root);
     assert.equal(packed.code, 0, packed.stderr);
+    assert.equal(readFileSync(join(root, 'package.json'), 'utf8'), manifest, 'postpack restores package.json as it was');
     const tarball = join(work, packed.stdout.trim().split('\n').pop()!);
     const listing = run('tar', ['-tzf', tarball], work).stdout.split('\n').filter(Boolean);
+    const shipped = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json'], work).stdout) as { scripts: Record<string, string> };
+    // A tarball carries dist/: no prepare for npm to name in its install-scripts notice.
+    assert.deepEqual(Object.keys(shipped.scripts).filter((k) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(k)), []);
+    assert.equal(JSON.parse(manifest).scripts.prepare, 'node scripts/build.mjs', 'a checkout and a git install still build dist/');
     assert.deepEqual(listing.filter((f) => /\.test\.|fixtures\/|bench\/|\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no tests, fixtures, bench or sources');
     assert.ok(listing.includes('package/dist/checker/cli/bin.mjs'));
 
@@ -63,7 +70,7 @@ test('the packed tarball installs into an empty folder and checks the README spe
     writeFileSync(join(esm, 'package.json'), JSON.stringify({ name: 'esm-user', version: '1.0.0', type: 'module', allowScripts: { esbuild: false } }));
     const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], esm);
     assert.equal(installed.code, 0, installed.stderr);
-    assert.doesNotMatch(installed.stderr, /esbuild/, 'no install-script notice about esbuild');
+    assert.doesNotMatch(installed.stderr, /esbuild|install-scripts/, 'no install-scripts notice (esbuild recorded as not needing its script)');
     assert.deepEqual(readdirSync(join(esm, 'node_modules/immutable')).includes('package.json'), true, 'the peer dependency immutable is installed beside it');
 
     // The same installation under the other module types (the install does not depend on the type).

@@ -62,7 +62,7 @@ test("Quint's ITF reader reads a kmc trace, typed the same way in every state", 
 });
 
 test('kmc replay reproduces the same trace', () => {
-  const r = spawnSync(process.execPath, ['checker/cli/bin.mjs', 'replay', 'kraft', tracePath, '--json'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['dist/checker/cli/bin.mjs', 'replay', 'kraft', tracePath, '--json'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 1, r.stderr);
   const out = JSON.parse(r.stdout) as { status: string; property: string; step: number };
   assert.deepEqual([out.status, out.property, out.step], ['reproduced', 'NoIllegalState', 4]);

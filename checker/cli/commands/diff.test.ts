@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { designDiff } from '../../diff/designDiff.ts';
 import { diffToHtml, diffToJson, diffToMarkdown, diffToText } from '../../diff/format.ts';
 
-const bin = fileURLToPath(new URL('../bin.mjs', import.meta.url));
+const bin = fileURLToPath(new URL('../../../dist/checker/cli/bin.mjs', import.meta.url));
 const kmc = (...args: string[]) => {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

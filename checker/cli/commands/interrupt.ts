@@ -16,3 +16,18 @@ export function interruptFlag(): () => boolean {
   }
   return () => interrupted;
 }
+
+/**
+ * Runs a command, then removes the signal handlers it installed: a command's handlers last as long as
+ * the command, so a program that calls kmc's main more than once (kmc's tests do) does not pile them up.
+ */
+export async function withSignalHandlers<T>(run: () => Promise<T>): Promise<T> {
+  const before = new Map(Object.keys(STOP_SIGNALS).map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+  try {
+    return await run();
+  } finally {
+    for (const [signal, kept] of before) {
+      for (const l of process.listeners(signal as NodeJS.Signals)) if (!kept.has(l)) process.removeListener(signal, l);
+    }
+  }
+}

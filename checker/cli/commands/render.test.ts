@@ -13,7 +13,7 @@ import { dotToJson } from '../../../traces/render/svg.ts';
 import { main } from '../cli.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'checker/cli/bin.mjs');
+const bin = join(root, 'dist/checker/cli/bin.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'kmc-render-'));
 
 function kmc(...args: string[]): { code: number; stdout: string; stderr: string } {
