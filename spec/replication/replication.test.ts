@@ -356,6 +356,14 @@ test('unclean paths by strategy (KIP-966 thread): None never, Balanced waits for
   assert.deepEqual(uncleanCandidates(empty.set('fenced', []), cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the normal election takes it');
 });
 
+test('Aggressive never elects a last known leader in controlled shutdown (isAcceptableLeader, KIP-841)', () => {
+  // The leader cut off with broker 1 began a controlled shutdown: it left the ISR and became the last known leader.
+  const s = state([log([1, 1]), log([1, 1]), log([1, 1])], part(NO_LEADER, [], [1, 2], [2]), [0, 1]).set('shuttingDown', [2]);
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), []);
+  assert.deepEqual(uncleanCandidates(s.set('shuttingDown', []), cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [], 'an unfenced ELR member: no unclean election');
+  assert.deepEqual(uncleanCandidates(s.set('shuttingDown', []).set('fenced', [0, 1, 2]), cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [], 'nobody is available');
+});
+
 test('Kafka as shipped: the last known leader is stored when the ISR empties and elected inside the normal election, RECOVERING', () => {
   // maybeUpdateLastKnownLeader: the last ISR member (the leader) fenced empties the ISR.
   const leaderless = changePartition(cfg({ minIsr: 1 }), part(0, [0]), mask(0), 0).partition;
