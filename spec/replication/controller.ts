@@ -284,7 +284,9 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
   if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
   const lke = maskOf(p.lastKnownElr);
   const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(lke) === 1 ? cfg.replicas.find((r) => inMask(lke, r))! : NO_LEADER;
-  const lklAvailable = lastKnownLeader !== NO_LEADER && !s.fenced.has(lastKnownLeader);
+  // An unclean election takes only an acceptable leader (`isAcceptableLeader`): unfenced and, since KIP-841,
+  // not in controlled shutdown.
+  const lklAvailable = lastKnownLeader !== NO_LEADER && !inMask(unavailable(s), lastKnownLeader);
   switch (cfg.strategy) {
     case 'None':
       return [];
@@ -317,7 +319,7 @@ function longestLogs(s: ReplicationState, available: number[]): number[] {
  */
 export function electUnclean(s: ReplicationState, cfg: Config, b: number): ReplicationState {
   const p = s.partition;
-  const allowed = uncleanElectionAllowed(cfg, p, s.fenced);
+  const allowed = uncleanElectionAllowed(cfg, p, unavailable(s));
   // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
   const next = {
     leader: b,
@@ -348,10 +350,11 @@ function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number
  * When each unclean path may run, from the strategy definitions (KIP-966 thread, Calvin Liu, Sep 18
  * 2023): None "no unclean recovery will be performed"; Balanced "when both ISR and ELR are empty";
  * Aggressive "whenever the partition can't elect a durable replica". Without the ELR, the legacy
- * unclean.leader.election.enable allows it once no ISR member is available.
+ * unclean.leader.election.enable allows it once no ISR member is available. `unavailable` is the mask of
+ * the brokers that cannot lead (fenced, or in controlled shutdown: `isAcceptableLeader`).
  */
-export function uncleanElectionAllowed(cfg: Config, p: Partition, fenced: BrokerSet): boolean {
-  const available = (r: number) => !fenced.has(r);
+export function uncleanElectionAllowed(cfg: Config, p: Partition, unavailable: number): boolean {
+  const available = (r: number) => !inMask(unavailable, r);
   if (!cfg.elr) return cfg.uncleanLeaderElection && !p.isr.some(available);
   switch (cfg.strategy) {
     case 'None':

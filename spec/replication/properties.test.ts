@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Set } from 'immutable';
 import type { ParamValues } from '../spec.ts';
-import { layout as L } from '../layout/index.ts';
 import { configOf } from './replication.ts';
 import { type Log, NO_LEADER, type ReplicationState } from './state.ts';
 import { replicationProperties, withinTolerance } from './properties.ts';
@@ -99,13 +98,14 @@ test('the sticky ghost flags each break exactly their property', () => {
 
 test('uncleanElectionAllowed follows the strategy definitions (KIP-966 thread, Calvin Liu)', () => {
   const p = (isr: number[], elr: number[]) => layout.Partition.from({ leader: NO_LEADER, isr, elr });
-  const fenced = L.idSet(layout.BrokerId).from([1]);
+  const fenced = 0b10;
   const allowed = (params: ParamValues, isr: number[], elr: number[]) => uncleanElectionAllowed(configOf(params), p(isr, elr), fenced);
   assert.equal(allowed({ strategy: 'None' }, [], []), false);
   assert.equal(allowed({ strategy: 'Balanced' }, [], []), true);
   assert.equal(allowed({ strategy: 'Balanced' }, [], [1]), false);
   assert.equal(allowed({ strategy: 'Aggressive' }, [], [1]), true, 'the ELR member is fenced');
   assert.equal(allowed({ strategy: 'Aggressive' }, [], [2]), false);
+  assert.equal(uncleanElectionAllowed(configOf({ strategy: 'Aggressive' }), p([], [2]), 0b110), true, 'a broker in controlled shutdown cannot lead either');
   assert.equal(allowed({ elr: false, uncleanLeaderElection: true }, [1], []), true);
   assert.equal(allowed({ elr: false, uncleanLeaderElection: false }, [1], []), false);
 });

@@ -8,7 +8,7 @@ import { fetch, fetchSource, settle } from './broker.ts';
 import { changePartition, registerBroker, uncleanCandidates } from './controller.ts';
 import { bit, maskOf } from './ids.ts';
 import { acceptsAppend, quorumSize } from './producer.ts';
-import { type Config, type Log, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
+import { boundsOf, type Config, type Log, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
 
 // ---- helpers -------------------------------------------------------------------------------------
 
@@ -356,6 +356,14 @@ test('unclean paths by strategy (KIP-966 thread): None never, Balanced waits for
   assert.deepEqual(uncleanCandidates(empty.set('fenced', []), cfg({ strategy: 'Balanced' }), 'ElectUncleanLeader'), [], 'the normal election takes it');
 });
 
+test('Aggressive never elects a last known leader in controlled shutdown (isAcceptableLeader, KIP-841)', () => {
+  // The leader cut off with broker 1 began a controlled shutdown: it left the ISR and became the last known leader.
+  const s = state([log([1, 1]), log([1, 1]), log([1, 1])], part(NO_LEADER, [], [1, 2], [2]), [0, 1]).set('shuttingDown', [2]);
+  assert.deepEqual(uncleanCandidates(s, cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), []);
+  assert.deepEqual(uncleanCandidates(s.set('shuttingDown', []), cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [], 'an unfenced ELR member: no unclean election');
+  assert.deepEqual(uncleanCandidates(s.set('shuttingDown', []).set('fenced', [0, 1, 2]), cfg({ strategy: 'Aggressive' }), 'ElectUncleanLeader'), [], 'nobody is available');
+});
+
 test('Kafka as shipped: the last known leader is stored when the ISR empties and elected inside the normal election, RECOVERING', () => {
   // maybeUpdateLastKnownLeader: the last ISR member (the leader) fenced empties the ISR.
   const leaderless = changePartition(cfg({ minIsr: 1 }), part(0, [0]), mask(0), 0).partition;
@@ -420,4 +428,22 @@ test('the initial state: broker 0 leads epoch 1 over the first initIsr replicas;
   const s = initialState(cfg({ initIsr: 2 }));
   assert.deepEqual([s.partition.leader, s.partition.leaderEpoch, s.partition.isr.toArray()], [0, 1, [0, 1]]);
   assert.ok(s.brokers.every((b) => b.running && b.log.isEmpty()));
+});
+
+// ---- the layout ----------------------------------------------------------------------------------
+
+test('the layout is the type declaration: a value beyond the bounds the parameters imply is an error naming the field', () => {
+  const c = cfg({ maxIsrShrinks: 2 });
+  const s = initialState(c);
+  assert.equal(s.setIn(['faults', 'isrShrinks'], 2).faults.isrShrinks, 2);
+  assert.throws(() => s.setIn(['faults', 'isrShrinks'], 3), (e: Error) => e.name === 'LayoutError' && e.message.includes('faults.isrShrinks') && e.message.includes('0..2'));
+  assert.throws(() => s.updateIn(['brokers', 0, 'log'], (l: Log) => l.push({ epoch: 1, value: 1 }, { epoch: 1, value: 2 }, { epoch: 1, value: 3 }, { epoch: 1, value: 4 })), /brokers\.0\.log/);
+  assert.throws(() => s.setIn(['partition', 'leader'], 3), /partition\.leader/);
+});
+
+test('bounds follow the fault budgets: leader and partition epochs grow with the changes the faults allow', () => {
+  const small = boundsOf({ rf: 3, values: 1, maxUncleanShutdowns: 1, maxCleanShutdowns: 0, maxEmptyDisks: 0, maxPartitions: 0, maxIsrShrinks: 2 });
+  assert.deepEqual([small.maxLeaderEpoch, small.maxPartitionEpoch], [19, 88]);
+  const bench = cfg(spec.presets.find((p) => p.name === 'replication-bench')!.params as ParamValues).layout.State;
+  assert.ok(bench.width < 128, `a replication-bench state is ${bench.width} bytes`);
 });
