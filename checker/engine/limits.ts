@@ -7,7 +7,7 @@ import type { CheckOptions } from './options.ts';
 import type { IncompleteReason, Progress } from './result.ts';
 
 // The V8 heap can fill before the machine's memory does; stop well before it would abort the process.
-const MEMORY_READ_MS = 10;
+const MEMORY_READ_MS = 50;
 const HEAP_HEADROOM = 0.85;
 
 export class Limits {
@@ -17,7 +17,7 @@ export class Limits {
   private nextProgressAt: number;
   private lastYieldAt = performance.now();
   peakRss = process.memoryUsage.rss();
-  /** When memory was last measured: reading it costs a system call, so at most every few milliseconds. */
+  /** When memory was last measured: reading it costs a system call, so at most every 50 ms. */
   private memoryReadAt = -Infinity;
   readonly baseRss = this.peakRss;
   private heapUsed = 0;

@@ -406,12 +406,15 @@ export class MapType<K extends Key = Key, R = unknown, I = unknown> extends LTyp
   readonly kind = 'map';
   readonly width: number;
   readonly slot: number;
+  /** Each key as text: the path step of a value read from its slot. */
+  readonly keyNames: readonly string[];
   constructor(
     readonly domain: EnumType<K>,
     readonly value: LType<R, I>,
     readonly partial: boolean,
   ) {
     super();
+    this.keyNames = domain.values.map(String);
     this.slot = value.width + (partial ? 1 : 0);
     this.width = domain.count * this.slot;
   }
@@ -531,6 +534,8 @@ export class SeqType<R = unknown, I = unknown, V = unknown> extends LType<V, Ite
   readonly ew: number;
   /** Scratch region for one encoded element (lookups encode their argument here). */
   readonly scratch: Uint8Array;
+  /** The path step of each slot of a list (`[i]`), made once. */
+  readonly slotNames: readonly string[];
   constructor(
     readonly kind: 'list' | 'set',
     readonly elem: LType<R, I>,
@@ -544,6 +549,7 @@ export class SeqType<R = unknown, I = unknown, V = unknown> extends LType<V, Ite
     this.ew = elem.width;
     this.width = this.lw + max * this.ew;
     this.scratch = new Uint8Array(Math.max(1, this.ew));
+    this.slotNames = kind === 'list' ? Array.from({ length: Math.min(max, 4096) }, (_, i) => `[${i}]`) : [];
   }
   get sorted(): boolean {
     return this.kind === 'set';

@@ -310,3 +310,29 @@ test('numeric ids: plain-object keys are their text, values stay numbers', () =>
   assert.ok(S.wrap(Uint8Array.from(s.bytes)).equals(s));
   assert.throws(() => S.wrap(new Uint8Array(1)), /needs 4 bytes/);
 });
+
+test('a composite field read twice is one view; inside withMutations a read after a write sees the write', () => {
+  const Inner = L.record('Inner', { x: L.int(0, 3) });
+  const S = L.record('S', { opt: L.option(Inner), msg: Msg, m: L.map(Node, L.int(0, 3)) });
+  const s = S.from({ opt: null, msg: { type: 'Vote', from: 'n1', epoch: 1 }, m: { n1: 0, n2: 0, n3: 0 } });
+  assert.equal(s.m, s.m);
+  const t = s.withMutations((w) => {
+    assert.equal(w.opt, null);
+    assert.equal(w.msg.type, 'Vote');
+    assert.equal(w.m.get('n1'), 0);
+    w.set('opt', { x: 2 });
+    w.set('msg', { type: 'Fetch', from: 'n2', offset: 5, entry: null });
+    w.set('m', w.m.set('n1', 3));
+    const after = w as typeof s; // the writes above change what w's fields hold
+    assert.equal(after.opt?.x, 2);
+    assert.equal(after.msg.type, 'Fetch');
+    assert.equal(after.msg.get('offset'), 5);
+    assert.equal(w.m.get('n1'), 3);
+  });
+  assert.equal(t.opt?.x, 2);
+  assert.equal(t.msg.type, 'Fetch');
+  assert.equal(t.m.get('n1'), 3);
+  assert.equal(s.opt, null, 'the original is unchanged');
+  assert.equal(s.msg.type, 'Vote');
+  assert.equal(s.m.get('n1'), 0);
+});

@@ -8,9 +8,9 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
-import { arena, copyInto, equalBytes, compareBytes, hashRegion, reserve, writeCode } from './bytes.ts';
+import { arena, copyInto, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
-import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, SeqType, VariantType } from './types.ts';
+import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, ScalarType, SeqType, VariantType } from './types.ts';
 
 const NOT_SET: unknown = undefined;
 
@@ -116,8 +116,35 @@ export abstract class View {
 
   /** Writes `value` at `path` with one copy of this view's region. */
   setIn(path: readonly unknown[], value: unknown): this {
-    const at = locate(this, path);
-    return this._writeAt(at, value);
+    // Through records and total maps nothing but the leaf changes (no presence byte, no length): find
+    // its offset without building a `Located`.
+    let t: LType = this._t;
+    let off = 0;
+    let i = 0;
+    for (; i < path.length; i++) {
+      if (t.kind === 'record') {
+        const f = (t as RecordType).byName[path[i] as string];
+        if (f === undefined) break;
+        off += f.offset;
+        t = f.type;
+      } else if (t.kind === 'map' && !(t as MapType).partial) {
+        const m = t as MapType;
+        const k = m.domain.keyIndex(path[i]);
+        if (k < 0) break;
+        off += m.at(k);
+        t = m.value;
+      } else break;
+    }
+    if (i < path.length) return this._writeAt(locate(this, path), value);
+    const o = this._copy();
+    const nb = NB;
+    try {
+      t.write(nb, o + off, value);
+    } catch (e) {
+      if (e instanceof LayoutError) throw new LayoutError(joinPath(pathText(this, path), e.path), e.value, e.bound);
+      throw e;
+    }
+    return this._rewrap(nb, o);
   }
 
   /** `updateIn(path, fn)` or `updateIn(path, notSetValue, fn)`: one copy of this view's region. */
@@ -362,10 +389,6 @@ const mutableClasses = new WeakMap<RecordType, new (b: Uint8Array, o: number, p:
 
 /** What a mutable twin changes: writes go into the view's own bytes and return the view itself, as on an Immutable.js mutable. */
 const mutableMethods = {
-  _copy(this: View): number {
-    NB = this._b;
-    return this._o;
-  },
   _fresh(this: View): number {
     this._b.fill(0, this._o, this._o + this._t.width);
     NB = this._b;
@@ -381,7 +404,15 @@ function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View |
   if (cls === undefined) {
     const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
     for (const [name, fn] of Object.entries(mutableMethods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
-    cls = plainConstructor(`Mutable${t.View.name}`, proto, [...cacheSlots(t).values()]) as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
+    const slots = [...cacheSlots(t).values()];
+    // A write may change what a composite field holds (null or not, another variant case): the views
+    // cached for its fields are dropped, and the next read makes them again.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    const copy = new Function('setNB', `return function _copy() { ${slots.map((n) => `this.${n} = undefined;`).join(' ')} setNB(this._b); return this._o; };`)((b: Uint8Array) => {
+      NB = b;
+    }) as () => number;
+    Object.defineProperty(proto, '_copy', { value: copy, writable: true, configurable: true });
+    cls = plainConstructor(`Mutable${t.View.name}`, proto, slots) as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
     mutableClasses.set(t, cls);
   }
   return cls;
@@ -461,6 +492,24 @@ export class RecordView<F = any> extends View {
     const o = this._copy();
     const nb = NB;
     for (const src of sources) {
+      if (isPlainObject(src)) {
+        // The common `s.merge({ a: x, b: y })`: no entry arrays.
+        const fields = src as { readonly [k: string]: unknown };
+        for (const k in fields) {
+          const f = this._t.byName[k];
+          const v = fields[k];
+          if (f === undefined) {
+            if (this._t.tag !== null && this._t.tag.field === k && v === this._t.tag.value) continue;
+            throw new Error(`${joinPath(this._path(), k)}: ${this._t.describe()} has no field ${k}`);
+          }
+          try {
+            f.type.write(nb, o + f.offset, v);
+          } catch (e) {
+            this._fail(e, k);
+          }
+        }
+        continue;
+      }
       for (const [k, v] of fieldEntries(src)) {
         const f = this._t.byName[String(k)];
         if (f === undefined) {
@@ -505,6 +554,12 @@ export class RecordView<F = any> extends View {
   }
 }
 
+function isPlainObject(src: unknown): boolean {
+  if (typeof src !== 'object' || src === null) return false;
+  const proto = Object.getPrototypeOf(src) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
 function fieldEntries(src: unknown): Iterable<readonly [unknown, unknown]> {
   if (src instanceof View || isImmutable(src)) return src as Iterable<readonly [unknown, unknown]>;
   if (typeof src === 'object' && src !== null) return Object.entries(src);
@@ -525,7 +580,8 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     return !this._t.partial || this._b[this._o + i * this._t.slot] !== 0;
   }
   private valueAt(i: number): V {
-    return this._t.value.read(this._b, this._o + this._t.at(i), this, String(this._t.domain.values[i]));
+    const t = this._t;
+    return t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!);
   }
 
   get size(): number {
@@ -634,7 +690,15 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     return n;
   }
   includes(v: unknown): boolean {
-    return this.some((x) => is(x, v));
+    const t = this._t;
+    const value = t.value;
+    if (value.isComposite()) return this.some((x) => is(x, v));
+    // Scalars: compare codes in place (a value outside the type is in no slot).
+    const c = (value as unknown as ScalarType).code(v);
+    if (c < 0) return false;
+    const w = value.width;
+    for (let i = 0; i < t.domain.count; i++) if (this.present(i) && readCode(this._b, this._o + t.at(i), w) === c) return true;
+    return false;
   }
   find(pred: Pred<V, K>, _ctx?: unknown, notSetValue?: V): V | undefined {
     for (const [k, v] of this.entries()) if (pred(v, k, this)) return v;
@@ -951,7 +1015,7 @@ abstract class SeqView<V, I> extends View {
 /** A bounded list: a length and `max` slots, unused ones zero. */
 export class ListView<V = unknown, I = unknown> extends SeqView<V, I> {
   protected elemKey(i: number): string {
-    return `[${i}]`;
+    return this._t.slotNames[i] ?? `[${i}]`;
   }
   protected keyOf(i: number): unknown {
     return i;

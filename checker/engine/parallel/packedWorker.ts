@@ -4,7 +4,7 @@ import { Expander, SpecError } from '../expander.ts';
 import { importDefinition } from '../../cli/loadSpec.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
-import { isPacked, layoutOf, type PackedLayout } from '../state/packed.ts';
+import { isPacked, layoutOf, type PackedLayout, type PackedState } from '../state/packed.ts';
 import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
@@ -68,7 +68,8 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
               }
               candidates.push(verdict);
               candidates.push(witnessBits >>> 0);
-              bytes.push(expander.bytesOf(t));
+              const v = t as PackedState;
+              bytes.pushFrom(v._b, v._o, w);
             });
         } catch (e) {
           if (!(e instanceof SpecError)) throw e;

@@ -2,6 +2,8 @@
  * Append-only typed arrays that double when full, for streams built before their size is known (the
  * liveness graph, a worker's reports).
  */
+import { copyInto } from '../../../spec/layout/bytes.ts';
+
 export class GrowableU32 {
   private data = new Uint32Array(1024);
   length = 0;
@@ -40,15 +42,20 @@ export class GrowableBytes {
   length = 0;
 
   push(b: Uint8Array): void {
-    if (this.length + b.length > this.data.length) {
+    this.pushFrom(b, 0, b.length);
+  }
+
+  /** Appends `w` bytes of `b` from offset `o` (a packed view's region, without a subarray). */
+  pushFrom(b: Uint8Array, o: number, w: number): void {
+    if (this.length + w > this.data.length) {
       let size = this.data.length * 2;
-      while (size < this.length + b.length) size *= 2;
+      while (size < this.length + w) size *= 2;
       const bigger = new Uint8Array(size);
       bigger.set(this.data.subarray(0, this.length));
       this.data = bigger;
     }
-    this.data.set(b, this.length);
-    this.length += b.length;
+    copyInto(b, o, this.data, this.length, w);
+    this.length += w;
   }
 
   /** The filled part as its own buffer, to transfer to another thread. */
