@@ -336,3 +336,12 @@ test('a composite field read twice is one view; inside withMutations a read afte
   assert.equal(s.msg.type, 'Vote');
   assert.equal(s.m.get('n1'), 0);
 });
+
+test('a view serialises to JSON as its plain value, after its children were read and cached', () => {
+  const Inner = L.record('Inner', { n: L.int(0, 3), tags: L.idSet(L.ids('tag', ['a', 'b'])) });
+  const Outer = L.record('Outer', { inner: Inner, list: L.list(L.int(0, 3), 2) });
+  const o = Outer.from({ inner: { n: 2, tags: ['b'] }, list: [1] });
+  assert.equal(o.inner.n, 2);
+  assert.equal(o.list.size, 1);
+  assert.equal(JSON.stringify({ state: o }), '{"state":{"inner":{"n":2,"tags":["b"]},"list":[1]}}');
+});

@@ -60,6 +60,11 @@ export abstract class View {
     return this._t.toJS(this._b, this._o);
   }
 
+  /** JSON of the plain value, as an Immutable.js collection gives (a view's cached children would loop). */
+  toJSON(): unknown {
+    return this.toJS();
+  }
+
   toString(): string {
     return String(this.toImmutable());
   }
