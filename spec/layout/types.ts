@@ -339,8 +339,10 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
         if (this.byName[k] === undefined) throw new LayoutError(k, (v as Record<string, unknown>)[k], `no such field in ${this.name}; its fields are ${this.fields.map((f) => f.name).join(', ')}`);
       }
     }
+    // How to read a field of `v` is decided once, not per field.
+    const keyed = isMap(v) || isRecord(v) || v instanceof View;
     for (const f of this.fields) {
-      const x = fieldOf(v, f.name);
+      const x = keyed ? (v as { get(k: string): unknown }).get(f.name) : (v as Record<string, unknown>)[f.name];
       try {
         if (x === undefined) b.fill(0, o + f.offset, o + f.offset + f.type.width);
         else f.type.write(b, o + f.offset, x);
