@@ -448,7 +448,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
         if (!triage.handled && m.error === null && r.role === 'Follower' && r.leader === m.from) {
-          if (m.divergingEpoch !== null) {
+          if (m.divergingEpoch !== null && mutant('followerIgnoresDivergingEpoch')) {
+            r = r.set('fetched', true);
+          } else if (m.divergingEpoch !== null) {
             const local = endOffsetForEpoch(r.log, m.divergingEpoch);
             const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
             r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.set('log', truncate(r.log, to)).set('fetched', true);
