@@ -4,12 +4,14 @@
  * measured, not assumed. The same TwoPhase state space runs through its layout and through its
  * Immutable.js form side by side, and a Kafka model runs once more with a memory budget below its
  * frontier, which spills to disk and must end with the same counts.
- * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model.
+ * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
+ * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runTlcTwoPhase, tlcFromEnvironment } from './tlc.ts';
 
 interface BenchCase {
   readonly name: string;
@@ -90,4 +92,18 @@ for (const c of CASES) {
       many === one ? '—' : `${(one.seconds / many.seconds).toFixed(2)}×`,
     ].join(' | '),
   );
+}
+
+// TLC beside the bundled TwoPhase, same size, same machine, same run.
+const tlc = tlcFromEnvironment();
+if (tlc !== null && (!only || 'twophase rm=8 (layout)'.includes(only))) {
+  const rm = quick ? 7 : 8;
+  const theirs = runTlcTwoPhase(tlc, rm, cores);
+  const ours = run(['twophase', '--param', `rm=${rm}`], cores);
+  if (theirs.distinct !== ours.distinct || theirs.depth !== ours.depth) {
+    throw new Error(`TLC and kmc disagree on TwoPhase rm=${rm}: ${theirs.distinct}/${theirs.depth} against ${ours.distinct}/${ours.depth}`);
+  }
+  console.log(`TLC TwoPhase rm=${rm}, ${cores} workers: ${fmt(theirs.distinct)} distinct, depth ${theirs.depth}, ${theirs.seconds.toFixed(1)} s; kmc ${ours.seconds.toFixed(1)} s: kmc ${(theirs.seconds / ours.seconds).toFixed(2)}× TLC's speed`);
+} else if (tlc === null) {
+  console.log('TLC comparison skipped: set KMC_BENCH_TLC and KMC_BENCH_TLC_TWOPHASE (bench/tlc.ts)');
 }

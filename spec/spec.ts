@@ -75,6 +75,13 @@ export interface Action<S, P extends ActionParams = ActionParams> {
    */
   readonly fairnessKey?: (p: P) => string;
   /**
+   * Restricts fairness to the states where this holds: the obligation is on the sub-action
+   * `A(p) /\ fairWhen` (`WF_vars(A(p) /\ C)`), so a step taken elsewhere is allowed but never owed. A
+   * timer that must fire when what it waits for cannot arrive, but may also fire early as a budgeted
+   * fault, is fair only in the first case.
+   */
+  readonly fairWhen?: (s: S, p: P) => boolean;
+  /**
    * Set at build time when the parameters rule this action out (a fault whose budget is zero, a step a
    * variant merges into another), saying why, e.g. `'maxCrashes = 0'`. The checker then never runs it,
    * and coverage reports it as disabled by parameters instead of warning that it was never enabled,

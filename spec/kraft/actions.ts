@@ -6,7 +6,8 @@
  * `TestLiveness` is off); only which one fires is chosen, never when.
  *
  * Every action is one step of one replica, named by `s`, so weak fairness can later be stated per
- * action and per replica (and per `(s, t)` pair for the nudge and the links).
+ * action and per replica (and per `(s, t)` pair for the nudge and the links). With `timely` timers a
+ * timeout whose timer is due (`timerDue`) fires without budget, and only the early ones are budgeted.
  */
 import { Set, is } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
@@ -87,6 +88,52 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   /** Whether a guard mutation is under test (`mutations.ts`). */
   const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
   const fourth = mutant('fourthConditionOff') ? 'none' : cfg.fourthCondition;
+
+  // ---- timers ---------------------------------------------------------------------------------
+
+  /**
+   * Whether `s`'s timer is due because what it waits for can no longer arrive (kafka-tlaplus
+   * `CausalElectionTimeout`, `FetchCanTimeout`, `ShouldResign`):
+   * - a leader that cannot hear from a majority (`LeaderState.timeUntilCheckQuorumExpires`): too few
+   *   voters are live, linked to it and not ahead of its epoch;
+   * - a follower whose fetches cannot succeed (`FollowerState`'s fetch timer): its leader is down,
+   *   unreachable, or no longer leads its epoch;
+   * - an Unattached or Voted replica with no BeginQuorumEpoch of its epoch or a later one on its way
+   *   (`pollUnattached`, `pollVoted`: it waits for a leader to announce itself), and a Resigned leader,
+   *   which waits for nothing but its timer (`pollResigned`);
+   * - a Prospective or Candidate with no request in flight: every answer it can get is in, and it has
+   *   not won (`pollProspective`, `pollCandidate`).
+   * A timer that would start a new election is due only while no other voter is Prospective or
+   * Candidate: election timeouts are randomized (`QuorumState.randomElectionTimeoutMs`) and a lost
+   * election backs off at random (`KafkaRaftClient.binaryExponentialElectionBackoffMs`), so once the
+   * network has settled one voter times out alone and its election ends before the next timer fires
+   * (Raft §5.2: the timing assumption elections rest on). Overlapping elections remain possible through
+   * early, budgeted timeouts. Without this, split votes could repeat at every epoch the bound allows.
+   */
+  function timerDue(st: KraftState, s: string): boolean {
+    const r = rep(st, s);
+    const alone = () => ids.every((t) => t === s || (rep(st, t).role !== 'Prospective' && rep(st, t).role !== 'Candidate'));
+    switch (r.role) {
+      case 'Leader':
+        return ids.filter((t) => t !== s && deliverable(st, s, t) && rep(st, t).epoch <= r.epoch).length + 1 < quorum;
+      case 'Follower': {
+        const l = rep(st, r.leader!);
+        return (!deliverable(st, s, r.leader!) || l.role !== 'Leader' || l.epoch !== r.epoch) && alone();
+      }
+      case 'Unattached':
+      case 'Voted':
+        return !messagesOfType(st, 'BeginQuorumEpoch').some((m) => m.to === s && m.epoch >= r.epoch) && alone();
+      case 'Resigned':
+        return cfg.resignedTimeout === 'unattached' || alone();
+      case 'Prospective':
+      case 'Candidate':
+        return r.inflight.size === 0;
+      default:
+        return false;
+    }
+  }
+  /** A timeout that fires because its timer is due, spending no budget (`timely` timers only). */
+  const due = (st: KraftState, s: string): boolean => cfg.timers === 'timely' && timerDue(st, s);
 
   // ---- sending --------------------------------------------------------------------------------
 
@@ -211,8 +258,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // (`LeaderState.timeUntilCheckQuorumExpires`, KIP-996 / KAFKA-15489).
       name: 'CheckQuorumResign',
       params: eachVoter,
-      enabled: (st, { s }: OnVoter) => st.resigns < cfg.maxResigns && rep(st, s).role === 'Leader',
-      next: (st, { s }: OnVoter) => putReplica(st, s, transitionToResigned(rep(st, s))).set('resigns', st.resigns + 1),
+      enabled: (st, { s }: OnVoter) => rep(st, s).role === 'Leader' && (st.resigns < cfg.maxResigns || due(st, s)),
+      next: (st, { s }: OnVoter) => putReplica(st, s, transitionToResigned(rep(st, s))).set('resigns', st.resigns + (due(st, s) ? 0 : 1)),
       describe: onVoterDescribe(['resign']),
     },
     {
@@ -250,14 +297,14 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       name: 'ElectionTimeout',
       params: eachVoter,
       enabled: (st, { s }: OnVoter) => {
-        if (st.electionTimeouts >= cfg.maxElectionTimeouts) return false;
+        if (st.electionTimeouts >= cfg.maxElectionTimeouts && !due(st, s)) return false;
         const r = rep(st, s);
         if (r.role === 'Resigned') return cfg.resignedTimeout === 'prospective' || r.epoch < cfg.maxEpoch;
         return r.role === 'Unattached' || r.role === 'Voted' || r.role === 'Prospective' || r.role === 'Candidate';
       },
       next: (st, { s }: OnVoter) => {
         const r = rep(st, s);
-        st = st.set('electionTimeouts', st.electionTimeouts + 1);
+        st = st.set('electionTimeouts', st.electionTimeouts + (due(st, s) ? 0 : 1));
         if (r.role === 'Resigned' && cfg.resignedTimeout === 'unattached' && !mutant('resignedTimesOutToProspective')) return putReplica(st, s, transitionToUnattached(r, r.epoch + 1));
         if (r.role === 'Prospective' && cfg.prospective === 'kip996') return putReplica(st, s, prospectiveTransitionAfterElectionLoss(r, s));
         return startPreVote(st, s);
@@ -268,8 +315,8 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       // A follower has not fetched successfully within the fetch timeout (KIP-996: Follower -> Prospective).
       name: 'FetchTimeout',
       params: eachVoter,
-      enabled: (st, { s }: OnVoter) => st.fetchTimeouts < cfg.maxFetchTimeouts && rep(st, s).role === 'Follower',
-      next: (st, { s }: OnVoter) => startPreVote(st.set('fetchTimeouts', st.fetchTimeouts + 1), s),
+      enabled: (st, { s }: OnVoter) => rep(st, s).role === 'Follower' && (st.fetchTimeouts < cfg.maxFetchTimeouts || due(st, s)),
+      next: (st, { s }: OnVoter) => startPreVote(st.set('fetchTimeouts', st.fetchTimeouts + (due(st, s) ? 0 : 1)), s),
       describe: onVoterDescribe(['timeout']),
     },
     {
@@ -401,7 +448,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         const triage = maybeHandleCommonResponse(r, s, fourth, m.error, m.leaderId, m.epoch);
         r = triage.replica;
         if (!triage.handled && m.error === null && r.role === 'Follower' && r.leader === m.from) {
-          if (m.divergingEpoch !== null) {
+          if (m.divergingEpoch !== null && mutant('followerIgnoresDivergingEpoch')) {
+            r = r.set('fetched', true);
+          } else if (m.divergingEpoch !== null) {
             const local = endOffsetForEpoch(r.log, m.divergingEpoch);
             const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
             r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.set('log', truncate(r.log, to)).set('fetched', true);
@@ -456,13 +505,15 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
   };
   actions.splice(actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1, 0, nudge);
 
-  // What rules an action out: a fault or timer whose budget is zero, or the nudge when it is off.
+  // What rules an action out: a fault or timer whose budget is zero (a timely timer still fires when
+  // due), or the nudge when it is off.
+  const budgeted = cfg.timers === 'budgeted';
   const off: Readonly<Record<string, string | false>> = {
-    CheckQuorumResign: cfg.maxResigns === 0 && 'maxResigns = 0',
+    CheckQuorumResign: budgeted && cfg.maxResigns === 0 && 'maxResigns = 0',
     RestartWithState: cfg.maxRestarts === 0 && 'maxRestarts = 0',
     CrashLoseState: cfg.maxCrashes === 0 && 'maxCrashes = 0',
-    ElectionTimeout: cfg.maxElectionTimeouts === 0 && 'maxElectionTimeouts = 0',
-    FetchTimeout: cfg.maxFetchTimeouts === 0 && 'maxFetchTimeouts = 0',
+    ElectionTimeout: budgeted && cfg.maxElectionTimeouts === 0 && 'maxElectionTimeouts = 0',
+    FetchTimeout: budgeted && cfg.maxFetchTimeouts === 0 && 'maxFetchTimeouts = 0',
     ClientRequest: cfg.maxValues === 0 && 'maxValues = 0',
     DropMessage: cfg.maxLosses === 0 && 'maxLosses = 0',
     ChangeConnectivity: cfg.maxConnectivityChanges === 0 && 'maxConnectivityChanges = 0',
@@ -477,7 +528,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       st.withMutations((w) => {
         if (settle(a.next(w, p), st) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
       });
-    return { ...a, ...FAIRNESS[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
+    return { ...a, ...fairness(cfg, due)[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
 }
 
@@ -487,16 +538,24 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
  * message, the default key), a voter's election timer eventually fires (weak, per voter) and the
  * leader's nudge to each voter eventually goes out (weak, per (leader, voter) pair). Faults (resignation,
  * restart, crash, loss, link changes), client writes and fetch timeouts are never forced.
+ *
+ * With `timely` timers every timer of a voter is owed when it is due (weak, per voter): the election
+ * timer, a follower's fetch timer and a leader's check quorum, as kafka-tlaplus makes
+ * `VoterFetchTimeout` and `CheckQuorumResign` fair; a timeout that fires early is a fault, never owed.
  */
-const FAIRNESS: Readonly<Record<string, Pick<KraftAction, 'fairness' | 'fairnessKey'>>> = {
-  HandleVoteRequest: { fairness: 'weak' },
-  HandleVoteResponse: { fairness: 'weak' },
-  HandleBeginQuorumEpoch: { fairness: 'weak' },
-  HandleFetchRequest: { fairness: 'weak' },
-  HandleFetchResponse: { fairness: 'weak' },
-  ElectionTimeout: { fairness: 'weak', fairnessKey: ({ s }: OnVoter) => s },
-  ResendBeginQuorumEpoch: { fairness: 'weak', fairnessKey: ({ s, t }: { s: string; t: string }) => `${s}>${t}` },
-};
+function fairness(cfg: KraftConfig, due: (st: KraftState, s: string) => boolean): Readonly<Record<string, Pick<KraftAction, 'fairness' | 'fairnessKey' | 'fairWhen'>>> {
+  const perVoter = { fairness: 'weak', fairnessKey: ({ s }: OnVoter) => s } as const;
+  const whenDue = { ...perVoter, fairWhen: (st: KraftState, { s }: OnVoter) => due(st, s) };
+  return {
+    HandleVoteRequest: { fairness: 'weak' },
+    HandleVoteResponse: { fairness: 'weak' },
+    HandleBeginQuorumEpoch: { fairness: 'weak' },
+    HandleFetchRequest: { fairness: 'weak' },
+    HandleFetchResponse: { fairness: 'weak' },
+    ResendBeginQuorumEpoch: { fairness: 'weak', fairnessKey: ({ s, t }: { s: string; t: string }) => `${s}>${t}` },
+    ...(cfg.timers === 'timely' ? { ElectionTimeout: whenDue, FetchTimeout: whenDue, CheckQuorumResign: whenDue } : { ElectionTimeout: perVoter }),
+  };
+}
 
 /**
  * What follows every step: inert messages leave the network, and followers poll. Only replicas the

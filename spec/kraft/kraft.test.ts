@@ -43,6 +43,7 @@ test('every preset states its verdict and turns deadlock detection off (budgets 
       ['kraft-stuck-prospective', 'NotStuckInProspective'],
       ['kraft-nudge-live', 'holds'],
       ['kraft-final-live', 'holds'],
+      ['kraft-shipped-live', 'holds'],
       ['kraft-bench', 'holds'],
     ],
   );

@@ -18,7 +18,7 @@ import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from 
 import { kraftActions, settle } from './actions.ts';
 import { kraftLayout } from './layout.ts';
 import type { KraftMutation } from './mutations.ts';
-import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout } from './state.ts';
+import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
   const n = params.voters as number;
@@ -29,6 +29,7 @@ export function configOf(params: ParamValues): KraftConfig {
     resignedTimeout: params.resignedTimeout as ResignedTimeout,
     prospective: params.prospective as ProspectiveRules,
     nudge: params.nudge as boolean,
+    timers: (params.timers ?? 'budgeted') as Timers,
     bug: params.bug as KraftConfig['bug'],
     maxEpoch: params.maxEpoch as number,
     maxValues: params.maxValues as number,
@@ -96,8 +97,8 @@ function modelOf(cfg: KraftConfig, params: ParamValues, form: KraftForm): Model<
         losses: cfg.maxLosses > 0,
         cuts: cfg.maxConnectivityChanges > 0,
       }),
-      ...(params.liveness === 'prospective' ? [notStuckInProspective()] : []),
-      ...(params.liveness === 'election' ? [eventuallyLeaderElected()] : []),
+      ...(params.liveness === 'prospective' || params.liveness === 'both' ? [notStuckInProspective()] : []),
+      ...(params.liveness === 'election' || params.liveness === 'both' ? [eventuallyLeaderElected()] : []),
     ],
     // The established leader is distinguished; its followers stay interchangeable.
     symmetry: [cfg.init === 'leader' ? cfg.voters.slice(1) : [...cfg.voters]],
@@ -163,6 +164,15 @@ export default defineSpec<KraftState>({
     },
     { name: 'nudge', description: 'the leader may re-send BeginQuorumEpoch to a voter at any time', type: 'bool', default: false },
     {
+      name: 'timers',
+      description:
+        'budgeted (every timeout fires at any time within its budget) or timely (the network has settled: a timer fires without budget ' +
+        'when what it waits for cannot arrive, and only early timeouts spend the budgets)',
+      type: 'enum',
+      default: 'budgeted',
+      choices: ['budgeted', 'timely'],
+    },
+    {
       name: 'bug',
       description: 'plant a bug: none, or doubleVote (a Voted replica grants a second candidate in its epoch)',
       type: 'enum',
@@ -172,10 +182,10 @@ export default defineSpec<KraftState>({
     { name: 'maxEpoch', description: 'highest epoch a candidate may start (state-space bound)', type: 'int', default: 2, min: 1, max: 9 },
     {
       name: 'liveness',
-      description: 'also check a liveness property under fairness: none, prospective (NotStuckInProspective) or election (EventuallyLeaderElected)',
+      description: 'also check liveness under fairness: none, prospective (NotStuckInProspective), election (EventuallyLeaderElected) or both',
       type: 'enum',
       default: 'none',
-      choices: ['none', 'prospective', 'election'],
+      choices: ['none', 'prospective', 'election', 'both'],
     },
     budget('maxValues', 'client values written', 1),
     budget('maxRestarts', 'restarts keeping the disk', 1),
@@ -301,6 +311,21 @@ export default defineSpec<KraftState>({
         'the final fix (Resigned times out into Unattached in the next epoch, the fourth condition unchanged): a ' +
         'Prospective follows the leader named in a pre-vote reply, NotStuckInProspective holds under fair delivery.',
       params: { ...FIX_BOUNDS, resignedTimeout: 'unattached', maxElectionTimeouts: 2, maxEpoch: 3, liveness: 'prospective' },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-shipped-live',
+      description:
+        'liveness of Kafka as shipped: the KIP-996 Prospective that keeps its known leader and falls back to Follower after ' +
+        'losing (ProspectiveState, KafkaRaftClient.prospectiveTransitionAfterElectionLoss), a Resigned leader that times out ' +
+        'into Unattached in the next epoch (KAFKA-17642), and the leader resending BeginQuorumEpoch ' +
+        '(maybeSendBeginQuorumEpochRequests), with one check-quorum resignation as the fault. Timers are timely: after the ' +
+        'fault the network settles, and a timer fires, weakly fair per voter, exactly when what it waits for cannot arrive; ' +
+        'one voter at a time starts an election (randomized timeouts and backoff). Under fair delivery both hold: ' +
+        'EventuallyLeaderElected (a leader is elected whenever none leads) and NotStuckInProspective. With budgeted ' +
+        'timers EventuallyLeaderElected fails in every preset: a spent timer budget is a timer that never fires again.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', nudge: true, timers: 'timely', maxEpoch: 3, maxFetchTimeouts: 0, maxElectionTimeouts: 0, liveness: 'both' },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },

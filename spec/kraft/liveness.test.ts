@@ -14,9 +14,9 @@ import type { ItfTrace } from '../../traces/itf/write.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function check(preset: string) {
+async function check(preset: string, overrides: ParamValues = {}) {
   const p = spec.presets.find((x) => x.name === preset)!;
-  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+  const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params, ...overrides } as ParamValues;
   return checkModel(spec.build(params), { deadlock: false }, { spec: 'kraft', preset, params });
 }
 
@@ -55,6 +55,25 @@ test('kraft-final-live: the final fix, NotStuckInProspective holds (32,232 state
   const r = await check('kraft-final-live');
   assert.equal(r.status, 'holds');
   assert.equal(r.stats.distinct, 32232);
+});
+
+test('kraft-shipped-live: Kafka as shipped, timely timers: EventuallyLeaderElected and NotStuckInProspective hold (9,080 states)', async () => {
+  const r = await check('kraft-shipped-live');
+  assert.equal(r.status, 'holds');
+  assert.deepEqual([r.stats.distinct, r.stats.depth], [9080, 25]);
+});
+
+test('kraft-shipped with budgeted timers: once the timer budgets are spent no timer fires again, and no leader is ever elected', async () => {
+  const r = await check('kraft-shipped', { liveness: 'election' });
+  assert.equal(r.status === 'violation' && r.kind === 'liveness' && r.property, 'EventuallyLeaderElected');
+  assert.equal(r.stats.distinct, 33729);
+  const trace = 'trace' in r ? r.trace! : undefined;
+  assert.deepEqual(
+    trace!.steps.map((s) => s.action),
+    ['Init', 'CheckQuorumResign', 'ElectionTimeout', 'FetchTimeout', 'ElectionTimeout', 'HandleFetchRequest', 'HandleFetchRequest', 'HandleFetchResponse', 'HandleFetchResponse'],
+  );
+  // Every voter Unattached in epoch 2 with its election timer spent: the last state repeats for ever.
+  assert.equal(trace!.loop?.index, 8);
 });
 
 test('liveness with --symmetry is a usage error (exit 2) that says why', () => {

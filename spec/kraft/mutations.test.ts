@@ -40,17 +40,27 @@ const CAUGHT: readonly Caught[] = [
 const NOT_CAUGHT: Readonly<Record<string, string>> = {
   voteWithoutLogCheck: 'safety, masked by the pre-vote log check (caught together with preVoteWithoutLogCheck above)',
   preVoteWithoutLogCheck: 'liveness: a pre-vote binds no one; the standard vote checks the log again',
-  followerGrantsPreVoteAfterFetch: 'liveness: it only lets a disconnected voter disrupt a working leader (KIP-996 motivation)',
-  resignedGrantsPreVote: 'liveness: a pre-vote binds no one, and a Resigned leader never grants a standard vote',
+  followerGrantsPreVoteAfterFetch:
+    'availability, not liveness: it lets a voter that timed out early depose a working leader (KIP-996 motivation), but the ' +
+    'election it causes ends with a leader, so EventuallyLeaderElected and NotStuckInProspective still hold (kraft-shipped-live ' +
+    'mutated holds, 7,372 states). What it breaks is a step property: no leader change while the leader keeps a majority, an ' +
+    'invariant over a ghost of the last fault, not yet written',
+  resignedGrantsPreVote:
+    'availability, not liveness: a pre-vote binds no one and a Resigned leader never grants a standard vote; at worst it speeds ' +
+    'up a pre-vote that the standard vote then decides (kraft-shipped-live mutated holds, 7,824 states)',
+  followerIgnoresDivergingEpoch:
+    'liveness, with no property yet: the follower fetches the same diverging offset for ever and never catches up, which no ' +
+    'invariant sees (kraft-bench mutated holds, 115,171 states); it needs a "a follower eventually matches the leader\'s committed ' +
+    'log" leadsTo under timely timers on a preset with a client value, which does not complete within the liveness bounds yet',
   prospectiveIgnoresRejections: 'liveness: a Prospective only falls back later, at its election timeout',
   prospectiveClearsLeader:
     'liveness: with KAFKA-17642 no Prospective is ever named as leader of its own epoch, so following a leader named in a reply is safe ' +
     '(the leaderIdNotSelf behaviour); the kept leader only decides where a lost pre-vote falls back to',
   fetchFromAnyEpoch:
-    'not safety-relevant here: a fetch reaches a leader only from its own followers, or after a re-election from followers of its earlier ' +
+    'no liveness property can catch it either: it answers more fetches, never fewer. Not safety-relevant here: a fetch reaches a leader only from its own followers, or after a re-election from followers of its earlier ' +
     'epoch, whose offsets the divergence check validates; Kafka needs the epoch check against zombie leaders across reconfiguration',
   hwmWithoutCurrentEpochEntry:
-    'safety gap (Raft figure 8): needs an entry of an old epoch to be counted in a third epoch; no holding preset reaches three epochs with a client value',
+    'no liveness property can catch it (it advances the high watermark sooner, never later). Safety gap (Raft figure 8): needs an entry of an old epoch to be counted in a third epoch; no holding preset reaches three epochs with a client value',
 };
 
 function paramsOf(preset: string): ParamValues {

@@ -24,6 +24,7 @@ export const KRAFT_MUTATIONS = {
   hwmFromLeaderAlone: 'the leader advances the high watermark to its own log end, without a majority',
   fetchWithoutDivergenceCheck: 'the leader answers a fetch without checking the follower log for divergence',
   fetchFromAnyEpoch: 'the leader answers fetches of other epochs as if they were of its own',
+  followerIgnoresDivergingEpoch: 'a follower told its log diverges keeps it and fetches again (`KafkaRaftClient.handleFetchResponse` truncates)',
 } as const;
 
 export type KraftMutation = keyof typeof KRAFT_MUTATIONS;

@@ -104,6 +104,15 @@ export type ResignedTimeout = 'prospective' | 'unattached';
  */
 export type ProspectiveRules = 'jiraEra' | 'kip996';
 
+/**
+ * When timers fire.
+ * - `budgeted`: any timeout may fire at any time, each within its budget (safety checking).
+ * - `timely`: the network has settled (no permanent faults): a timer fires, without budget, when what
+ *   it waits for cannot arrive, as Kafka's timers then do; the budgets bound only timeouts that fire
+ *   early (a slow network), which stay faults.
+ */
+export type Timers = 'budgeted' | 'timely';
+
 /** One instance of the model, resolved from the spec's parameters. */
 export interface KraftConfig {
   readonly voters: readonly string[];
@@ -114,6 +123,7 @@ export interface KraftConfig {
   readonly prospective: ProspectiveRules;
   /** The leader may re-send BeginQuorumEpoch to a voter at any time (KAFKA-16281's nudge). */
   readonly nudge: boolean;
+  readonly timers: Timers;
   /** A planted bug: `doubleVote` lets a Voted replica grant its vote to a second candidate in the epoch. */
   readonly bug: 'none' | 'doubleVote';
   readonly maxEpoch: number;

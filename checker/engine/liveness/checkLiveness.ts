@@ -98,10 +98,11 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
       queue.push(s);
     }
     let expanding = 0;
+    let source: S;
     const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
+      const fair = keys.idOf(action, params, source);
       expander.fingerprint(t);
       let target = ids.get(expander.hi, expander.lo);
-      const fair = keys.idOf(action, params);
       if (target < 0) {
         target = builder.states;
         ids.put(expander.hi, expander.lo, target);
@@ -112,7 +113,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
       builder.addEdge(target, action, ordinal, fair);
     };
     while (head < queue.length) {
-      const s = queue[head]!;
+      const s = (source = queue[head]!);
       queue[head++] = undefined as unknown as S;
       if (head > 65_536 && head * 2 > queue.length) {
         queue = queue.slice(head);

@@ -2,7 +2,8 @@
  * Fairness keys: one per (fair action, key of its parameters). An action with `fairness` and no
  * `fairnessKey` has one key per distinct parameter value (each message its own delivery obligation); a
  * `fairnessKey` groups parameter choices (per voter, per pair of voters). Keys are interned to small ids
- * so the graph stores one int per edge.
+ * so the graph stores one int per edge. A `fairWhen` makes the key depend on the state the step is taken
+ * in: outside it the step is an unfair one.
  */
 import type { Action, ActionParams } from '../../../spec/spec.ts';
 import { Fingerprinter } from '../fingerprint.ts';
@@ -24,10 +25,14 @@ export class FairnessKeys {
     return this.actions.some((a) => a.fairness !== undefined);
   }
 
-  /** The key id of this action instance, or -1 when the action is unfair. */
-  idOf(actionIndex: number, params: ActionParams): number {
+  /**
+   * The key id of this action instance taken in state `s`, or -1 when it is unfair there: the action
+   * has no fairness, or its `fairWhen` excludes `s`.
+   */
+  idOf(actionIndex: number, params: ActionParams, s: unknown): number {
     const action = this.actions[actionIndex]!;
     if (action.fairness === undefined) return -1;
+    if (action.fairWhen !== undefined && !action.fairWhen(s, params)) return -1;
     const key = action.fairnessKey ? action.fairnessKey(params) : this.defaultKey(params);
     const full = `${actionIndex}\u0000${key}`;
     let id = this.ids.get(full);

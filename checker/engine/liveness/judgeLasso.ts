@@ -15,6 +15,11 @@ export interface Move {
   readonly params: ActionParams;
 }
 
+/** A fair action instance a cycle owes a step to, and a state of the cycle where it is enabled. */
+export interface OwedMove extends Move {
+  readonly state: unknown;
+}
+
 /**
  * `states[loop..]` is the cycle and `cycle` its moves (the last one leads back to `states[loop]`); an
  * empty `cycle` means the last state stutters. Returns the failing property's name, or why the lasso is
@@ -30,7 +35,7 @@ export function judgeLasso<S>(
   const keys = new FairnessKeys(expander.actions as never);
   const unfair = unfairKey(expander, keys, cycle.length === 0 ? states.slice(-1) : states.slice(loop), cycle);
   if (unfair !== null) {
-    const strong = keys.strongFlags()[keys.idOf(unfair.action, unfair.params)] === 1;
+    const strong = keys.strongFlags()[keys.idOf(unfair.action, unfair.params, unfair.state)] === 1;
     return { problem: `the loop is not fair: ${describeKey(expander, unfair)} is never taken on it although it is ${strong ? 'enabled on it (strong fairness)' : 'enabled all along it (weak fairness)'}` };
   }
   const temporal = expander.model.properties.filter(isTemporal).filter((p) => wanted === null || p.name === wanted);
@@ -39,19 +44,22 @@ export function judgeLasso<S>(
   return { problem: `the loop is fair but ${temporal.map((p) => p.name).join(', ')} ${temporal.length === 1 ? 'holds' : 'hold'} on it` };
 }
 
-/** The first fair action instance the cycle owes a step to, or null when the cycle is fair. */
-export function unfairKey<S>(expander: Expander<S>, keys: FairnessKeys, cycleStates: readonly S[], cycle: readonly Move[]): Move | null {
+/**
+ * The first fair action instance the cycle owes a step to, or null when the cycle is fair. The move
+ * `cycle[i]` is taken in `cycleStates[i]`.
+ */
+export function unfairKey<S>(expander: Expander<S>, keys: FairnessKeys, cycleStates: readonly S[], cycle: readonly Move[]): OwedMove | null {
   const taken = new Set<number>();
-  for (const m of cycle) {
-    const f = keys.idOf(m.action, m.params);
+  cycle.forEach((m, i) => {
+    const f = keys.idOf(m.action, m.params, cycleStates[i]);
     if (f >= 0) taken.add(f);
-  }
-  const enabledCount = new Map<number, { count: number; move: Move }>();
+  });
+  const enabledCount = new Map<number, { count: number; move: OwedMove }>();
   for (const s of cycleStates) {
-    const here = new Map<number, Move>();
+    const here = new Map<number, OwedMove>();
     expander.successors(s, (_t, action, params) => {
-      const f = keys.idOf(action, params);
-      if (f >= 0 && !here.has(f)) here.set(f, { action, params });
+      const f = keys.idOf(action, params, s);
+      if (f >= 0 && !here.has(f)) here.set(f, { action, params, state: s });
     });
     for (const [f, move] of here) {
       const e = enabledCount.get(f);

@@ -169,6 +169,31 @@ test('fairness per key: one obligation per voter differs from one for the whole 
   assert.equal(traceOf(r)?.loop?.index, 0);
 });
 
+test('fairWhen: an action owed only in some states (WF of a sub-action) differs from one owed everywhere', async () => {
+  // Spin toggles 0 <-> 1 (fair); Finish is enabled in 0 and 1 and goes to 2. Owed only in state 1, the
+  // cycle 0 <-> 1 still owes it (enabled-and-owed in 1 only, but weak fairness needs it owed all along:
+  // it is not, so the cycle is fair and ◇(x = 2) fails). Owed in both, the cycle is unfair and it holds.
+  const model = (fairWhen?: (x: number) => boolean): Model<number> => ({
+    init: () => [0],
+    actions: [
+      { name: 'Spin', enabled: (x) => x < 2, next: (x) => 1 - x, fairness: 'weak' },
+      { name: 'Finish', enabled: (x) => x < 2, next: () => 2, fairness: 'weak', ...(fairWhen ? { fairWhen } : {}) },
+    ],
+    properties: [eventually('Finishes', 'x reaches 2', (x: number) => x === 2)],
+  });
+  assert.equal((await checkModel(model(), { deadlock: false }, label)).status, 'holds');
+  const r = await checkModel(model((x) => x === 1), { deadlock: false }, label);
+  assert.equal(r.status === 'violation' && r.kind, 'liveness');
+  assert.deepEqual(traceOf(r)!.steps.map((st) => st.state), [0, 1]);
+  assert.equal(traceOf(r)!.loop?.index, 0);
+  // The lasso replays, and replay judges it by the same owed-when rule.
+  const replayed = replayTrace(model((x) => x === 1), toItf(traceOf(r)!));
+  assert.equal(replayed.kind, 'reproduced');
+  // Owed nowhere on the cycle: Finish never forced, even with strong fairness.
+  const strong: Model<number> = { ...model(() => false), actions: model(() => false).actions.map((a) => (a.name === 'Finish' ? { ...a, fairness: 'strong' as const } : a)) };
+  assert.equal((await checkModel(strong, { deadlock: false }, label)).status, 'violation');
+});
+
 test('liveness refuses symmetry and a VIEW, saying why', async () => {
   const m = spinModel('weak', 'weak', [1]);
   await assert.rejects(checkModel({ ...m, symmetry: [[0, 1]] }, { symmetry: true }, label), (e: Error) => {
