@@ -59,6 +59,7 @@ const DISTINCT: Readonly<Record<string, number>> = {
   'kraft-fixed-leaderid-message-loss': 26786,
   'kraft-fixed-leaderid-link-cut': 20606,
   'kraft-shipped-disk-loss': 42152,
+  'kraft-shipped-live': 9080,
   'kraft-double-vote': 1174,
   'kraft-stuck-prospective': 7484,
   'kraft-nudge-live': 27199,
