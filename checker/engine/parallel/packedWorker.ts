@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { Expander, SpecError } from '../expander.ts';
 import { importDefinition } from '../../cli/loadSpec.ts';
-import { FingerprintSetView } from '../state/fingerprintSet.ts';
+import { FingerprintSet, FingerprintSetView } from '../state/fingerprintSet.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import { isPacked, layoutOf, type PackedLayout, type PackedState } from '../state/packed.ts';
 import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
@@ -22,6 +22,10 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
     const states = new Uint8Array(m.states);
     const seen = new FingerprintSetView(m.seen);
+    // Candidates this worker already sent in this level. Its chunks come in the coordinator's merge
+    // order, so a later copy of one is a state the coordinator has by then: it would drop it anyway.
+    // Skipping it here spares its properties, its bytes and its merge.
+    const sent = new FingerprintSet(1 << 12);
     const w = layout.width;
     const chunks = Math.ceil(m.count / m.chunkSize);
     const witnesses = expander.witnesses;
@@ -47,6 +51,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
               const index = generated++;
               expander.fingerprint(t);
               if (seen.has(expander.hi, expander.lo)) return;
+              if (!sent.add(expander.hi, expander.lo)) return;
               count++;
               candidates.push(expander.hi);
               candidates.push(expander.lo);
