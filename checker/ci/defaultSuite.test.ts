@@ -50,6 +50,7 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'replication/elr-incarnation-unclean': 'spec/replication/replication.test.ts',
   'replication/balanced-recovery-manager': 'spec/replication/replication.test.ts',
   'replication/balanced-empty': 'spec/replication/replication.test.ts',
+  'replication/replication-live': 'spec/replication/liveness.test.ts',
 };
 const SLOW = Boolean(process.env.KMC_SLOW);
 

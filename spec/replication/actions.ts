@@ -376,13 +376,41 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];
+  const fair = fairness();
   return steps.map(({ step, ...a }) => ({
     ...a,
+    ...fair[a.name],
     next: (s: S, p: any) =>
       s.withMutations((m) => {
         if (observeMilestones(s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
       }),
   }));
+}
+
+/**
+ * Fairness for the liveness property (`WritesAnswered`): the brokers' and the controller's periodic work is
+ * weakly fair, per broker, and a fault is never forced; with its budget spent, no fault is permanent.
+ * - FetchRecords: `ReplicaFetcherThread` fetches from the leader for as long as the follower has something
+ *   to fetch. The leader's high watermark and acknowledgements (`Partition.maybeIncrementLeaderHW`,
+ *   `DelayedProduce`) follow in the same step (`settle`), so they need no fairness of their own.
+ * - ExpandIsr: `Partition.maybeExpandIsr` runs on every fetch of a caught-up follower (per follower).
+ * - CompleteRecovery: the KIP-704 leader reports RECOVERED once its log is recovered.
+ * - CleanShutdown: a controlled shutdown that has begun completes (`BrokerLifecycleManager`).
+ * - StartBroker, HealNetwork: a stopped broker comes back and a network partition heals (no permanent fault).
+ * Unfair: producers (ProduceRecord), the faults (ShrinkIsr here is a follower stall, the fault
+ * replica.lag.time.max.ms reacts to; PartitionNetwork, ControlledShutdown, UncleanShutdown, ReplaceDisk),
+ * the admin's preferred election and unclean elections (an operator's or the strategy's choice to lose data).
+ */
+function fairness(): Readonly<Record<string, Pick<Action<S, any>, 'fairness' | 'fairnessKey'>>> {
+  const perBroker = { fairness: 'weak', fairnessKey: ({ broker }: One) => String(broker) } as const;
+  return {
+    FetchRecords: perBroker,
+    ExpandIsr: { fairness: 'weak', fairnessKey: ({ follower }: Pair) => String(follower) },
+    CompleteRecovery: { fairness: 'weak' },
+    CleanShutdown: perBroker,
+    StartBroker: perBroker,
+    HealNetwork: { fairness: 'weak' },
+  };
 }
 
 type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';

@@ -7,10 +7,11 @@
  * A record is lost when no broker's log, running or not, holds it any more.
  */
 import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask, maskOf } from './ids.ts';
 import { commonPrefix, holdsValue } from './log.ts';
 import { uncleanElectionAllowed } from './controller.ts';
-import { type Config, dataLossFailures, type Partition, type ReplicationState } from './state.ts';
+import { type Config, dataLossFailures, type Partition, type ReplicationState, viewOf } from './state.ts';
 
 type S = ReplicationState;
 
@@ -31,6 +32,34 @@ export function holdsCommitted(s: S, b: number): boolean {
   return commonPrefix(s.brokers.get(b)!.log, c) === c.size;
 }
 
+/**
+ * Whether some produce request waits in the leader's purgatory (`DelayedProduce`): a record of the epoch a
+ * running broker believes it leads, not yet acknowledged. Such a request is answered when it is
+ * acknowledged, or fails (NOT_LEADER_OR_FOLLOWER) once its leader stops leading that epoch: it stopped, or
+ * learnt of a new leader; no broker leads that epoch again, so an answer is final. A request refused at
+ * append (NotEnoughReplicas, `acceptsAppend`) never waits.
+ */
+export function writePending(s: S): boolean {
+  const acked = s.ghost.acked;
+  return s.brokers.some((b, id) => {
+    if (!b.running) return false;
+    const view = viewOf(s, id);
+    return view.leader === id && b.log.some((e) => e.epoch === view.leaderEpoch && !acked.has(e.value));
+  });
+}
+
+/**
+ * Issue 13: under fair replication and no permanent fault, every write gets an answer without waiting for
+ * its request to time out (request.timeout.ms).
+ */
+export function writesAnswered(): Property<S> {
+  return leadsTo<S>(
+    'WritesAnswered',
+    'a pending acks=all/quorum produce request is eventually answered: acknowledged, or failed because its leader lost its epoch (never left to time out)',
+    writePending,
+    (s) => !writePending(s),
+  );
+}
 
 export function replicationProperties(cfg: Config): Property<S>[] {
   const strong = cfg.acks === 'all' || cfg.acks === 'quorum';
@@ -144,5 +173,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
   if (cfg.elr ? cfg.strategy === 'Aggressive' || (cfg.strategy === 'Balanced' && cfg.recoveryManager) : cfg.uncleanLeaderElection) {
     props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', (s) => s.ghost.uncleanElection));
   }
+  // acks=0/1 requests never wait: there is nothing to answer later.
+  if (cfg.liveness && strong) props.push(writesAnswered());
   return props;
 }

@@ -242,6 +242,12 @@ export interface Config {
   readonly maxIsrShrinks: number;
   /** Count isolated brokers as failures against min.insync.replicas (the KIP-250 reading) as well as data loss. */
   readonly countIsolations: boolean;
+  /**
+   * Also check liveness under fairness (`WritesAnswered`). The search then keeps partition epochs: a
+   * liveness check cannot use the VIEW that drops them (a cycle in the reduced graph need not be one of
+   * the model's).
+   */
+  readonly liveness: boolean;
   /** A guard mutation (tests only; never a parameter). */
   readonly mutation?: Mutation;
   /** The state's layout, for the bounds these constants imply (`boundsOf`). */
