@@ -12,29 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 
 process.env.FORCE_COLOR = '0';
-const { main } = await import('./cli.ts');
+const { kmcInProcess: kmc } = await import('./testSupport.ts');
 const { progressDisplay } = await import('./progressDisplay.ts');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = (name: string) => join(root, 'test/fixtures', name);
-
-/** Runs `kmc ARGS` in this process and returns its exit code and output. */
-async function kmc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  let stdout = '';
-  let stderr = '';
-  const write = { out: process.stdout.write, err: process.stderr.write };
-  // kmc writes strings; the test runner's own reports (serialized, as bytes) pass through.
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (typeof chunk === 'string' ? ((stdout += chunk), true) : write.out.call(process.stdout, chunk, ...rest))) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => (typeof chunk === 'string' ? ((stderr += chunk), true) : write.err.call(process.stderr, chunk, ...rest))) as typeof process.stderr.write;
-  const started = performance.now();
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr, ms: performance.now() - started };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
 
 const temp = () => mkdtempSync(join(tmpdir(), 'kmc-cli-'));
 
