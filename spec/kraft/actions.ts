@@ -259,7 +259,12 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       name: 'CheckQuorumResign',
       params: eachVoter,
       enabled: (st, { s }: OnVoter) => rep(st, s).role === 'Leader' && (st.resigns < cfg.maxResigns || due(st, s)),
-      next: (st, { s }: OnVoter) => putReplica(st, s, transitionToResigned(rep(st, s))).set('resigns', st.resigns + (due(st, s) ? 0 : 1)),
+      next: (st, { s }: OnVoter) => {
+        // Whether the timer was due is read before the step writes: inside one mutable copy the replica is
+        // already Resigned after `putReplica`.
+        const spent = due(st, s) ? 0 : 1;
+        return putReplica(st, s, transitionToResigned(rep(st, s))).set('resigns', st.resigns + spent);
+      },
       describe: onVoterDescribe(['resign']),
     },
     {
