@@ -7,6 +7,11 @@
 // output is printed whole when it finishes; at the end, the slowest files and the sum of every file's
 // time (on a loaded machine the sum says more than the wall clock). `node scripts/test.mjs cli render`
 // runs the files whose path contains one of the words.
+//
+// Two tiers. `npm test` is the fast one: every test file, with the tests that repeat a large exhaustive
+// search skipped (each says so: "set KMC_SLOW=1"). `npm run test:slow` (`--slow`) is the other: it sets
+// KMC_SLOW=1 and runs only the files that have such tests, so those searches and their pins run too.
+// CI (.ci/run) runs both.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -14,8 +19,9 @@ import { spawn, spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = new Set(['node_modules', '.git', 'out', '.kmc', 'dist']);
-const only = process.argv.slice(2);
-const durationsFile = join(root, 'out', 'test-durations.json');
+const slowTier = process.argv.includes('--slow');
+const only = process.argv.slice(2).filter((a) => a !== '--slow');
+const durationsFile = join(root, 'out', slowTier ? 'test-durations-slow.json' : 'test-durations.json');
 const jobs = Number(process.env.KMC_TEST_JOBS) || Math.min(2, availableParallelism());
 
 // GNU time, where present, reports the CPU seconds of a file's process and every process it waited for
@@ -37,8 +43,10 @@ function find(dir) {
 const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 const previous = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+if (slowTier) process.env.KMC_SLOW = '1';
 const files = find(root)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .filter((f) => !slowTier || readFileSync(join(root, f), 'utf8').includes('KMC_SLOW'))
   .sort()
   .sort((a, b) => (previous[b] ?? Infinity) - (previous[a] ?? Infinity));
 

@@ -6,7 +6,8 @@
  * searches, and pins, are listed in PINNED_BY and run here only with KMC_SLOW=1 (`npm run check` runs
  * them all). What ties them to the suite instead is checked without a search: the pinning test names
  * the preset and the distinct-state count the baseline records, and the suite expects the verdict the
- * preset states.
+ * preset states. A few more checks, bounded searches that take seconds, run here only with KMC_SLOW=1 too
+ * (SLOW_ONLY): a spec test checks their preset to a depth in the fast tier.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,6 +41,7 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'kraft/kraft-stuck-prospective': 'spec/kraft/liveness.test.ts',
   'kraft/kraft-nudge-live': 'spec/kraft/liveness.test.ts',
   'kraft/kraft-final-live': 'spec/kraft/liveness.test.ts',
+  'kraft/kraft-shipped-live': 'spec/kraft/liveness.test.ts',
   'lifecycle/ce4-current-wins': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/ce5-pending-checked': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/ce6-stale-ignored': 'spec/lifecycle/lifecycle.test.ts',
@@ -52,12 +54,17 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'replication/balanced-empty': 'spec/replication/replication.test.ts',
   'replication/replication-live': 'spec/replication/liveness.test.ts',
 };
+/** Bounded checks of the default suite run here only with KMC_SLOW=1, and the spec test that checks their preset to a depth. */
+const SLOW_ONLY: Readonly<Record<string, string>> = {
+  'kraft/kraft-bench': 'spec/kraft/kraft.test.ts',
+};
 const SLOW = Boolean(process.env.KMC_SLOW);
+const fastTierSkips = (name: string) => name in PINNED_BY || name in SLOW_ONLY;
 
 let run: ReturnType<typeof runCi> | undefined;
 const result = async () => {
   const names = (await loadSuite(SUITE)).checks.map((c) => c.name);
-  return (run ??= runCi({ suitePath: SUITE, lanes: Math.min(2, availableParallelism()), ...(SLOW ? {} : { only: names.filter((n) => !(n in PINNED_BY)) }) }));
+  return (run ??= runCi({ suitePath: SUITE, lanes: Math.min(2, availableParallelism()), ...(SLOW ? {} : { only: names.filter((n) => !fastTierSkips(n)) }) }));
 };
 
 test('the default suite has one check per preset of every bundled spec', async (t) => {
@@ -97,6 +104,16 @@ test('a check left to its spec test: that test names the preset and the baseline
   assert.deepEqual(problems, []);
 });
 
+test('a check run only in the slow tier: its spec test checks the preset to a depth in the fast tier', async () => {
+  const suite = await loadSuite(SUITE);
+  for (const [name, file] of Object.entries(SLOW_ONLY)) {
+    const check = suite.checks.find((c) => c.name === name);
+    assert.ok(check, `${name} is a check of the default suite`);
+    assert.ok(!(name in PINNED_BY), name);
+    assert.match(readFileSync(join(ROOT, file), 'utf8'), new RegExp(`preset: '${check.preset}', depth: \\d+`), `${file} checks ${check.preset} to a depth`);
+  }
+});
+
 test('the baseline has one entry per check of the default suite, run here or not', async () => {
   const suite = await loadSuite(SUITE);
   assert.deepEqual(Object.keys(readBaseline(BASELINE)!.checks).sort(), suite.checks.map((c) => c.name).sort());
@@ -105,8 +122,9 @@ test('the baseline has one entry per check of the default suite, run here or not
 test('every check of the default suite keeps its expected verdict within its budget', async (t) => {
   const r = await result();
   const table = summaryText(r).replace(/\x1b\[[0-9;]*m/g, '');
-  if (!SLOW) assert.equal(r.run.outcomes.length, (await loadSuite(SUITE)).checks.length - Object.keys(PINNED_BY).length);
-  t.diagnostic(`default suite: ${r.run.outcomes.length} checks${SLOW ? '' : ` (KMC_SLOW=1 for the ${Object.keys(PINNED_BY).length} its spec tests pin)`} in ${r.run.seconds.toFixed(1)} s on ${r.run.lanes} lanes`);
+  if (!SLOW) assert.equal(r.run.outcomes.length, (await loadSuite(SUITE)).checks.filter((c) => !fastTierSkips(c.name)).length);
+  const skipped = Object.keys(PINNED_BY).length + Object.keys(SLOW_ONLY).length;
+  t.diagnostic(`default suite: ${r.run.outcomes.length} checks${SLOW ? '' : ` (KMC_SLOW=1 for the ${skipped} its spec tests pin or check to a depth)`} in ${r.run.seconds.toFixed(1)} s on ${r.run.lanes} lanes`);
   const wrong = r.run.outcomes.filter((o) => o.kind !== 'pass').map((o) => `${o.check.name}: expected ${o.expected}, got ${o.got}: ${o.message}`);
   assert.deepEqual(wrong, [], table);
 });

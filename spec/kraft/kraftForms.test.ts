@@ -2,7 +2,7 @@
  * The bundled KRaft spec runs on packed states (its layout, layout.ts); kraftImmutable.ts runs the same
  * actions and properties on Immutable.js records. Both forms must reach the same states in the same
  * order: equal counts, depth and coverage, and the same counterexample, text for text, on every preset.
- * The quick presets run here; the rest with KMC_SLOW=1.
+ * The quick presets run here in full; the rest to a depth here, and in full with KMC_SLOW=1 (npm run test:slow).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,11 +21,12 @@ function paramsOf(preset: string): ParamValues {
 }
 
 /** Checks a preset through the packed form (the bundled spec) and through the Immutable.js form. */
-async function both(preset: string): Promise<[CheckResult<KraftState>, CheckResult<KraftState>]> {
+async function both(preset: string, maxDepth?: number): Promise<[CheckResult<KraftState>, CheckResult<KraftState>]> {
   const params = paramsOf(preset);
   const label = { spec: 'kraft', preset, params };
-  const packed = await checkModel(kraft.build(params), { deadlock: false }, label);
-  const immutable = await checkModel(kraftImmutable.build(params), { deadlock: false }, label);
+  const options = { deadlock: false, ...(maxDepth === undefined ? {} : { maxDepth }) };
+  const packed = await checkModel(kraft.build(params), options, label);
+  const immutable = await checkModel(kraftImmutable.build(params), options, label);
   return [packed, immutable];
 }
 
@@ -66,7 +67,9 @@ const DISTINCT: Readonly<Record<string, number>> = {
   'kraft-final-live': 32232,
   'kraft-bench': 115611,
 };
-const QUICK = new Set(['kraft-16281', 'kraft-double-vote', 'kraft-stuck-prospective', 'kraft-fixed-leaderid']);
+const QUICK = new Set(['kraft-16281', 'kraft-double-vote']);
+/** How deep the fast tier cross-checks the other presets: a few hundred to 1,500 states each. */
+const FAST_DEPTH = 5;
 
 test('every KRaft preset is cross-checked here', () => {
   assert.deepEqual(kraft.presets.map((p) => p.name).sort(), Object.keys(DISTINCT).sort());
@@ -83,6 +86,14 @@ for (const [preset, distinct] of Object.entries(DISTINCT)) {
     const expect = kraft.presets.find((x) => x.name === preset)!.expect;
     assert.equal(p.status === 'violation' ? p.property : 'holds', expect.verdict === 'holds' ? 'holds' : expect.property);
   });
+  if (!QUICK.has(preset)) {
+    test(`${preset} to depth ${FAST_DEPTH}: the packed and Immutable forms give the same counts and coverage`, async () => {
+      const [p, i] = await both(preset, FAST_DEPTH);
+      assertSameRun(p, i);
+      assert.equal(p.status === 'incomplete' && p.reason, 'maxDepth');
+      assert.ok(p.stats.distinct > 100, `${preset}: ${p.stats.distinct} states to depth ${FAST_DEPTH}`);
+    });
+  }
 }
 
 test('kraft-16281: the packed counterexample ends in the JIRA state', async () => {
