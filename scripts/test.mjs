@@ -46,7 +46,7 @@ const previous = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFi
 if (slowTier) process.env.KMC_SLOW = '1';
 const files = find(root)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .filter((f) => !slowTier || readFileSync(join(root, f), 'utf8').includes('KMC_SLOW'))
+  .filter((f) => !slowTier || readFileSync(join(root, f), 'utf8').includes('process.env.KMC_SLOW'))
   .sort()
   .sort((a, b) => (previous[b] ?? Infinity) - (previous[a] ?? Infinity));
 
