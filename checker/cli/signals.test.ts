@@ -38,13 +38,13 @@ function children(pid: number): number[] {
 
 /**
  * Waits until the process doing the search (the child, if kmc started one) is searching: loading kmc and
- * the spec takes well under a second of CPU, so two seconds of CPU mean the search is under way.
+ * the spec and checking a tiny model take 0.6 s of CPU, so 1.2 s of CPU mean the search is under way.
  */
 async function searching(kmc: ChildProcess, expectChild: boolean): Promise<number> {
   for (let i = 0; i < 1200; i++) {
     const [child] = children(kmc.pid!);
     const worker = expectChild ? child : kmc.pid!;
-    if (worker !== undefined && alive(worker) && cpuSeconds(worker) >= 2) return worker;
+    if (worker !== undefined && alive(worker) && cpuSeconds(worker) >= 1.2) return worker;
     await sleep(50);
   }
   throw new Error('kmc never started searching');
