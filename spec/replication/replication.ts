@@ -21,6 +21,7 @@ import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
 import { idsOf } from './ids.ts';
+import { assignmentOf, topicPartitionsOf } from './topicPartition.ts';
 import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
@@ -35,9 +36,14 @@ export function configOf(given: ParamValues): Config {
     maxEmptyDisks: params.maxEmptyDisks as number,
     maxPartitions: params.maxPartitions as number,
     maxIsrShrinks: params.maxIsrShrinks as number,
+    topicPartitions: params.topicPartitions as number,
   };
+  const replicas = Array.from({ length: rf }, (_, i) => i);
+  const tps = topicPartitionsOf(budgets.topicPartitions);
   return {
-    replicas: Array.from({ length: rf }, (_, i) => i),
+    replicas,
+    tps,
+    assignment: tps.map((tp) => assignmentOf(replicas, tp.id)),
     minIsr: Math.min(params.minIsr as number, rf),
     initIsr: Math.min(params.initIsr as number, rf),
     values: params.values as number,
@@ -71,12 +77,26 @@ function layoutFor(bounds: ReplicationBounds): ReplicationLayout {
   return layout;
 }
 
+/**
+ * Each topic partition's preferred replica leads epoch 1 over the first `initIsr` replicas of its
+ * assignment; every log is empty.
+ */
 export function initialState(cfg: Config): ReplicationState {
-  const broker = { running: true, log: [], hw: 0, view: null, cleanShutdownFile: false };
-  return cfg.layout.State.from({
-    brokers: cfg.replicas.map((b) => [b, broker] as const),
-    partition: { leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr: idsOf((1 << cfg.initIsr) - 1) },
+  const registration = (replicas: readonly number[]) => ({
+    leader: replicas[0]!,
+    leaderEpoch: 1,
+    partitionEpoch: 1,
+    isr: idsOf(replicas.slice(0, cfg.initIsr).reduce((m, b) => m | (1 << b), 0)),
   });
+  const replica = { log: [], hw: 0, view: null };
+  if (cfg.tps.length === 1) {
+    const broker = { running: true, ...replica, cleanShutdownFile: false };
+    return cfg.layout.State.from({ brokers: cfg.replicas.map((b) => [b, broker] as const), partition: registration(cfg.replicas) });
+  }
+  // The layout with several topic partitions (state.ts): its fields are not the one-partition type's.
+  const broker = { running: true, replicas: cfg.tps.map((tp) => [tp.id, replica] as const), cleanShutdownFile: false };
+  const partitions = cfg.tps.map((tp) => [tp.id, registration(cfg.assignment[tp.id]!)] as const);
+  return cfg.layout.State.from({ brokers: cfg.replicas.map((b) => [b, broker] as const), partitions } as never);
 }
 
 /**
@@ -84,17 +104,29 @@ export function initialState(cfg: Config): ReplicationState {
  * current one (its metadata is current), and a cut-off leader cannot send one, so the compare-and-set
  * never fails; states that differ only in partition epochs have the same futures.
  */
-function withoutPartitionEpochs(s: ReplicationState): ReplicationState {
-  return s.withMutations((m) => {
-    m.setIn(['partition', 'partitionEpoch'], 0);
-    if (!s.cut.isEmpty()) s.brokers.forEach((b, id) => void (b.view !== null && m.setIn(['brokers', id, 'view', 'partitionEpoch'], 0)));
-  });
+function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => ReplicationState {
+  return (s) =>
+    s.withMutations((m) => {
+      for (const tp of cfg.tps) {
+        m.setIn([...tp.partitionPath, 'partitionEpoch'], 0);
+        if (!s.cut.isEmpty()) for (const b of cfg.replicas) if (tp.replica(s, b).view !== null) m.setIn([...tp.replicaPath(b, 'view'), 'partitionEpoch'], 0);
+      }
+    });
 }
 
 const PRE_ELR = { elr: false, strictHwm: false } as const;
 
 const PARAMS: readonly ParamDef[] = [
   { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
+  {
+    name: 'topicPartitions',
+    description:
+      'topic partitions replicated on the same brokers (each rotates the assignment order, so preferred leaders spread): shutdowns, restarts, fencing and cuts hit every partition at once; ISR, ELR, leaders, logs and acks are per partition',
+    type: 'int',
+    default: 1,
+    min: 1,
+    max: 3,
+  },
   { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
   {
     name: 'initIsr',
@@ -104,7 +136,7 @@ const PARAMS: readonly ParamDef[] = [
     min: 1,
     max: 5,
   },
-  { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
+  { name: 'values', description: 'how many records producers send to each topic partition (each value once)', type: 'int', default: 1, min: 1, max: 4 },
   { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
   { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
   {
@@ -308,7 +340,7 @@ export function modelOf(cfg: Config): Model<ReplicationState> {
     actions: markDisabled(replicationActions(cfg), cfg),
     properties: replicationProperties(cfg),
     // Liveness is checked on the model's own graph: the VIEW could join states into a cycle no behaviour has.
-    ...(cfg.liveness ? {} : { view: withoutPartitionEpochs }),
+    ...(cfg.liveness ? {} : { view: withoutPartitionEpochs(cfg) }),
     layout: cfg.layout.State,
   };
 }
