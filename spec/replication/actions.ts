@@ -102,6 +102,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const each = () => ONE;
   /** The union over the topic partitions of a per-partition domain. */
   const inEvery = <P>(domain: (tp: TopicPartition) => readonly P[]): readonly P[] => (multi ? cfg.tps.flatMap(domain) : domain(cfg.tps[0]!));
+  // A broker-level guard reads the broker fields of a snapshot, which every topic partition's reading shares.
+  const brokerSnapshot = (s: S) => snapshotOf(s, cfg.tps[0]!);
   const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
@@ -219,10 +221,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const controlledShutdown: Step<One> = {
     name: 'ControlledShutdown',
-    params: (s) => (snapshotOf(s).cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
+    params: (s) => (brokerSnapshot(s).cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
     // The broker asks to shut down (BrokerHeartbeat wantShutDown); the controller must be reachable.
     enabled: (s, { broker }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return v.running[broker]! && !inMask(v.cut, broker) && !inMask(v.shuttingDown, broker) && v.cleanShutdowns < cfg.maxCleanShutdowns;
     },
     step: (m, { broker }) => beginControlledShutdown(m.updateIn(['faults', 'cleanShutdowns'], (n: number) => n + 1), cfg, broker),
@@ -235,11 +237,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const cleanShutdown: Step<One> = {
     name: 'CleanShutdown',
-    params: (s) => (snapshotOf(s).shuttingDown === 0 ? NOTHING : ONE),
+    params: (s) => (brokerSnapshot(s).shuttingDown === 0 ? NOTHING : ONE),
     // Once the controller has moved its leadership and ISR membership away (shouldShutDown), the broker
     // stops, writes its CleanShutdownFile (KIP-966) and is fenced.
     enabled: (s, { broker }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return inMask(v.shuttingDown, broker) && v.running[broker]! && !inMask(v.cut, broker);
     },
     step: (m, { broker }) => {
@@ -259,11 +261,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // `keep` is the flushed prefix: "unflushed data in the OS page cache is lost" (KIP-966 motivation). No
     // CleanShutdownFile is written.
     params: (s) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
       return brokers.flatMap((broker) => (v.running[broker] ? crashes(broker, cfg.tps.map((tp) => snapshotOf(s, tp).leo[broker]!)) : NOTHING));
     },
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
+    enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }) => {
       const lost = cfg.tps.some((tp) => kept(keep, tp) < tp.replica(m, broker).log.size);
       const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false)
@@ -283,9 +285,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const replaceDisk: Step<One> = {
     name: 'ReplaceDisk',
-    params: (s) => (snapshotOf(s).emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
+    params: (s) => (brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).emptyDisks < cfg.maxEmptyDisks,
+    enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks,
     step: (m, { broker }) => {
       const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false).updateIn(['faults', 'emptyDisks'], (n: number) => n + 1);
       return crashed(t, cfg, broker);
@@ -297,7 +299,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const startBroker: Step<One> = {
     name: 'StartBroker',
     params: each,
-    enabled: (s, { broker }) => !snapshotOf(s).running[broker],
+    enabled: (s, { broker }) => !brokerSnapshot(s).running[broker],
     step: (m, { broker }) => {
       const clean = m.brokers.get(broker)!.cleanShutdownFile;
       return registerBroker(m.setIn(['brokers', broker, 'running'], true).setIn(['brokers', broker, 'cleanShutdownFile'], false), cfg, broker, clean);
@@ -316,12 +318,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const partitionNetwork: Step<Cut> = {
     name: 'PartitionNetwork',
-    params: (s) => (snapshotOf(s).cut === 0 && snapshotOf(s).partitions < cfg.maxPartitions ? CUTS : NOTHING),
+    params: (s) => (brokerSnapshot(s).cut === 0 && brokerSnapshot(s).partitions < cfg.maxPartitions ? CUTS : NOTHING),
     // KIP-250 thread (Guozhang Wang): "a network partition and both A and B are fenced off". The cut-off
     // brokers keep their last metadata and reach only each other; their heartbeats stop, so the controller
     // fences each, one after another.
     enabled: (s, { brokers: cut }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return v.cut === 0 && v.partitions < cfg.maxPartitions && cut.every((b) => v.running[b]!);
     },
     step: (m, { brokers: cut }) => {
@@ -344,7 +346,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   // Heartbeats resume and the controller unfences the brokers; they learn the current metadata.
   const healNetwork: Step = {
     name: 'HealNetwork',
-    enabled: (s) => snapshotOf(s).cut !== 0,
+    enabled: (s) => brokerSnapshot(s).cut !== 0,
     step: (m) => {
       const cut = idsOf(maskOf(m.cut));
       let t = m.set('cut', idsOf(0));

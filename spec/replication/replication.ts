@@ -213,6 +213,22 @@ const PRESETS: readonly Preset[] = [
     options: { deadlock: false },
   },
   {
+    name: 'elr-2-partitions',
+    description:
+      'KIP-966 as Kafka ships it (the elr rules, PreviousBrokerEpoch check) on two topic partitions sharing three brokers, each led by a different broker (partition 0 has ISR {0,1}, partition 1 has {1,2}, both at min.insync.replicas): a controlled shutdown, a clean stop, an unclean shutdown (losing any unflushed suffix of each log) and a restart each change both partitions in one step (ReplicationControlManager runs a PartitionChangeBuilder over every partition the broker hosts), while ISR, ELR, last known leader and acknowledgements stay per partition. No acknowledged or committed record is lost in either partition, and a leader is elected from the ELR after an acknowledgement. Holds',
+    params: { topicPartitions: 2, initIsr: 2, maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxIsrShrinks: 0 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'elr-incarnation-unclean-2-partitions',
+    description:
+      'the elr-2-partitions faults with ClusterControlManager.registerBroker as it was before KAFKA-18635 (every new incarnation handled as an unclean shutdown): the clean-shutdown file is the broker\'s, so one clean restart costs broker 0 its ELR place in every partition at once; in partition 0 the last known leader, which lost the record in the unclean shutdown that also moved partition 1\'s leadership, is elected and the clean replica truncates to it, while partition 1 keeps everything. Violates NoAckedRecordLostEvenUnclean in partition 0; the shipped check (elr-2-partitions) holds',
+    params: { topicPartitions: 2, initIsr: 2, cleanShutdownCheck: 'everyIncarnationUnclean', maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxIsrShrinks: 0 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
     name: 'acks-quorum-ghost',
     description:
       'KIP-250 acks=quorum (Guozhang Wang rule: max(majority of RF, min.insync.replicas) ISR copies; the high watermark stays the ISR minimum, open questions 4-5): a network partition cuts the leader and one follower off; the controller elects the third replica, while the deposed leader (the ghost) still acks with 2 of its stale ISR, then truncates on healing (S2). Isolations are not data-loss failures here (KIP-966 reading); countIsolations=true is the KIP-250 reading',

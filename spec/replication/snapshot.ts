@@ -6,7 +6,7 @@
  */
 import { maskOf } from './ids.ts';
 import type { Log, ReplicationState } from './state.ts';
-import { ONLY, type TopicPartition } from './topicPartition.ts';
+import type { TopicPartition } from './topicPartition.ts';
 
 export interface Snapshot {
   readonly running: readonly boolean[];
@@ -39,7 +39,7 @@ let lastState: ReplicationState | null = null;
 // By topic partition id.
 let lastSnapshots: (Snapshot | undefined)[] = [];
 
-export function snapshotOf(s: ReplicationState, tp: TopicPartition = ONLY): Snapshot {
+export function snapshotOf(s: ReplicationState, tp: TopicPartition): Snapshot {
   if (s === lastState) {
     const kept = lastSnapshots[tp.id];
     if (kept !== undefined) return kept;
