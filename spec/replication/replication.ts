@@ -15,6 +15,10 @@
  * - Elections follow `PartitionChangeBuilder`: the first valid replica in assignment order.
  * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1; the first `initIsr` replicas form
  *   the ISR; every log is empty.
+ * - With `topicPartitions` > 1, every broker hosts a replica of every partition, and partition p's
+ *   assignment is the brokers rotated by p (its preferred replica leads epoch 1). Broker events (stops,
+ *   restarts, fencing, controlled shutdown, network cuts) change every partition in their one step; the
+ *   ISR-shrink budget is shared, and so is the failure tolerance (a data-loss shutdown counts for all).
  */
 import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
@@ -364,7 +368,7 @@ export function modelOf(cfg: Config): Model<ReplicationState> {
 export default defineSpec<ReplicationState>({
   name: 'replication',
   description:
-    'One Kafka partition replicated on rf brokers with its KRaft controller: ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
+    'Kafka partitions replicated on rf brokers with their KRaft controller (one topic partition, or several sharing the brokers): ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
   params: PARAMS,
   presets: PRESETS,
   build: (params) => modelOf(configOf(params)),
