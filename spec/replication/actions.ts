@@ -2,6 +2,10 @@
  * The actions of the replication model. Each action's `step` writes its effects into one copy of the
  * state (`withMutations`), and every step ends with `settle`, so a leader's high watermark and
  * acknowledgements always reflect the step that changed them. Every fault spends a budget.
+ *
+ * Produce, fetch, ISR changes, recovery and elections act on one topic partition (with several, their
+ * parameters name it: `partition=`); shutdowns, restarts, disk loss and network cuts act on a broker, so
+ * on every partition it hosts at once.
  */
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
@@ -11,12 +15,16 @@ import { commonPrefix, epochStartOffset, holdsValue, isPrefixOf } from './log.ts
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
-import { brokerName, type Config, type Log, NO_LEADER, type Partition, type ReplicationState, setBroker, stopBroker, viewOf } from './state.ts';
+import { brokerName, type Config, type Log, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
+import { setGhost, setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
 
 type S = ReplicationState;
-type One = { broker: number };
-type Pair = { leader: number; follower: number };
-type Crash = { broker: number; keep: number };
+/** Parameters of an action on one topic partition name it only when there are several. */
+type InPartition = { partition?: number };
+type One = InPartition & { broker: number };
+type Pair = InPartition & { leader: number; follower: number };
+/** `keep`: the flushed prefix of the broker's log, or with several topic partitions of each log, by partition. */
+type Crash = { broker: number; keep: number | List<number> };
 type Cut = { brokers: List<number> };
 
 const CONTROLLER = 'controller';
@@ -31,20 +39,30 @@ function partitionText(p: Partition): string {
   return `leader=${leader} e${p.leaderEpoch} isr=${setText(p.isr)}${elr}${p.recovering ? ' RECOVERING' : ''}`;
 }
 
+/** A diagram label about `tp`: with several topic partitions it names the partition first. */
+function labelled(cfg: Config, tp: TopicPartition, text: string): string {
+  return cfg.tps.length === 1 ? text : `${topicPartitionName(tp.id)} ${text}`;
+}
+
 /**
  * What the controller and the leaders did as a consequence of the step, for diagrams. A partition change
  * is shown going to the new leader, else the old one, else `about` (the broker the step is about).
  */
-function consequences(before: S, after: S, about = NO_LEADER): Message[] {
+function consequences(cfg: Config, before: S, after: S, about = NO_LEADER): Message[] {
   const out: Message[] = [];
-  const p = after.partition;
-  if (p.partitionEpoch !== before.partition.partitionEpoch) {
-    const to = p.leader !== NO_LEADER ? p.leader : before.partition.leader !== NO_LEADER ? before.partition.leader : about;
-    if (to !== NO_LEADER) out.push({ from: CONTROLLER, to: brokerName(to), label: `PartitionChange ${partitionText(p)}` });
+  for (const tp of cfg.tps) {
+    const p = tp.partition(after);
+    const was = tp.partition(before);
+    if (p.partitionEpoch !== was.partitionEpoch) {
+      const to = p.leader !== NO_LEADER ? p.leader : was.leader !== NO_LEADER ? was.leader : about;
+      if (to !== NO_LEADER) out.push({ from: CONTROLLER, to: brokerName(to), label: labelled(cfg, tp, `PartitionChange ${partitionText(p)}`) });
+    }
   }
-  for (const v of after.ghost.acked.subtract(before.ghost.acked)) {
-    const from = after.brokers.findKey((x, b) => actsAsLeader(after, b) && x.log.some((e) => e.value === v));
-    out.push({ from: from === undefined ? CONTROLLER : brokerName(from), to: PRODUCER, label: `ProduceResponse v${v}` });
+  for (const tp of cfg.tps) {
+    for (const v of tp.ghost(after).acked.subtract(tp.ghost(before).acked)) {
+      const from = cfg.replicas.find((b) => actsAsLeader(after, b, tp) && holdsValue(tp.replica(after, b).log, v));
+      out.push({ from: from === undefined ? CONTROLLER : brokerName(from), to: PRODUCER, label: labelled(cfg, tp, `ProduceResponse v${v}`) });
+    }
   }
   return out;
 }
@@ -67,90 +85,103 @@ type Step<P extends ActionParams = ActionParams> = Omit<Action<S, P>, 'next'> & 
 
 export function replicationActions(cfg: Config): Action<S, any>[] {
   const brokers = cfg.replicas;
+  const multi = cfg.tps.length > 1;
+  const tpOf = (p: InPartition): TopicPartition => cfg.tps[p.partition ?? 0]!;
+  const named = labelled.bind(null, cfg);
   // Parameter domains are built once; a domain is empty while its budget is spent, so guards run only
-  // where they can pass.
+  // where they can pass. Per topic partition (by id), a parameter names the partition only if there are several.
+  const inPartition = (tp: TopicPartition) => (multi ? { partition: tp.id } : {});
   const ONE: readonly One[] = brokers.map((broker) => ({ broker }));
-  const PAIRS: readonly (readonly Pair[])[] = brokers.map((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ leader, follower })));
+  const ONE_IN: readonly (readonly One[])[] = cfg.tps.map((tp) => brokers.map((broker) => ({ ...inPartition(tp), broker })));
+  const PAIRS: readonly (readonly (readonly Pair[])[])[] = cfg.tps.map((tp) =>
+    brokers.map((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ ...inPartition(tp), leader, follower }))),
+  );
   const CUTS: readonly Cut[] = subsetsOf(brokers).map((cut) => ({ brokers: cut }));
   const NOTHING: readonly never[] = [];
-  // CRASHES[b][n]: every flushed prefix of an n-record log.
-  const CRASHES: readonly (readonly (readonly Crash[])[])[] = brokers.map((broker) =>
-    range(cfg.values + 1).map((n) => range(n + 1).map((keep) => ({ broker, keep }))),
-  );
+  const crashes = crashDomains(cfg);
   const each = () => ONE;
+  /** The union over the topic partitions of a per-partition domain. */
+  const inEvery = <P>(domain: (tp: TopicPartition) => readonly P[]): readonly P[] => (multi ? cfg.tps.flatMap(domain) : domain(cfg.tps[0]!));
+  // A broker-level guard reads the broker fields of a snapshot, which every topic partition's reading shares.
+  const brokerSnapshot = (s: S) => snapshotOf(s, cfg.tps[0]!);
   const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
-  const ledPairs = (s: S) => {
-    const leader = snapshotOf(s).leader;
-    return leader === NO_LEADER ? NOTHING : PAIRS[leader]!;
+  const ledPairs = (s: S, tp: TopicPartition) => {
+    const leader = snapshotOf(s, tp).leader;
+    return leader === NO_LEADER ? NOTHING : PAIRS[tp.id]![leader]!;
   };
 
   const produce: Step<One> = {
     name: 'ProduceRecord',
-    params: (s) => (snapshotOf(s).produced < cfg.values ? ONE : NOTHING),
+    params: (s) => inEvery((tp) => (snapshotOf(s, tp).produced < cfg.values ? ONE_IN[tp.id]! : NOTHING)),
     // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost
     // included ("producers would only refresh metadata periodically", KIP-250 thread, Guozhang Wang).
-    enabled: (s, { broker }) => {
-      const v = snapshotOf(s);
-      if (!v.running[broker] || v.viewLeader[broker] !== broker) return false;
-      return v.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[broker]!));
+    enabled: (s, p) => {
+      const v = snapshotOf(s, tpOf(p));
+      if (!v.running[p.broker] || v.viewLeader[p.broker] !== p.broker) return false;
+      return v.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[p.broker]!));
     },
-    step: (m, { broker }) => {
-      const value = m.ghost.produced + 1;
-      const entry = { epoch: viewOf(m, broker).leaderEpoch, value };
-      return m.updateIn(['brokers', broker, 'log'], (log: Log) => log.push(entry)).setIn(['ghost', 'produced'], value);
+    step: (m, p) => {
+      const tp = tpOf(p);
+      const value = tp.ghost(m).produced + 1;
+      const entry = { epoch: viewOf(m, p.broker, tp).leaderEpoch, value };
+      return setGhost(setReplica(m, tp, p.broker, 'log', tp.replica(m, p.broker).log.push(entry)), tp, 'produced', value);
     },
-    describe: (s, { broker }, t) => ({
+    describe: (s, p, t) => ({
       actor: PRODUCER,
-      sends: [{ from: PRODUCER, to: brokerName(broker), label: `Produce v${s.ghost.produced + 1} acks=${cfg.acks}` }, ...consequences(s, t)],
+      sends: [{ from: PRODUCER, to: brokerName(p.broker), label: named(tpOf(p), `Produce v${tpOf(p).ghost(s).produced + 1} acks=${cfg.acks}`) }, ...consequences(cfg, s, t)],
     }),
   };
 
   const fetchRecords: Step<One> = {
     name: 'FetchRecords',
-    params: each,
-    enabled: (s, { broker }) => fetchSource(s, broker, acrossEpochs) !== NO_LEADER,
-    step: (m, { broker }, before) => fetch(m, broker, fetchSource(before, broker, acrossEpochs)),
-    describe: (s, { broker }, t) => {
-      const l = fetchSource(s, broker, acrossEpochs);
-      const mine = s.brokers.get(broker)!.log;
-      const theirs = s.brokers.get(l)!.log;
-      const p = commonPrefix(mine, theirs);
-      const next = theirs.get(p);
+    params: () => inEvery((tp) => ONE_IN[tp.id]!),
+    enabled: (s, p) => fetchSource(s, p.broker, acrossEpochs, tpOf(p)) !== NO_LEADER,
+    step: (m, p, before) => fetch(m, p.broker, fetchSource(before, p.broker, acrossEpochs, tpOf(p)), tpOf(p)),
+    describe: (s, p, t) => {
+      const tp = tpOf(p);
+      const l = fetchSource(s, p.broker, acrossEpochs, tp);
+      const mine = tp.replica(s, p.broker).log;
+      const theirs = tp.replica(s, l).log;
+      const at = commonPrefix(mine, theirs);
+      const next = theirs.get(at);
       return {
-        actor: brokerName(broker),
+        actor: brokerName(p.broker),
         sends: [
-          { from: brokerName(broker), to: brokerName(l), label: `Fetch e${viewOf(s, broker).leaderEpoch} offset=${mine.size}` },
-          ...consequences(s, t),
+          { from: brokerName(p.broker), to: brokerName(l), label: named(tp, `Fetch e${viewOf(s, p.broker, tp).leaderEpoch} offset=${mine.size}`) },
+          ...consequences(cfg, s, t),
         ],
         receives: [
-          { from: brokerName(l), to: brokerName(broker), label: next ? `record @${p} (e${next.epoch}, v${next.value})` : `diverging epoch, end offset ${p}` },
+          { from: brokerName(l), to: brokerName(p.broker), label: named(tp, next ? `record @${at} (e${next.epoch}, v${next.value})` : `diverging epoch, end offset ${at}`) },
         ],
-        marks: p < mine.size ? [`truncate to offset ${p}`] : [],
+        marks: at < mine.size ? [named(tp, `truncate to offset ${at}`)] : [],
       };
     },
   };
 
   const shrinkIsr: Step<Pair> = {
     name: 'ShrinkIsr',
-    params: (s) => (snapshotOf(s).isrShrinks < cfg.maxIsrShrinks ? ledPairs(s) : NOTHING),
+    params: (s) => (s.faults.isrShrinks < cfg.maxIsrShrinks ? inEvery((tp) => ledPairs(s, tp)) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
-    enabled: (s, { leader, follower }) => {
-      const v = snapshotOf(s);
-      return controllerLeads(v, leader) && inMask(v.isr, follower) && v.isrShrinks < cfg.maxIsrShrinks;
+    enabled: (s, p) => {
+      const v = snapshotOf(s, tpOf(p));
+      return controllerLeads(v, p.leader) && inMask(v.isr, p.follower) && v.isrShrinks < cfg.maxIsrShrinks;
     },
-    step: (m, { follower }) => alterIsr(m, cfg, maskOf(m.partition.isr) & ~bit(follower)).updateIn(['faults', 'isrShrinks'], (n: number) => n + 1),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idsOf(maskOf(s.partition.isr) & ~bit(follower))),
+    step: (m, p) => {
+      const tp = tpOf(p);
+      return alterIsr(m, cfg, tp, maskOf(tp.partition(m).isr) & ~bit(p.follower)).updateIn(['faults', 'isrShrinks'], (n: number) => n + 1);
+    },
+    describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) & ~bit(p.follower))),
   };
 
   const expandIsr: Step<Pair> = {
     name: 'ExpandIsr',
-    params: ledPairs,
+    params: (s) => inEvery((tp) => ledPairs(s, tp)),
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
-    enabled: (s, { leader, follower }) => {
-      const v = snapshotOf(s);
+    enabled: (s, { leader, follower, ...p }) => {
+      const v = snapshotOf(s, tpOf(p));
       // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
       if (v.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
@@ -164,81 +195,89 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
       return caughtUp && isPrefixOf(mine, theirs);
     },
-    step: (m, { follower }) => alterIsr(m, cfg, maskOf(m.partition.isr) | bit(follower)),
-    describe: (s, { leader, follower }, t) => alterPartitionEvents(s, t, leader, idsOf(maskOf(s.partition.isr) | bit(follower))),
+    step: (m, p) => {
+      const tp = tpOf(p);
+      return alterIsr(m, cfg, tp, maskOf(tp.partition(m).isr) | bit(p.follower));
+    },
+    describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) | bit(p.follower))),
   };
 
   const completeRecovery: Step<One> = {
     name: 'CompleteRecovery',
-    params: (s) => {
-      const v = snapshotOf(s);
-      return v.recovering && v.leader !== NO_LEADER ? [ONE[v.leader]!] : NOTHING;
-    },
+    params: (s) =>
+      inEvery((tp) => {
+        const v = snapshotOf(s, tp);
+        return v.recovering && v.leader !== NO_LEADER ? [ONE_IN[tp.id]![v.leader]!] : NOTHING;
+      }),
     // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
     // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
-    enabled: (s, { broker }) => snapshotOf(s).recovering && controllerLeads(snapshotOf(s), broker),
-    step: (m) => m.setIn(['partition', 'recovering'], false).updateIn(['partition', 'partitionEpoch'], (e: number) => e + 1),
-    describe: (s, { broker }, t) => alterPartitionEvents(s, t, broker, s.partition.isr),
+    enabled: (s, p) => snapshotOf(s, tpOf(p)).recovering && controllerLeads(snapshotOf(s, tpOf(p)), p.broker),
+    step: (m, p) => {
+      const at = tpOf(p).partitionPath;
+      return m.setIn([...at, 'recovering'], false).updateIn([...at, 'partitionEpoch'], (e: number) => e + 1);
+    },
+    describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.broker, tpOf(p).partition(s).isr),
   };
 
   const controlledShutdown: Step<One> = {
     name: 'ControlledShutdown',
-    params: (s) => (snapshotOf(s).cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
+    params: (s) => (brokerSnapshot(s).cleanShutdowns < cfg.maxCleanShutdowns ? ONE : NOTHING),
     // The broker asks to shut down (BrokerHeartbeat wantShutDown); the controller must be reachable.
     enabled: (s, { broker }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return v.running[broker]! && !inMask(v.cut, broker) && !inMask(v.shuttingDown, broker) && v.cleanShutdowns < cfg.maxCleanShutdowns;
     },
     step: (m, { broker }) => beginControlledShutdown(m.updateIn(['faults', 'cleanShutdowns'], (n: number) => n + 1), cfg, broker),
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
-      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(s, t, broker)],
+      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(cfg, s, t, broker)],
       marks: ['controlled shutdown begins'],
     }),
   };
 
   const cleanShutdown: Step<One> = {
     name: 'CleanShutdown',
-    params: (s) => (snapshotOf(s).shuttingDown === 0 ? NOTHING : ONE),
+    params: (s) => (brokerSnapshot(s).shuttingDown === 0 ? NOTHING : ONE),
     // Once the controller has moved its leadership and ISR membership away (shouldShutDown), the broker
     // stops, writes its CleanShutdownFile (KIP-966) and is fenced.
     enabled: (s, { broker }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return inMask(v.shuttingDown, broker) && v.running[broker]! && !inMask(v.cut, broker);
     },
     step: (m, { broker }) => {
-      const t = stopBroker(m, broker, m.brokers.get(broker)!.log, true);
+      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log, true);
       return fenceBroker(t.set('shuttingDown', t.shuttingDown.remove(broker)), cfg, broker);
     },
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
-      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'ControlledShutdown' }, ...consequences(s, t)],
+      sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'ControlledShutdown' }, ...consequences(cfg, s, t)],
       marks: ['clean shutdown', 'fenced'],
     }),
   };
 
+  const kept = (keep: Crash['keep'], tp: TopicPartition) => (typeof keep === 'number' ? keep : keep.get(tp.id)!);
   const uncleanShutdown: Step<Crash> = {
     name: 'UncleanShutdown',
     // `keep` is the flushed prefix: "unflushed data in the OS page cache is lost" (KIP-966 motivation). No
     // CleanShutdownFile is written.
     params: (s) => {
-      const v = snapshotOf(s);
-      return v.uncleanShutdowns < cfg.maxUncleanShutdowns ? brokers.flatMap((broker) => (v.running[broker] ? CRASHES[broker]![v.leo[broker]!]! : NOTHING)) : NOTHING;
+      const v = brokerSnapshot(s);
+      if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
+      return brokers.flatMap((broker) => (v.running[broker] ? crashes(broker, cfg.tps.map((tp) => snapshotOf(s, tp).leo[broker]!)) : NOTHING));
     },
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
+    enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }) => {
-      const log = m.brokers.get(broker)!.log;
-      const lost = keep < log.size;
-      const t = stopBroker(m, broker, log.slice(0, keep), false)
+      const lost = cfg.tps.some((tp) => kept(keep, tp) < tp.replica(m, broker).log.size);
+      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false)
         .updateIn(['faults', 'uncleanShutdowns'], (n: number) => n + 1)
         .updateIn(['faults', 'dataLossShutdowns'], (n: number) => n + (lost ? 1 : 0));
       return crashed(t, cfg, broker);
     },
     describe: (s, { broker, keep }, t) => {
-      const lost = s.brokers.get(broker)!.log.size - keep;
+      const lost = cfg.tps.reduce((n, tp) => n + tp.replica(s, broker).log.size - kept(keep, tp), 0);
       return {
         actor: brokerName(broker),
-        sends: consequences(s, t, broker),
+        sends: consequences(cfg, s, t, broker),
         marks: ['unclean shutdown', lost > 0 ? `lost ${lost} unflushed record${lost > 1 ? 's' : ''}` : 'nothing lost', 'fenced'],
       };
     },
@@ -246,24 +285,24 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const replaceDisk: Step<One> = {
     name: 'ReplaceDisk',
-    params: (s) => (snapshotOf(s).emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
+    params: (s) => (brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks ? ONE : NOTHING),
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
-    enabled: (s, { broker }) => snapshotOf(s).running[broker]! && snapshotOf(s).emptyDisks < cfg.maxEmptyDisks,
+    enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks,
     step: (m, { broker }) => {
-      const t = stopBroker(m, broker, m.brokers.get(broker)!.log.clear(), false).updateIn(['faults', 'emptyDisks'], (n: number) => n + 1);
+      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false).updateIn(['faults', 'emptyDisks'], (n: number) => n + 1);
       return crashed(t, cfg, broker);
     },
-    describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
+    describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(cfg, s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
   };
 
   // KIP-966: the broker sends the epoch from its CleanShutdownFile as PreviousBrokerEpoch; see registerBroker.
   const startBroker: Step<One> = {
     name: 'StartBroker',
     params: each,
-    enabled: (s, { broker }) => !snapshotOf(s).running[broker],
+    enabled: (s, { broker }) => !brokerSnapshot(s).running[broker],
     step: (m, { broker }) => {
       const clean = m.brokers.get(broker)!.cleanShutdownFile;
-      return registerBroker(setBroker(m, broker, { running: true, cleanShutdownFile: false }), cfg, broker, clean);
+      return registerBroker(m.setIn(['brokers', broker, 'running'], true).setIn(['brokers', broker, 'cleanShutdownFile'], false), cfg, broker, clean);
     },
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
@@ -271,7 +310,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (cfg.elr && restartLooksUnclean(cfg, clean)) marks.splice(1, 0, 'handled as an unclean shutdown');
       return {
         actor: brokerName(broker),
-        sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(s, t, broker)],
+        sends: [{ from: brokerName(broker), to: CONTROLLER, label: `BrokerRegistration cleanShutdown=${clean}` }, ...consequences(cfg, s, t, broker)],
         marks,
       };
     },
@@ -279,12 +318,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const partitionNetwork: Step<Cut> = {
     name: 'PartitionNetwork',
-    params: (s) => (snapshotOf(s).cut === 0 && snapshotOf(s).partitions < cfg.maxPartitions ? CUTS : NOTHING),
+    params: (s) => (brokerSnapshot(s).cut === 0 && brokerSnapshot(s).partitions < cfg.maxPartitions ? CUTS : NOTHING),
     // KIP-250 thread (Guozhang Wang): "a network partition and both A and B are fenced off". The cut-off
     // brokers keep their last metadata and reach only each other; their heartbeats stop, so the controller
     // fences each, one after another.
     enabled: (s, { brokers: cut }) => {
-      const v = snapshotOf(s);
+      const v = brokerSnapshot(s);
       return v.cut === 0 && v.partitions < cfg.maxPartitions && cut.every((b) => v.running[b]!);
     },
     step: (m, { brokers: cut }) => {
@@ -292,14 +331,14 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
         .set('cut', cut)
         .updateIn(['faults', 'partitions'], (n: number) => n + 1)
         .updateIn(['faults', 'isolations'], (n: number) => n + (cfg.countIsolations ? cut.size : 0));
-      // Each cut-off broker keeps the partition record as it was when the network split.
-      for (const b of cut) t = setBroker(t, b, { view: t.partition });
+      // Each cut-off broker keeps every partition record as it was when the network split.
+      for (const b of cut) for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', tp.partition(t));
       for (const b of cut) t = fenceBroker(t, cfg, b);
       return t;
     },
     describe: (s, { brokers: cut }, t) => ({
       actor: CONTROLLER,
-      sends: consequences(s, t),
+      sends: consequences(cfg, s, t),
       marks: [`network partition cuts off ${cut.map(brokerName).join(', ')}`, `fences ${cut.map(brokerName).join(', ')}`],
     }),
   };
@@ -307,12 +346,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   // Heartbeats resume and the controller unfences the brokers; they learn the current metadata.
   const healNetwork: Step = {
     name: 'HealNetwork',
-    enabled: (s) => snapshotOf(s).cut !== 0,
+    enabled: (s) => brokerSnapshot(s).cut !== 0,
     step: (m) => {
       const cut = idsOf(maskOf(m.cut));
       let t = m.set('cut', idsOf(0));
       for (const b of cut) {
-        t = setBroker(t, b, { view: null });
+        for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', null);
         if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);
       }
       return t;
@@ -320,40 +359,42 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     describe: (s, _p, t) => ({
       actor: CONTROLLER,
       sends: [
-        ...s.cut.toArray().map((b) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${partitionText(t.partition)}` })),
-        ...consequences(s, t),
+        ...s.cut.toArray().flatMap((b) => cfg.tps.map((tp) => ({ from: CONTROLLER, to: brokerName(b), label: `metadata ${named(tp, partitionText(tp.partition(t)))}` }))),
+        ...consequences(cfg, s, t),
       ],
       marks: ['network heals', `unfences ${s.cut.toArray().map(brokerName).join(', ')}`],
     }),
   };
 
-  const preferredElection: Step = {
+  const PREFERRED: readonly InPartition[] = cfg.tps.map((tp) => ({ partition: tp.id }));
+  const preferredElection: Step<InPartition> = {
     name: 'ElectPreferredLeader',
+    ...(multi ? { params: () => PREFERRED } : {}),
     // kafka-leader-election --election-type PREFERRED (ElectLeaders, Election.PREFERRED), or the auto
     // leader rebalance: the admin asks whenever it likes.
-    enabled: (s) => preferredElectionAllowed(s, cfg),
-    step: (m) => electPreferred(m, cfg),
-    describe: (s, _p, t) => ({
+    enabled: (s, p) => preferredElectionAllowed(s, cfg, tpOf(p)),
+    step: (m, p) => electPreferred(m, cfg, tpOf(p)),
+    describe: (s, p, t) => ({
       actor: CONTROLLER,
-      sends: [{ from: 'admin', to: CONTROLLER, label: 'ElectLeaders PREFERRED' }, ...consequences(s, t)],
-      marks: [`preferred leader ${brokerName(cfg.replicas[0]!)} elected`],
+      sends: [{ from: 'admin', to: CONTROLLER, label: named(tpOf(p), 'ElectLeaders PREFERRED') }, ...consequences(cfg, s, t)],
+      marks: [named(tpOf(p), `preferred leader ${brokerName(cfg.assignment[tpOf(p).id]![0]!)} elected`)],
     }),
   };
 
   const unclean = (name: UncleanPath): Step<One> => ({
     name,
-    params: (s) => (snapshotOf(s).leader === NO_LEADER ? ONE : NOTHING),
-    enabled: (s, { broker }) => uncleanCandidates(s, cfg, name).includes(broker),
-    step: (m, { broker }) => electUnclean(m, cfg, broker),
-    describe: (s, { broker }, t) => ({
+    params: (s) => inEvery((tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
+    enabled: (s, p) => uncleanCandidates(s, cfg, name, tpOf(p)).includes(p.broker),
+    step: (m, p) => electUnclean(m, cfg, p.broker, tpOf(p)),
+    describe: (s, p, t) => ({
       actor: CONTROLLER,
       sends: [
         ...(name === 'UncleanRecovery'
-          ? cfg.replicas.filter((r) => !s.fenced.has(r)).map((r) => ({ from: CONTROLLER, to: brokerName(r), label: 'GetReplicaLogInfo' }))
+          ? cfg.assignment[tpOf(p).id]!.filter((r) => !s.fenced.has(r)).map((r) => ({ from: CONTROLLER, to: brokerName(r), label: named(tpOf(p), 'GetReplicaLogInfo') }))
           : []),
-        ...consequences(s, t),
+        ...consequences(cfg, s, t),
       ],
-      marks: [`unclean election of ${brokerName(broker)}`],
+      marks: [named(tpOf(p), `unclean election of ${brokerName(p.broker)}`)],
     }),
   });
 
@@ -376,13 +417,13 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('ElectUncleanLeader'),
     unclean('UncleanRecovery'),
   ];
-  const fair = fairness();
+  const fair = fairness(multi);
   return steps.map(({ step, ...a }) => ({
     ...a,
     ...fair[a.name],
     next: (s: S, p: any) =>
       s.withMutations((m) => {
-        if (observeMilestones(s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
+        if (observeMilestones(cfg, s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
       }),
   }));
 }
@@ -401,12 +442,14 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
  * replica.lag.time.max.ms reacts to; PartitionNetwork, ControlledShutdown, UncleanShutdown, ReplaceDisk),
  * the admin's preferred election and unclean elections (an operator's or the strategy's choice to lose data).
  */
-function fairness(): Readonly<Record<string, Pick<Action<S, any>, 'fairness' | 'fairnessKey'>>> {
+function fairness(multi: boolean): Readonly<Record<string, Pick<Action<S, any>, 'fairness' | 'fairnessKey'>>> {
   const perBroker = { fairness: 'weak', fairnessKey: ({ broker }: One) => String(broker) } as const;
+  // With several topic partitions, a broker's fetching and ISR expansion are fair per partition (one fetcher each).
+  const key = (p: InPartition, b: number) => (multi ? `${p.partition}/${b}` : String(b));
   return {
-    FetchRecords: perBroker,
-    ExpandIsr: { fairness: 'weak', fairnessKey: ({ follower }: Pair) => String(follower) },
-    CompleteRecovery: { fairness: 'weak' },
+    FetchRecords: multi ? { fairness: 'weak', fairnessKey: (p: One) => key(p, p.broker) } : perBroker,
+    ExpandIsr: { fairness: 'weak', fairnessKey: (p: Pair) => key(p, p.follower) },
+    CompleteRecovery: multi ? { fairness: 'weak', fairnessKey: (p: One) => String(p.partition) } : { fairness: 'weak' },
     CleanShutdown: perBroker,
     StartBroker: perBroker,
     HealNetwork: { fairness: 'weak' },
@@ -415,42 +458,72 @@ function fairness(): Readonly<Record<string, Pick<Action<S, any>, 'fairness' | '
 
 type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
 
-/** Records the witness milestones a step reached (observer variables: no guard reads them). */
-function observeMilestones(before: S, after: S, action: string): S {
+/** Records the witness milestones a step reached, in each topic partition (observer variables: no guard reads them). */
+function observeMilestones(cfg: Config, before: S, after: S, action: string): S {
   let t = after;
+  for (const tp of cfg.tps) t = observeIn(tp, before, t, action);
+  return t;
+}
+
+function observeIn(tp: TopicPartition, before: S, after: S, action: string): S {
+  let t = after;
+  const ghost = () => tp.ghost(t);
   const mark = (flag: Milestone) => {
-    if (!t.ghost[flag]) t = t.setIn(['ghost', flag], true);
+    if (!ghost()[flag]) t = setGhost(t, tp, flag, true);
   };
-  const acked = t.ghost.acked;
-  if (!acked.isEmpty() && !t.ghost.ackedCopyCrashed) {
+  const acked = ghost().acked;
+  if (!acked.isEmpty() && !ghost().ackedCopyCrashed) {
     const erased = t.brokers.some((b, i) => {
-      const was = before.brokers.get(i)!;
-      return was.running && !b.running && acked.some((v) => holdsValue(was.log, v) && !holdsValue(b.log, v));
+      const was = tp.replica(before, i).log;
+      const now = tp.replica(t, i).log;
+      return before.brokers.get(i)!.running && !b.running && acked.some((v) => holdsValue(was, v) && !holdsValue(now, v));
     });
     if (erased) mark('ackedCopyCrashed');
   }
-  if (!t.ghost.ghostAppended && t.ghost.produced > before.ghost.produced) {
-    if (t.cut.some((b) => t.brokers.get(b)!.log.size > before.brokers.get(b)!.log.size)) mark('ghostAppended');
+  if (!ghost().ghostAppended && ghost().produced > tp.ghost(before).produced) {
+    if (t.cut.some((b) => tp.replica(t, b).log.size > tp.replica(before, b).log.size)) mark('ghostAppended');
   }
-  const p = before.partition;
-  const q = t.partition;
+  const p = tp.partition(before);
+  const q = tp.partition(t);
   if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
-    const lacks = (b: number) => acked.some((v) => !holdsValue(t.brokers.get(b)!.log, v));
+    const lacks = (b: number) => acked.some((v) => !holdsValue(tp.replica(t, b).log, v));
     if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) mark('electionPastLaggingIsr');
     if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) mark('elrElectionAfterAck');
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (t.ghost.ackedCopyCrashed) mark('electionAfterAckedCopyCrashed');
+    if (ghost().ackedCopyCrashed) mark('electionAfterAckedCopyCrashed');
     if (action === 'ElectPreferredLeader') mark('preferredElected');
   }
   return t;
 }
 
-function alterPartitionEvents(s: S, t: S, leader: number, isr: Iterable<number>): StepEvents {
+function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leader: number, isr: Iterable<number>): StepEvents {
   return {
     actor: brokerName(leader),
-    sends: [{ from: brokerName(leader), to: CONTROLLER, label: `AlterPartition isr=${setText(isr)} partitionEpoch=${s.partition.partitionEpoch}` }],
-    receives: [{ from: CONTROLLER, to: brokerName(leader), label: `AlterPartitionResponse ${partitionText(t.partition)}` }],
+    sends: [{ from: brokerName(leader), to: CONTROLLER, label: labelled(cfg, tp, `AlterPartition isr=${setText(isr)} partitionEpoch=${tp.partition(s).partitionEpoch}`) }],
+    receives: [{ from: CONTROLLER, to: brokerName(leader), label: labelled(cfg, tp, `AlterPartitionResponse ${partitionText(tp.partition(t))}`) }],
   };
+}
+
+/**
+ * The parameters of `UncleanShutdown` for a broker whose logs have the given ends (one per topic
+ * partition): every flushed prefix of each log, built once per broker and log ends.
+ */
+function crashDomains(cfg: Config): (broker: number, leos: readonly number[]) => readonly Crash[] {
+  const known = new Map<string, readonly Crash[]>();
+  return (broker, leos) => {
+    const key = `${broker}:${leos.join(',')}`;
+    let domain = known.get(key);
+    if (domain === undefined) {
+      const keeps = leos.length === 1 ? range(leos[0]! + 1) : productOf(leos.map((n) => range(n + 1))).map((k) => List(k));
+      known.set(key, (domain = keeps.map((keep) => ({ broker, keep }))));
+    }
+    return domain;
+  };
+}
+
+/** Every choice of one element from each list, the last list varying fastest. */
+function productOf(lists: readonly (readonly number[])[]): number[][] {
+  return lists.reduce<number[][]>((acc, xs) => acc.flatMap((prefix) => xs.map((x) => [...prefix, x])), [[]]);
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);

@@ -7,11 +7,12 @@ import { countOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, hasEntryAt } from './log.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
-import { type Broker, type Config, NO_LEADER, type Partition, type ReplicationState, viewOf } from './state.ts';
+import { type Config, NO_LEADER, type Partition, type ReplicationState, viewOf } from './state.ts';
+import { ONLY, type Replica, setGhost, setReplica, type TopicPartition } from './topicPartition.ts';
 
-/** Whether `b` is running and believes it leads. */
-export function actsAsLeader(s: ReplicationState, b: number): boolean {
-  return s.brokers.get(b)!.running && viewOf(s, b).leader === b;
+/** Whether `b` is running and believes it leads `tp`. */
+export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition = ONLY): boolean {
+  return s.brokers.get(b)!.running && viewOf(s, b, tp).leader === b;
 }
 
 /**
@@ -25,19 +26,18 @@ export function actsAsLeader(s: ReplicationState, b: number): boolean {
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
  *
- * Returns the new high watermark; what the leader exposed and acknowledged goes into `s.ghost` (in place
+ * Returns the new high watermark; what the leader exposed and acknowledged goes into the partition's ghost (in place
  * on a `withMutations` copy, hence the returned state).
  */
-function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, view: Partition): [number, ReplicationState] {
+function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: number, me: Replica, view: Partition): [number, ReplicationState] {
   const log = me.log;
   const isr = maskOf(view.isr);
   const isrSize = countOf(isr);
   const agreement: number[] = [];
   let low = log.size;
-  const brokers = s.brokers;
   for (const m of cfg.replicas) {
     if (!inMask(isr, m)) continue;
-    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, brokers.get(m)!.log);
+    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, tp.replica(s, m).log);
     agreement.push(k);
     if (k < low) low = k;
   }
@@ -48,42 +48,45 @@ function settleLeader(s: ReplicationState, cfg: Config, b: number, me: Broker, v
   // longest committed prefix ever exposed.
   let t = s;
   if (hw > 0) {
-    const c = t.ghost.committed;
+    const c = tp.ghost(t).committed;
     if (commonPrefix(log, c) < Math.min(hw, c.size)) {
-      if (!t.ghost.committedRewritten) t = t.setIn(['ghost', 'committedRewritten'], true);
-    } else if (hw > c.size) t = t.setIn(['ghost', 'committed'], log.slice(0, hw));
+      if (!tp.ghost(t).committedRewritten) t = setGhost(t, tp, 'committedRewritten', true);
+    } else if (hw > c.size) t = setGhost(t, tp, 'committed', log.slice(0, hw));
   }
   if (strongAcks(cfg)) {
     for (let o = 0; o < log.size; o++) {
       const e = log.get(o)!;
-      if (e.epoch !== view.leaderEpoch || t.ghost.acked.has(e.value)) continue;
+      if (e.epoch !== view.leaderEpoch || tp.ghost(t).acked.has(e.value)) continue;
       let isrHolders = 0;
       for (const k of agreement) if (k > o) isrHolders++;
       if (!acknowledges(cfg, o, hw, isrSize, isrHolders)) continue;
-      const copies = brokers.count((x) => hasEntryAt(x.log, o, e));
-      t = t.setIn(['ghost', 'acked'], t.ghost.acked.add(e.value));
-      if (copies < cfg.minIsr && !t.ghost.ackBelowMinIsr) t = t.setIn(['ghost', 'ackBelowMinIsr'], true);
+      let copies = 0;
+      for (const x of cfg.replicas) if (hasEntryAt(tp.replica(s, x).log, o, e)) copies++;
+      t = setGhost(t, tp, 'acked', tp.ghost(t).acked.add(e.value));
+      if (copies < cfg.minIsr && !tp.ghost(t).ackBelowMinIsr) t = setGhost(t, tp, 'ackBelowMinIsr', true);
     }
   }
   return [hw, t];
 }
 
 /**
- * Ends every step: brokers that do not lead drop their high watermark (it is never read), and every
- * broker that believes it leads settles.
+ * Ends every step: in every topic partition, brokers that do not lead drop their high watermark (it is
+ * never read), and every broker that believes it leads settles.
  */
 export function settle(s: ReplicationState, cfg: Config): ReplicationState {
   let t = s;
-  // Only broker b's own iteration writes its high watermark, so the brokers read here stay right for it.
-  const brokers = s.brokers;
-  for (const b of cfg.replicas) {
-    const me = brokers.get(b)!;
-    let hw = 0;
-    if (me.running) {
-      const view = me.view ?? t.partition;
-      if (view.leader === b) [hw, t] = settleLeader(t, cfg, b, me, view);
+  for (const tp of cfg.tps) {
+    // Only broker b's own iteration writes its high watermark, so the replicas read here stay right for it.
+    const brokers = t.brokers;
+    for (const b of cfg.replicas) {
+      const me = tp.replica(t, b);
+      let hw = 0;
+      if (brokers.get(b)!.running) {
+        const view = me.view ?? tp.partition(t);
+        if (view.leader === b) [hw, t] = settleLeader(t, cfg, tp, b, me, view);
+      }
+      if (hw !== me.hw) t = setReplica(t, tp, b, 'hw', hw);
     }
-    if (hw !== me.hw) t = t.setIn(['brokers', b, 'hw'], hw);
   }
   return t;
 }
@@ -93,8 +96,8 @@ export function settle(s: ReplicationState, cfg: Config): ReplicationState {
  * leader epoch and the leader serves only its own epoch (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH
  * otherwise). A fetch that would change nothing is not a step.
  */
-export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false): number {
-  const v = snapshotOf(s);
+export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false, tp: TopicPartition = ONLY): number {
+  const v = snapshotOf(s, tp);
   if (!v.running[f]) return NO_LEADER;
   const l = v.viewLeader[f]!;
   if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
@@ -109,21 +112,21 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
  * One fetch round trip: the follower truncates a divergent suffix (KIP-101/279/320, see `commonPrefix`)
  * and appends the next record of the leader's log.
  */
-export function fetch(s: ReplicationState, f: number, l: number): ReplicationState {
-  const brokers = s.brokers;
-  const mine = brokers.get(f)!.log;
-  const theirs = brokers.get(l)!.log;
+export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartition = ONLY): ReplicationState {
+  const mine = tp.replica(s, f).log;
+  const theirs = tp.replica(s, l).log;
   const p = commonPrefix(mine, theirs);
   let truncated = false;
-  if (p < mine.size && !s.ghost.committedTruncated) {
-    const c = s.ghost.committed;
+  const ghost = tp.ghost(s);
+  if (p < mine.size && !ghost.committedTruncated) {
+    const c = ghost.committed;
     for (let o = p; o < Math.min(mine.size, c.size); o++) {
       const e = mine.get(o)!;
       if (!hasEntryAt(c, o, e)) continue;
-      const elsewhere = brokers.some((x, i) => i !== f && hasEntryAt(x.log, o, e));
+      const elsewhere = s.brokers.some((_, i) => i !== f && hasEntryAt(tp.replica(s, i).log, o, e));
       if (!elsewhere) truncated = true;
     }
   }
-  const t = s.setIn(['brokers', f, 'log'], p < theirs.size ? theirs.slice(0, p + 1) : mine.slice(0, p));
-  return truncated ? t.setIn(['ghost', 'committedTruncated'], true) : t;
+  const t = setReplica(s, tp, f, 'log', p < theirs.size ? theirs.slice(0, p + 1) : mine.slice(0, p));
+  return truncated ? setGhost(t, tp, 'committedTruncated', true) : t;
 }

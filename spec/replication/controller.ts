@@ -1,11 +1,17 @@
 /**
- * The KRaft controller's handling of the partition: `PartitionChangeBuilder.build()` (ISR, ELR and clean
- * election in one change), fencing and registration (`ReplicationControlManager`), and the unclean paths
- * (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
+ * The KRaft controller's handling of the topic partitions: `PartitionChangeBuilder.build()` (ISR, ELR and
+ * clean election in one change), fencing and registration (`ReplicationControlManager`), and the unclean
+ * paths (legacy unclean election, KIP-966 unclean recovery with and without the Unclean Recovery Manager).
+ *
+ * What happens to a broker (fenced, unfenced, in controlled shutdown, registered after an unclean
+ * shutdown) is one change of every partition it hosts, in one step: `ReplicationControlManager` runs a
+ * `PartitionChangeBuilder` over each partition with a replica on the broker (`brokersToIsrs`) and commits
+ * the records together. Every broker hosts every partition here.
  */
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
 import { type BrokerSet, type Config, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
+import { ONLY, setGhost, setPartition, type TopicPartition } from './topicPartition.ts';
 
 export interface Change {
   /** The partition after the change (`p` itself when nothing changed). */
@@ -30,7 +36,7 @@ export const storesLastKnownLeader = (cfg: Config): boolean => cfg.elr && !cfg.r
 /**
  * `PartitionChangeBuilder.build()` with `Election.ONLINE`, for a new target ISR (all sets as id masks).
  * `uncleanShutdown` is a broker the controller has just found restarted uncleanly
- * (`setUncleanShutdownReplicas`).
+ * (`setUncleanShutdownReplicas`); `replicas` is the partition's assignment order.
  */
 export function changePartition(
   cfg: Config,
@@ -39,6 +45,7 @@ export function changePartition(
   targetIsr: number,
   uncleanShutdown = NO_LEADER,
   logRank: (r: number) => number = () => 0,
+  replicas: readonly number[] = cfg.replicas,
 ): Change {
   const oldIsr = maskOf(p.isr);
   const oldElr = maskOf(p.elr);
@@ -65,7 +72,7 @@ export function changePartition(
   // the broker being handled as an unclean shutdown.
   const acceptable = (cfg.mutation === 'electFencedReplica' ? ~0 : ~fenced) & ~unclean;
   const electable = (isr !== 0 ? (cfg.mutation === 'elrValidWithIsr' ? isr | elr : isr) : elr) & acceptable;
-  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : firstValid(cfg, electable, logRank);
+  let leader = p.leader !== NO_LEADER && inMask(electable, p.leader) ? p.leader : firstValid(cfg, replicas, electable, logRank);
   // canElectLastKnownLeader: with the ISR and ELR both empty, the single last known leader is elected, if it
   // is acceptable (KAFKA-19522, Kafka 4.1: before it the acceptability check only logged). The KIP's
   // strategy None never elects uncleanly.
@@ -121,9 +128,9 @@ export function changePartition(
  * KIP-250's proposal the one with the longest log (the controller asks each, atomically here), ties going
  * to assignment order.
  */
-function firstValid(cfg: Config, electable: number, logRank: (r: number) => number): number {
+function firstValid(cfg: Config, replicas: readonly number[], electable: number, logRank: (r: number) => number): number {
   let best = NO_LEADER;
-  for (const r of cfg.replicas) {
+  for (const r of replicas) {
     if (!inMask(electable, r)) continue;
     if (cfg.election === 'assignmentOrder' || cfg.mutation === 'longestLogIgnored') return r;
     if (best === NO_LEADER || logRank(r) > logRank(best)) best = r;
@@ -132,21 +139,29 @@ function firstValid(cfg: Config, electable: number, logRank: (r: number) => numb
 }
 
 /** (last epoch, log end offset) as one number, for `longestLog` elections and the recovery manager. */
-export function logRankOf(s: ReplicationState): (r: number) => number {
+export function logRankOf(s: ReplicationState, tp: TopicPartition = ONLY): (r: number) => number {
   return (r) => {
-    const log = s.brokers.get(r)!.log;
+    const log = tp.replica(s, r).log;
     return lastEpoch(log) * 1_000 + log.size;
   };
 }
 
-function apply(s: ReplicationState, cfg: Config, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
-  const c = changePartition(cfg, s.partition, unavailable(s), targetIsr, uncleanShutdown, cfg.election === 'longestLog' ? logRankOf(s) : undefined);
+function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
+  const logRank = cfg.election === 'longestLog' ? logRankOf(s, tp) : undefined;
+  const c = changePartition(cfg, tp.partition(s), unavailable(s), targetIsr, uncleanShutdown, logRank, cfg.assignment[tp.id]);
   if (!c.changed && !c.electedOutside) return s;
-  let t = c.changed ? s.set('partition', c.partition) : s;
-  if (c.electedOutside) t = t.setIn(['ghost', 'cleanElectionOutside'], true);
+  let t = c.changed ? setPartition(s, tp, c.partition) : s;
+  if (c.electedOutside) t = setGhost(t, tp, 'cleanElectionOutside', true);
   if (c.lastKnownLeaderElected) {
-    t = t.setIn(['ghost', 'uncleanElection'], true).setIn(['ghost', 'uncleanOutsideStrategy'], t.ghost.uncleanOutsideStrategy || !c.uncleanAllowed);
+    t = setGhost(setGhost(t, tp, 'uncleanElection', true), tp, 'uncleanOutsideStrategy', tp.ghost(t).uncleanOutsideStrategy || !c.uncleanAllowed);
   }
+  return t;
+}
+
+/** One change of every topic partition, each to the target ISR `isrOf` gives it. */
+function applyAll(s: ReplicationState, cfg: Config, isrOf: (isr: number) => number, uncleanShutdown = NO_LEADER): ReplicationState {
+  let t = s;
+  for (const tp of cfg.tps) t = apply(t, cfg, tp, isrOf(maskOf(tp.partition(t).isr)), uncleanShutdown);
   return t;
 }
 
@@ -162,13 +177,12 @@ export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | m
  * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
  */
 export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const t = s.set('shuttingDown', s.shuttingDown.add(b));
-  return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
+  return applyAll(s.set('shuttingDown', s.shuttingDown.add(b)), cfg, (isr) => isr & ~bit(b));
 }
 
-/** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR. */
-export function alterIsr(s: ReplicationState, cfg: Config, isr: number): ReplicationState {
-  return apply(s, cfg, isr);
+/** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR of `tp`. */
+export function alterIsr(s: ReplicationState, cfg: Config, tp: TopicPartition, isr: number): ReplicationState {
+  return apply(s, cfg, tp, isr);
 }
 
 /**
@@ -177,20 +191,19 @@ export function alterIsr(s: ReplicationState, cfg: Config, isr: number): Replica
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
   if (s.fenced.has(b)) return s;
-  const t = s.set('fenced', s.fenced.add(b));
-  return apply(t, cfg, maskOf(t.partition.isr) & ~bit(b));
+  return applyAll(s.set('fenced', s.fenced.add(b)), cfg, (isr) => isr & ~bit(b));
 }
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const t = s.set('fenced', s.fenced.remove(b));
-  return apply(t, cfg, maskOf(t.partition.isr));
+  return applyAll(s.set('fenced', s.fenced.remove(b)), cfg, (isr) => isr);
 }
 
 /**
  * BrokerRegistration, then unfencing. KIP-966: a restart the controller cannot prove clean
  * (`cleanShutdownCheck`) goes through `handleBrokerUncleanShutdown`, which removes the broker from the ISR
- * and ELR first, so it can never be elected cleanly with a log that lost records. Before KIP-966 the
+ * and ELR of every partition first, so it can never be elected cleanly with a log that lost records: the
+ * clean-shutdown file is the broker's, the ELR membership it costs is per partition. Before KIP-966 the
  * controller does not look.
  *
  * The CleanShutdownFile holds the broker epoch of the incarnation that wrote it, and a broker's registered
@@ -200,9 +213,12 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
  */
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
-  const isr = maskOf(t.partition.isr);
-  if (cfg.elr && restartLooksUnclean(cfg, clean) && inMask(isr | maskOf(t.partition.elr), b) && cfg.mutation !== 'uncleanRestartKeepsElr') {
-    t = apply(t, cfg, isr & ~bit(b), b);
+  if (cfg.elr && restartLooksUnclean(cfg, clean) && cfg.mutation !== 'uncleanRestartKeepsElr') {
+    for (const tp of cfg.tps) {
+      const p = tp.partition(t);
+      const isr = maskOf(p.isr);
+      if (inMask(isr | maskOf(p.elr), b)) t = apply(t, cfg, tp, isr & ~bit(b), b);
+    }
   }
   return unfenceBroker(t, cfg, b);
 }
@@ -226,27 +242,29 @@ export function restartLooksUnclean(cfg: Config, clean: boolean): boolean {
  * and the preferred replica's log equal to the leader's (steps a to d of Jun Rao #4, in one step: the
  * leader takes no write in between).
  */
-export function preferredElectionAllowed(s: ReplicationState, cfg: Config): boolean {
-  const p = s.partition;
-  const preferred = cfg.replicas[0]!;
+export function preferredElectionAllowed(s: ReplicationState, cfg: Config, tp: TopicPartition = ONLY): boolean {
+  const p = tp.partition(s);
+  const preferred = cfg.assignment[tp.id]![0]!;
   if (cfg.preferredElection === 'off' || p.leader === NO_LEADER || p.leader === preferred) return false;
   const isr = maskOf(p.isr);
   const valid = isr !== 0 ? isr : maskOf(p.elr);
   if (!inMask(valid & ~unavailable(s), preferred)) return false;
   if (cfg.preferredElection === 'immediate' || cfg.mutation === 'preferredSkipsCatchUp') return true;
-  const leader = s.brokers.get(p.leader)!;
-  const mine = s.brokers.get(preferred)!;
-  return leader.running && !s.cut.has(p.leader) && mine.running && commonPrefix(mine.log, leader.log) === leader.log.size && mine.log.size === leader.log.size;
+  const leader = tp.replica(s, p.leader).log;
+  const mine = tp.replica(s, preferred).log;
+  const running = (b: number) => s.brokers.get(b)!.running;
+  return running(p.leader) && !s.cut.has(p.leader) && running(preferred) && commonPrefix(mine, leader) === leader.size && mine.size === leader.size;
 }
 
 /** The preferred replica becomes the leader; the ISR is unchanged (a member of it moved up). */
-export function electPreferred(s: ReplicationState, cfg: Config): ReplicationState {
-  const p = s.partition;
-  const preferred = cfg.replicas[0]!;
+export function electPreferred(s: ReplicationState, cfg: Config, tp: TopicPartition = ONLY): ReplicationState {
+  const p = tp.partition(s);
+  const preferred = cfg.assignment[tp.id]![0]!;
   const isr = maskOf(p.isr);
   const fromElr = isr === 0;
-  return s.set(
-    'partition',
+  return setPartition(
+    s,
+    tp,
     p.merge({
       leader: preferred,
       leaderEpoch: p.leaderEpoch + 1,
@@ -272,10 +290,10 @@ const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unav
  * is available and Balanced first waits for every LastKnownELR member; without it, Aggressive takes the
  * last known leader if available, else any replica, and Balanced is the `balancedFallback` reading.
  */
-export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath): number[] {
-  const p = s.partition;
+export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath, tp: TopicPartition = ONLY): number[] {
+  const p = tp.partition(s);
   if (p.leader !== NO_LEADER) return [];
-  const available = cfg.replicas.filter((r) => !inMask(unavailable(s), r));
+  const available = cfg.assignment[tp.id]!.filter((r) => !inMask(unavailable(s), r));
   if (!cfg.elr) {
     // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
     if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];
@@ -292,13 +310,13 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
       return [];
     case 'Aggressive':
       if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
-      if (cfg.recoveryManager) return longestLogs(s, available);
+      if (cfg.recoveryManager) return longestLogs(s, tp, available);
       return lklAvailable ? [lastKnownLeader] : available;
     case 'Balanced':
       if ((!p.isr.isEmpty() || !p.elr.isEmpty()) && cfg.mutation !== 'balancedIgnoresElr') return [];
       if (cfg.recoveryManager) {
         const waited = p.lastKnownElr.every((r) => !s.fenced.has(r)) || cfg.mutation === 'managerSkipsLastKnownElr';
-        return waited ? longestLogs(s, available) : [];
+        return waited ? longestLogs(s, tp, available) : [];
       }
       // An available last known leader is already elected by the normal election (changePartition).
       return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
@@ -306,8 +324,8 @@ export function uncleanCandidates(s: ReplicationState, cfg: Config, path: Unclea
 }
 
 /** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
-function longestLogs(s: ReplicationState, available: number[]): number[] {
-  const key = logRankOf(s);
+function longestLogs(s: ReplicationState, tp: TopicPartition, available: number[]): number[] {
+  const key = logRankOf(s, tp);
   const best = Math.max(...available.map(key));
   return available.filter((r) => key(r) === best);
 }
@@ -317,8 +335,8 @@ function longestLogs(s: ReplicationState, available: number[]): number[] {
  * clears the ELR and LastKnownELR. The ghost records that it happened, and whether the strategy's own
  * definition allowed it at that moment.
  */
-export function electUnclean(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const p = s.partition;
+export function electUnclean(s: ReplicationState, cfg: Config, b: number, tp: TopicPartition = ONLY): ReplicationState {
+  const p = tp.partition(s);
   const allowed = uncleanElectionAllowed(cfg, p, unavailable(s));
   // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
   const next = {
@@ -330,8 +348,9 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number): Repli
     lastKnownElr: idsOf(0),
     recovering: true,
   };
-  const uncleanOutsideStrategy = s.ghost.uncleanOutsideStrategy || !allowed;
-  return s.set('partition', next).setIn(['ghost', 'uncleanElection'], true).setIn(['ghost', 'uncleanOutsideStrategy'], uncleanOutsideStrategy);
+  const uncleanOutsideStrategy = tp.ghost(s).uncleanOutsideStrategy || !allowed;
+  const t = setGhost(setPartition(s, tp, cfg.layout.Partition.from(next)), tp, 'uncleanElection', true);
+  return setGhost(t, tp, 'uncleanOutsideStrategy', uncleanOutsideStrategy);
 }
 
 /** `uncleanElectionAllowed` on target sets given as masks. */

@@ -1,5 +1,7 @@
 /**
- * Properties of Kafka partition replication with its controller (KIP-966 ELR, KIP-250 acks=quorum).
+ * Properties of Kafka partition replication with its controller (KIP-966 ELR, KIP-250 acks=quorum). Each
+ * holds in every topic partition; a failure counts against every partition's tolerance, whichever
+ * partition's records it lost (KIP-966 counts "data loss unclean shutdown events", which are a broker's).
  *
  * The durability promise (KIP-966: "MinISR-1 tolerance to data loss unclean shutdown events"; KIP-250,
  * Jun Rao: "we guarantee no data loss if there are fewer than ... failures") holds only while fewer than
@@ -12,6 +14,7 @@ import { inMask, maskOf } from './ids.ts';
 import { commonPrefix, holdsValue } from './log.ts';
 import { uncleanElectionAllowed } from './controller.ts';
 import { type Config, dataLossFailures, type Partition, type ReplicationState, viewOf } from './state.ts';
+import { ONLY, type TopicPartition } from './topicPartition.ts';
 
 type S = ReplicationState;
 
@@ -20,16 +23,16 @@ export function withinTolerance(s: S, cfg: Config): boolean {
   return dataLossFailures(s, cfg) < cfg.minIsr;
 }
 
-/** Every acknowledged value is still in some broker's log. */
-export function ackedRecordsHeld(s: S): boolean {
+/** Every value acknowledged in `tp` is still in some broker's log of it. */
+export function ackedRecordsHeld(s: S, tp: TopicPartition = ONLY): boolean {
   const brokers = s.brokers;
-  return s.ghost.acked.every((v) => brokers.some((b) => holdsValue(b.log, v)));
+  return tp.ghost(s).acked.every((v) => brokers.some((_, b) => holdsValue(tp.replica(s, b).log, v)));
 }
 
-/** Whether `b` holds the whole committed prefix. */
-export function holdsCommitted(s: S, b: number): boolean {
-  const c = s.ghost.committed;
-  return commonPrefix(s.brokers.get(b)!.log, c) === c.size;
+/** Whether `b` holds the whole committed prefix of `tp`. */
+export function holdsCommitted(s: S, b: number, tp: TopicPartition = ONLY): boolean {
+  const c = tp.ghost(s).committed;
+  return commonPrefix(tp.replica(s, b).log, c) === c.size;
 }
 
 /**
@@ -39,12 +42,14 @@ export function holdsCommitted(s: S, b: number): boolean {
  * learnt of a new leader; no broker leads that epoch again, so an answer is final. A request refused at
  * append (NotEnoughReplicas, `acceptsAppend`) never waits.
  */
-export function writePending(s: S): boolean {
-  const acked = s.ghost.acked;
-  return s.brokers.some((b, id) => {
-    if (!b.running) return false;
-    const view = viewOf(s, id);
-    return view.leader === id && b.log.some((e) => e.epoch === view.leaderEpoch && !acked.has(e.value));
+export function writePending(s: S, tps: readonly TopicPartition[] = [ONLY]): boolean {
+  return tps.some((tp) => {
+    const acked = tp.ghost(s).acked;
+    return s.brokers.some((b, id) => {
+      if (!b.running) return false;
+      const view = viewOf(s, id, tp);
+      return view.leader === id && tp.replica(s, id).log.some((e) => e.epoch === view.leaderEpoch && !acked.has(e.value));
+    });
   });
 }
 
@@ -52,58 +57,61 @@ export function writePending(s: S): boolean {
  * Issue 13: under fair replication and no permanent fault, every write gets an answer without waiting for
  * its request to time out (request.timeout.ms).
  */
-export function writesAnswered(): Property<S> {
+export function writesAnswered(tps: readonly TopicPartition[] = [ONLY]): Property<S> {
   return leadsTo<S>(
     'WritesAnswered',
     'a pending acks=all/quorum produce request is eventually answered: acknowledged, or failed because its leader lost its epoch (never left to time out)',
-    writePending,
-    (s) => !writePending(s),
+    (s) => writePending(s, tps),
+    (s) => !writePending(s, tps),
   );
 }
 
 export function replicationProperties(cfg: Config): Property<S>[] {
   const strong = cfg.acks === 'all' || cfg.acks === 'quorum';
+  // A property of one topic partition, claimed of every one; a witness of one, reached in any.
+  const inEvery = (holds: (s: S, tp: TopicPartition) => boolean) => (s: S) => cfg.tps.every((tp) => holds(s, tp));
+  const inSome = (reached: (s: S, tp: TopicPartition) => boolean) => (s: S) => cfg.tps.some((tp) => reached(s, tp));
   const props: Property<S>[] = [
     always<S>(
       'NoAckedRecordLost',
       'an acknowledged record (acks=all or quorum) is never lost while fewer than min.insync.replicas data-loss failures have happened and no unclean election took place',
-      (s) => {
-        const g = s.ghost;
-        return g.acked.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s);
-      },
+      inEvery((s, tp) => {
+        const g = tp.ghost(s);
+        return g.acked.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp);
+      }),
     ),
     always<S>(
       'NoAckedRecordLostEvenUnclean',
       'an acknowledged record is never lost while fewer than min.insync.replicas data-loss failures have happened, even after an unclean election or recovery',
-      (s) => s.ghost.acked.isEmpty() || !withinTolerance(s, cfg) || ackedRecordsHeld(s),
+      inEvery((s, tp) => tp.ghost(s).acked.isEmpty() || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp)),
     ),
     always<S>(
       'TruncationKeepsCommitted',
       'no follower truncation erases the last copy of a committed record, whatever election came before it (KAFKA-13872, last replica standing)',
-      (s) => !s.ghost.committedTruncated,
+      inEvery((s, tp) => !tp.ghost(s).committedTruncated),
     ),
     always<S>(
       'CommittedPrefixNeverShrinks',
       'every committed prefix a leader exposes agrees with the longest one exposed before, while within the failure tolerance and with no unclean election',
-      (s) => {
-        const g = s.ghost;
+      inEvery((s, tp) => {
+        const g = tp.ghost(s);
         return !g.committedRewritten || g.uncleanElection || !withinTolerance(s, cfg);
-      },
+      }),
     ),
     always<S>(
       'CleanElectionsChooseIsrOrElr',
       'a clean election only ever chooses a member of the ISR or, with an empty ISR, of the ELR',
-      (s) => !s.ghost.cleanElectionOutside,
+      inEvery((s, tp) => !tp.ghost(s).cleanElectionOutside),
     ),
     always<S>(
       'AckImpliesMinIsrCopies',
       'when a record is acknowledged (acks=all or quorum), at least min.insync.replicas logs hold it (KIP-250)',
-      (s) => !s.ghost.ackBelowMinIsr,
+      inEvery((s, tp) => !tp.ghost(s).ackBelowMinIsr),
     ),
     always<S>(
       'UncleanOnlyWhenStrategyAllows',
       'an unclean election or recovery runs only when unclean.recovery.strategy (or the legacy flag without ELR) allows it',
-      (s) => !s.ghost.uncleanOutsideStrategy,
+      inEvery((s, tp) => !tp.ghost(s).uncleanOutsideStrategy),
     ),
   ];
   if (cfg.elr && cfg.strictHwm) {
@@ -111,20 +119,21 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       always<S>(
         'ElrMembersHoldCommitted',
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
-        (s) => {
-          const g = s.ghost;
+        inEvery((s, tp) => {
+          const g = tp.ghost(s);
           if (g.committed.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg)) return true;
-          const candidates = (maskOf(s.partition.isr) | maskOf(s.partition.elr)) & ~maskOf(s.fenced);
-          return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b));
-        },
+          const p = tp.partition(s);
+          const candidates = (maskOf(p.isr) | maskOf(p.elr)) & ~maskOf(s.fenced);
+          return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b, tp));
+        }),
       ),
     );
   }
   props.push(
     strong
-      ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', (s) => !s.ghost.acked.isEmpty())
-      : sometimes<S>('RecordCommitted', 'some record is committed (below a leader high watermark)', (s) => !s.ghost.committed.isEmpty()),
-    sometimes<S>('LeaderChanged', 'the controller elects a new leader', (s) => s.partition.leaderEpoch > 1),
+      ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', inSome((s, tp) => !tp.ghost(s).acked.isEmpty()))
+      : sometimes<S>('RecordCommitted', 'some record is committed (below a leader high watermark)', inSome((s, tp) => !tp.ghost(s).committed.isEmpty())),
+    sometimes<S>('LeaderChanged', 'the controller elects a new leader', inSome((s, tp) => tp.partition(s).leaderEpoch > 1)),
   );
   if (cfg.maxUncleanShutdowns > 0) {
     props.push(sometimes<S>('UncleanShutdownHappened', 'a broker shuts down uncleanly', (s) => s.faults.uncleanShutdowns > 0));
@@ -136,13 +145,13 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     props.push(sometimes<S>('BrokerIsolated', 'a network partition cuts brokers off from the controller', (s) => !s.cut.isEmpty()));
   }
   if (cfg.elr) {
-    props.push(sometimes<S>('ElrNonEmpty', 'the ELR has a member', (s) => !s.partition.elr.isEmpty()));
+    props.push(sometimes<S>('ElrNonEmpty', 'the ELR has a member', inSome((s, tp) => !tp.partition(s).elr.isEmpty())));
   }
   const crashes = cfg.maxUncleanShutdowns + cfg.maxEmptyDisks;
   // An ELR member elected with its data needs a stop that keeps it in the ELR: a clean one or a cut.
   if (cfg.elr && strong && cfg.maxCleanShutdowns + cfg.maxPartitions > 0) {
     props.push(
-      sometimes<S>('ElrElectionAfterAck', 'KIP-966: a leader is elected from the ELR after a record was acknowledged', (s) => s.ghost.elrElectionAfterAck),
+      sometimes<S>('ElrElectionAfterAck', 'KIP-966: a leader is elected from the ELR after a record was acknowledged', inSome((s, tp) => tp.ghost(s).elrElectionAfterAck)),
     );
   }
   if (strong && crashes > 0) {
@@ -150,12 +159,12 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       sometimes<S>(
         'AckedCopyCrashedThenLeaderChange',
         'a crash erases a copy of an acknowledged record, and the leader changes afterwards',
-        (s) => s.ghost.electionAfterAckedCopyCrashed,
+        inSome((s, tp) => tp.ghost(s).electionAfterAckedCopyCrashed),
       ),
     );
   }
   if (cfg.maxPartitions > 0) {
-    props.push(sometimes<S>('GhostLeaderAppended', 'a broker cut off from the controller that still believes it leads takes a write (KIP-250 ghost)', (s) => s.ghost.ghostAppended));
+    props.push(sometimes<S>('GhostLeaderAppended', 'a broker cut off from the controller that still believes it leads takes a write (KIP-250 ghost)', inSome((s, tp) => tp.ghost(s).ghostAppended)));
   }
   // Under acks=all every ISR member holds an acknowledged record, so only acks=quorum can reach this.
   if (cfg.acks === 'quorum' && cfg.election === 'longestLog') {
@@ -163,17 +172,17 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       sometimes<S>(
         'ElectionPastLaggingIsrMember',
         'after an acknowledgement, a leader holding the record is elected while an ISR member lacks it',
-        (s) => s.ghost.electionPastLaggingIsr,
+        inSome((s, tp) => tp.ghost(s).electionPastLaggingIsr),
       ),
     );
   }
   if (cfg.preferredElection !== 'off') {
-    props.push(sometimes<S>('PreferredLeaderElected', 'an admin preferred-leader election moves leadership', (s) => s.ghost.preferredElected));
+    props.push(sometimes<S>('PreferredLeaderElected', 'an admin preferred-leader election moves leadership', inSome((s, tp) => tp.ghost(s).preferredElected)));
   }
   if (cfg.elr ? cfg.strategy === 'Aggressive' || (cfg.strategy === 'Balanced' && cfg.recoveryManager) : cfg.uncleanLeaderElection) {
-    props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', (s) => s.ghost.uncleanElection));
+    props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', inSome((s, tp) => tp.ghost(s).uncleanElection)));
   }
   // acks=0/1 requests never wait: there is nothing to answer later.
-  if (cfg.liveness && strong) props.push(writesAnswered());
+  if (cfg.liveness && strong) props.push(writesAnswered(cfg.tps));
   return props;
 }

@@ -82,6 +82,24 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=0)',
     ],
   },
+  // Two topic partitions sharing the brokers: a broker event changes both in one step.
+  'elr-2-partitions': { status: 'holds', distinct: 133_673, depth: 19 },
+  'elr-incarnation-unclean-2-partitions': {
+    status: 'violation',
+    property: 'NoAckedRecordLostEvenUnclean',
+    distinct: 19_622,
+    depth: 8,
+    trace: [
+      'ProduceRecord(partition=0, broker=0)',
+      'FetchRecords(partition=0, broker=1)',
+      'ControlledShutdown(broker=0)',
+      'CleanShutdown(broker=0)',
+      'UncleanShutdown(broker=1, keep=[0,0])',
+      'StartBroker(broker=0)',
+      'StartBroker(broker=1)',
+      'FetchRecords(partition=0, broker=0)',
+    ],
+  },
   'acks-quorum-ghost': {
     status: 'violation',
     property: 'NoAckedRecordLost',

@@ -15,12 +15,17 @@
  * - Elections follow `PartitionChangeBuilder`: the first valid replica in assignment order.
  * - Init is pre-established (kafka-tlaplus): broker 0 leads epoch 1; the first `initIsr` replicas form
  *   the ISR; every log is empty.
+ * - With `topicPartitions` > 1, every broker hosts a replica of every partition, and partition p's
+ *   assignment is the brokers rotated by p (its preferred replica leads epoch 1). Broker events (stops,
+ *   restarts, fencing, controlled shutdown, network cuts) change every partition in their one step; the
+ *   ISR-shrink budget is shared, and so is the failure tolerance (a data-loss shutdown counts for all).
  */
 import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } from '../spec.ts';
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
 import { idsOf } from './ids.ts';
+import { assignmentOf, topicPartitionsOf } from './topicPartition.ts';
 import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
 
 /** The model's constants; a parameter left out takes its default. */
@@ -35,9 +40,14 @@ export function configOf(given: ParamValues): Config {
     maxEmptyDisks: params.maxEmptyDisks as number,
     maxPartitions: params.maxPartitions as number,
     maxIsrShrinks: params.maxIsrShrinks as number,
+    topicPartitions: params.topicPartitions as number,
   };
+  const replicas = Array.from({ length: rf }, (_, i) => i);
+  const tps = topicPartitionsOf(budgets.topicPartitions);
   return {
-    replicas: Array.from({ length: rf }, (_, i) => i),
+    replicas,
+    tps,
+    assignment: tps.map((tp) => assignmentOf(replicas, tp.id)),
     minIsr: Math.min(params.minIsr as number, rf),
     initIsr: Math.min(params.initIsr as number, rf),
     values: params.values as number,
@@ -71,12 +81,26 @@ function layoutFor(bounds: ReplicationBounds): ReplicationLayout {
   return layout;
 }
 
+/**
+ * Each topic partition's preferred replica leads epoch 1 over the first `initIsr` replicas of its
+ * assignment; every log is empty.
+ */
 export function initialState(cfg: Config): ReplicationState {
-  const broker = { running: true, log: [], hw: 0, view: null, cleanShutdownFile: false };
-  return cfg.layout.State.from({
-    brokers: cfg.replicas.map((b) => [b, broker] as const),
-    partition: { leader: cfg.replicas[0]!, leaderEpoch: 1, partitionEpoch: 1, isr: idsOf((1 << cfg.initIsr) - 1) },
+  const registration = (replicas: readonly number[]) => ({
+    leader: replicas[0]!,
+    leaderEpoch: 1,
+    partitionEpoch: 1,
+    isr: idsOf(replicas.slice(0, cfg.initIsr).reduce((m, b) => m | (1 << b), 0)),
   });
+  const replica = { log: [], hw: 0, view: null };
+  if (cfg.tps.length === 1) {
+    const broker = { running: true, ...replica, cleanShutdownFile: false };
+    return cfg.layout.State.from({ brokers: cfg.replicas.map((b) => [b, broker] as const), partition: registration(cfg.replicas) });
+  }
+  // The layout with several topic partitions (state.ts): its fields are not the one-partition type's.
+  const broker = { running: true, replicas: cfg.tps.map((tp) => [tp.id, replica] as const), cleanShutdownFile: false };
+  const partitions = cfg.tps.map((tp) => [tp.id, registration(cfg.assignment[tp.id]!)] as const);
+  return cfg.layout.State.from({ brokers: cfg.replicas.map((b) => [b, broker] as const), partitions } as never);
 }
 
 /**
@@ -84,17 +108,29 @@ export function initialState(cfg: Config): ReplicationState {
  * current one (its metadata is current), and a cut-off leader cannot send one, so the compare-and-set
  * never fails; states that differ only in partition epochs have the same futures.
  */
-function withoutPartitionEpochs(s: ReplicationState): ReplicationState {
-  return s.withMutations((m) => {
-    m.setIn(['partition', 'partitionEpoch'], 0);
-    if (!s.cut.isEmpty()) s.brokers.forEach((b, id) => void (b.view !== null && m.setIn(['brokers', id, 'view', 'partitionEpoch'], 0)));
-  });
+function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => ReplicationState {
+  return (s) =>
+    s.withMutations((m) => {
+      for (const tp of cfg.tps) {
+        m.setIn([...tp.partitionPath, 'partitionEpoch'], 0);
+        if (!s.cut.isEmpty()) for (const b of cfg.replicas) if (tp.replica(s, b).view !== null) m.setIn([...tp.replicaPath(b, 'view'), 'partitionEpoch'], 0);
+      }
+    });
 }
 
 const PRE_ELR = { elr: false, strictHwm: false } as const;
 
 const PARAMS: readonly ParamDef[] = [
   { name: 'rf', description: 'replication factor (the brokers are the replicas, 0 first in assignment order)', type: 'int', default: 3, min: 2, max: 5 },
+  {
+    name: 'topicPartitions',
+    description:
+      'topic partitions replicated on the same brokers (each rotates the assignment order, so preferred leaders spread): shutdowns, restarts, fencing and cuts hit every partition at once; ISR, ELR, leaders, logs and acks are per partition',
+    type: 'int',
+    default: 1,
+    min: 1,
+    max: 3,
+  },
   { name: 'minIsr', description: 'min.insync.replicas', type: 'int', default: 2, min: 1, max: 5 },
   {
     name: 'initIsr',
@@ -104,7 +140,7 @@ const PARAMS: readonly ParamDef[] = [
     min: 1,
     max: 5,
   },
-  { name: 'values', description: 'how many records producers send (each value once)', type: 'int', default: 1, min: 1, max: 4 },
+  { name: 'values', description: 'how many records producers send to each topic partition (each value once)', type: 'int', default: 1, min: 1, max: 4 },
   { name: 'acks', description: 'producer acks: 0, 1, all, or quorum (KIP-250, Guozhang Wang rule)', type: 'enum', default: 'all', choices: ['0', '1', 'all', 'quorum'] },
   { name: 'elr', description: 'KIP-966 eligible leader replicas, LastKnownELR and unclean-shutdown detection', type: 'bool', default: true },
   {
@@ -177,6 +213,22 @@ const PRESETS: readonly Preset[] = [
     description:
       'the elr faults with ClusterControlManager.registerBroker as it was before KAFKA-18635, handling every new incarnation as an unclean shutdown: the cleanly shut down ELR member loses its place when it registers again, the last known leader, which lost the record in an unclean shutdown, is elected (canElectLastKnownLeader) and the clean replica truncates to it. ONE data-loss failure loses an acknowledged record; the shipped PreviousBrokerEpoch check (the elr preset) keeps it',
     params: { cleanShutdownCheck: 'everyIncarnationUnclean', maxUncleanShutdowns: 1, maxCleanShutdowns: 1 },
+    expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'elr-2-partitions',
+    description:
+      'KIP-966 as Kafka ships it (the elr rules, PreviousBrokerEpoch check) on two topic partitions sharing three brokers, each led by a different broker (partition 0 has ISR {0,1}, partition 1 has {1,2}, both at min.insync.replicas): a controlled shutdown, a clean stop, an unclean shutdown (losing any unflushed suffix of each log) and a restart each change both partitions in one step (ReplicationControlManager runs a PartitionChangeBuilder over every partition the broker hosts), while ISR, ELR, last known leader and acknowledgements stay per partition. No acknowledged or committed record is lost in either partition, and a leader is elected from the ELR after an acknowledgement. Holds',
+    params: { topicPartitions: 2, initIsr: 2, maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxIsrShrinks: 0 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'elr-incarnation-unclean-2-partitions',
+    description:
+      'the elr-2-partitions faults with ClusterControlManager.registerBroker as it was before KAFKA-18635 (every new incarnation handled as an unclean shutdown): the clean-shutdown file is the broker\'s, so one clean restart costs broker 0 its ELR place in every partition at once; in partition 0 the last known leader, which lost the record in the unclean shutdown that also moved partition 1\'s leadership, is elected and the clean replica truncates to it, while partition 1 keeps everything. Violates NoAckedRecordLostEvenUnclean in partition 0; the shipped check (elr-2-partitions) holds',
+    params: { topicPartitions: 2, initIsr: 2, cleanShutdownCheck: 'everyIncarnationUnclean', maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxIsrShrinks: 0 },
     expect: { verdict: 'violates', property: 'NoAckedRecordLostEvenUnclean' },
     options: { deadlock: false },
   },
@@ -308,7 +360,7 @@ export function modelOf(cfg: Config): Model<ReplicationState> {
     actions: markDisabled(replicationActions(cfg), cfg),
     properties: replicationProperties(cfg),
     // Liveness is checked on the model's own graph: the VIEW could join states into a cycle no behaviour has.
-    ...(cfg.liveness ? {} : { view: withoutPartitionEpochs }),
+    ...(cfg.liveness ? {} : { view: withoutPartitionEpochs(cfg) }),
     layout: cfg.layout.State,
   };
 }
@@ -316,7 +368,7 @@ export function modelOf(cfg: Config): Model<ReplicationState> {
 export default defineSpec<ReplicationState>({
   name: 'replication',
   description:
-    'One Kafka partition replicated on rf brokers with its KRaft controller: ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
+    'Kafka partitions replicated on rf brokers with their KRaft controller (one topic partition, or several sharing the brokers): ISR, KIP-966 ELR and unclean recovery, acks 0/1/all/quorum (KIP-250); finds the known data-loss histories',
   params: PARAMS,
   presets: PRESETS,
   build: (params) => modelOf(configOf(params)),

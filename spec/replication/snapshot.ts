@@ -1,10 +1,12 @@
 /**
- * A plain reading of one state for the guards. The checker asks every action's guard about the same
- * state in a row, so the state is read once into arrays and the last reading is kept. States are
- * immutable, so a reading never goes stale; a copy being written (`withMutations`) is never read here.
+ * A plain reading of one state, as one topic partition sees it, for the guards. The checker asks every
+ * action's guard about the same state in a row, so the state is read once into arrays and the last
+ * state's readings are kept. States are immutable, so a reading never goes stale; a copy being written
+ * (`withMutations`) is never read here.
  */
 import { maskOf } from './ids.ts';
 import type { Log, ReplicationState } from './state.ts';
+import type { TopicPartition } from './topicPartition.ts';
 
 export interface Snapshot {
   readonly running: readonly boolean[];
@@ -12,11 +14,11 @@ export interface Snapshot {
   /** Each broker's log end offset. */
   readonly leo: readonly number[];
   readonly hw: readonly number[];
-  /** Each broker's view of the partition: leader, leader epoch and ISR (mask). */
+  /** Each broker's view of the topic partition: leader, leader epoch and ISR (mask). */
   readonly viewLeader: readonly number[];
   readonly viewEpoch: readonly number[];
   readonly viewIsr: readonly number[];
-  /** The controller's partition record, sets as masks. */
+  /** The controller's registration of the topic partition, sets as masks. */
   readonly leader: number;
   readonly leaderEpoch: number;
   readonly isr: number;
@@ -24,7 +26,7 @@ export interface Snapshot {
   readonly fenced: number;
   readonly shuttingDown: number;
   readonly cut: number;
-  /** How many values producers have sent, and how much of each fault budget is spent. */
+  /** How many values producers have sent to the topic partition, and how much of each fault budget is spent. */
   readonly produced: number;
   readonly uncleanShutdowns: number;
   readonly cleanShutdowns: number;
@@ -34,10 +36,21 @@ export interface Snapshot {
 }
 
 let lastState: ReplicationState | null = null;
-let lastSnapshot: Snapshot | null = null;
+// By topic partition id.
+let lastSnapshots: (Snapshot | undefined)[] = [];
 
-export function snapshotOf(s: ReplicationState): Snapshot {
-  if (s === lastState) return lastSnapshot!;
+export function snapshotOf(s: ReplicationState, tp: TopicPartition): Snapshot {
+  if (s === lastState) {
+    const kept = lastSnapshots[tp.id];
+    if (kept !== undefined) return kept;
+  } else {
+    lastState = s;
+    lastSnapshots = [];
+  }
+  return (lastSnapshots[tp.id] = read(s, tp));
+}
+
+function read(s: ReplicationState, tp: TopicPartition): Snapshot {
   const running: boolean[] = [];
   const logs: Log[] = [];
   const leo: number[] = [];
@@ -45,19 +58,19 @@ export function snapshotOf(s: ReplicationState): Snapshot {
   const viewLeader: number[] = [];
   const viewEpoch: number[] = [];
   const viewIsr: number[] = [];
-  const p = s.partition;
+  const p = tp.partition(s);
   const leader = p.leader;
   const leaderEpoch = p.leaderEpoch;
   const isr = maskOf(p.isr);
   const brokers = s.brokers;
   for (let i = 0; i < brokers.size; i++) {
-    const b = brokers.get(i)!;
-    running.push(b.running);
-    const log = b.log;
+    running.push(brokers.get(i)!.running);
+    const r = tp.replica(s, i);
+    const log = r.log;
     logs.push(log);
     leo.push(log.size);
-    hw.push(b.hw);
-    const v = b.view;
+    hw.push(r.hw);
+    const v = r.view;
     viewLeader.push(v === null ? leader : v.leader);
     viewEpoch.push(v === null ? leaderEpoch : v.leaderEpoch);
     viewIsr.push(v === null ? isr : maskOf(v.isr));
@@ -78,14 +91,12 @@ export function snapshotOf(s: ReplicationState): Snapshot {
     fenced: maskOf(s.fenced),
     shuttingDown: maskOf(s.shuttingDown),
     cut: maskOf(s.cut),
-    produced: s.ghost.produced,
+    produced: tp.ghost(s).produced,
     uncleanShutdowns: faults.uncleanShutdowns,
     cleanShutdowns: faults.cleanShutdowns,
     emptyDisks: faults.emptyDisks,
     partitions: faults.partitions,
     isrShrinks: faults.isrShrinks,
   };
-  lastState = s;
-  lastSnapshot = snapshot;
   return snapshot;
 }

@@ -1,6 +1,11 @@
 /**
- * The state of one Kafka partition replicated on `rf` brokers, and of the KRaft controller that owns its
- * `PartitionRegistration`. Offsets are list indexes, so a log end offset (LEO) is `log.size`.
+ * The state of Kafka topic partitions replicated on the same `rf` brokers, and of the KRaft controller that
+ * owns their `PartitionRegistration`s. Offsets are list indexes, so a log end offset (LEO) is `log.size`.
+ *
+ * With one topic partition (the default) its registration is `partition`, and each broker holds its replica
+ * (`log`, `hw`, `view`) beside its own fields. With more, each of those is per partition (`partitions`, a
+ * broker's `replicas`, `ghosts`) while running, the clean-shutdown file, fencing, controlled shutdown and
+ * network cuts stay per broker. Only `topicPartition.ts` knows where a partition's fields live.
  *
  * Metadata reaches every broker that can reach the controller in the same step as the change, so such a
  * broker's view is the controller's record and is stored as `null`. A broker cut off by a network
@@ -9,6 +14,7 @@
  */
 import { layout as L, type Packed } from '../layout/index.ts';
 import type { Mutation } from './mutations.ts';
+import { ONLY, setReplica, type TopicPartition } from './topicPartition.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
@@ -27,6 +33,7 @@ export interface ReplicationBounds {
   readonly maxEmptyDisks: number;
   readonly maxPartitions: number;
   readonly maxIsrShrinks: number;
+  readonly topicPartitions: number;
 }
 
 /**
@@ -37,7 +44,8 @@ export interface ReplicationBounds {
  * needs the leaderless or non-preferred partition a change left), and an ISR expansion never does (the
  * controller's leader is always in its ISR). The partition epoch also counts the expansions (at most the
  * members any change removed, `rf` each, plus the replicas outside the initial ISR) and the KIP-704
- * recoveries (one per unclean election).
+ * recoveries (one per unclean election). Each topic partition takes every broker-level change at most once, so
+ * the bounds hold per partition whatever their number (the ISR-shrink budget is shared).
  */
 export function boundsOf(p: {
   readonly rf: number;
@@ -47,10 +55,11 @@ export function boundsOf(p: {
   readonly maxEmptyDisks: number;
   readonly maxPartitions: number;
   readonly maxIsrShrinks: number;
+  readonly topicPartitions?: number;
 }): ReplicationBounds {
   const stops = p.maxUncleanShutdowns + p.maxCleanShutdowns + p.maxEmptyDisks;
   const changes = p.maxIsrShrinks + 4 * stops + 2 * p.rf * p.maxPartitions;
-  return { ...p, maxLeaderEpoch: 1 + 3 * changes, maxPartitionEpoch: 1 + p.rf + changes * (5 + 3 * p.rf) };
+  return { ...p, topicPartitions: p.topicPartitions ?? 1, maxLeaderEpoch: 1 + 3 * changes, maxPartitionEpoch: 1 + p.rf + changes * (5 + 3 * p.rf) };
 }
 
 /**
@@ -171,7 +180,26 @@ export function replicationLayout(b: ReplicationBounds) {
     faults: Faults,
     ghost: Ghost,
   });
-  return { BrokerId, Entry, Log, Partition, Broker, Faults, Ghost, State };
+  if (b.topicPartitions === 1) return { BrokerId, Entry, Log, Partition, Broker, Faults, Ghost, State };
+
+  // Several topic partitions on the same brokers: what belongs to one partition (its registration, each
+  // broker's replica of it, its observer variables) is kept per partition, what belongs to a broker once.
+  // The state is typed as the one-partition state: the fields that differ are read and written only
+  // through `topicPartition.ts`.
+  const TopicPartitionId = L.ids('topicPartition', Array.from({ length: b.topicPartitions }, (_, i) => i));
+  /** A broker's replica of one topic partition (each field as in the one-partition `Broker`). */
+  const Replica = L.record('Replica', { log: Log, hw: Offset, view: L.option(Partition) });
+  const SharedBroker = L.record('Broker', { running: L.bool(), replicas: L.map(TopicPartitionId, Replica), cleanShutdownFile: L.bool() });
+  const Shared = L.record('ReplicationState', {
+    brokers: L.map(BrokerId, SharedBroker),
+    partitions: L.map(TopicPartitionId, Partition),
+    fenced: L.idSet(BrokerId),
+    shuttingDown: L.idSet(BrokerId),
+    cut: L.idSet(BrokerId),
+    faults: Faults,
+    ghosts: L.map(TopicPartitionId, Ghost),
+  });
+  return { BrokerId, Entry, Log, Partition, Broker, Faults, Ghost, State: Shared as unknown as typeof State };
 }
 
 export type ReplicationLayout = ReturnType<typeof replicationLayout>;
@@ -213,11 +241,16 @@ export type BalancedFallback = 'waitLastKnownLeader' | 'lastKnownLeaderOrAny';
 
 /** The model's constants, resolved from the spec parameters. */
 export interface Config {
-  /** Broker ids in assignment order; the first is the preferred leader. */
+  /** Broker ids in ascending order: every broker hosts a replica of every topic partition. */
   readonly replicas: readonly number[];
+  /** The topic partitions on these brokers (`topicPartitions`; one unless asked). */
+  readonly tps: readonly TopicPartition[];
+  /** Each topic partition's replicas in assignment order; the first is its preferred leader. */
+  readonly assignment: readonly (readonly number[])[];
   readonly minIsr: number;
   /** The ISR at start is the first `initIsr` replicas. */
   readonly initIsr: number;
+  /** Records per topic partition. */
   readonly values: number;
   readonly acks: Acks;
   /** KIP-966: the ELR, LastKnownELR and unclean-shutdown detection (metadata version with ELR). */
@@ -256,9 +289,9 @@ export interface Config {
 
 export const brokerName = (b: number): string => `broker${b}`;
 
-/** The partition record broker `b` acts on. */
-export function viewOf(s: ReplicationState, b: number): Partition {
-  return s.brokers.get(b)!.view ?? s.partition;
+/** The registration of `tp` broker `b` acts on. */
+export function viewOf(s: ReplicationState, b: number, tp: TopicPartition = ONLY): Partition {
+  return tp.replica(s, b).view ?? tp.partition(s);
 }
 
 /** Failures that can destroy data, counted against min.insync.replicas (the KIP-966 tolerance). */
@@ -267,23 +300,16 @@ export function dataLossFailures(s: ReplicationState, cfg: Config): number {
   return f.dataLossShutdowns + f.emptyDisks + (cfg.countIsolations ? f.isolations : 0);
 }
 
-/** The fields of a broker a step may set. */
-export type BrokerFields = {
-  readonly running?: boolean;
-  readonly log?: Log;
-  readonly hw?: number;
-  readonly view?: Partition | null;
-  readonly cleanShutdownFile?: boolean;
-};
-
-/** `s` with the given fields of broker `b` set (in place on a `withMutations` copy). */
-export function setBroker(s: ReplicationState, b: number, fields: BrokerFields): ReplicationState {
-  let t = s;
-  for (const k in fields) t = t.setIn(['brokers', b, k], fields[k as keyof BrokerFields]);
-  return t;
-}
-
-/** Broker `b` stops: its disk keeps `log`; what it held in memory (high watermark, metadata) is gone. */
-export function stopBroker(s: ReplicationState, b: number, log: Log, cleanShutdownFile: boolean): ReplicationState {
-  return setBroker(s, b, { running: false, log, hw: 0, view: null, cleanShutdownFile });
+/**
+ * Broker `b` stops: its disk keeps `logOf(tp)` of each topic partition and, after a clean shutdown, the
+ * CleanShutdownFile; what it held in memory (high watermarks, metadata) is gone.
+ */
+export function stopBroker(s: ReplicationState, cfg: Config, b: number, logOf: (tp: TopicPartition) => Log, cleanShutdownFile: boolean): ReplicationState {
+  let t = s.setIn(['brokers', b, 'running'], false);
+  for (const tp of cfg.tps) {
+    t = setReplica(t, tp, b, 'log', logOf(tp));
+    t = setReplica(t, tp, b, 'hw', 0);
+    t = setReplica(t, tp, b, 'view', null);
+  }
+  return t.setIn(['brokers', b, 'cleanShutdownFile'], cleanShutdownFile);
 }
