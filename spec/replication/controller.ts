@@ -158,10 +158,13 @@ function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: 
   return t;
 }
 
+/** The partitions a broker event changes: every one the broker hosts, which is all of them. */
+const hostedBy = (cfg: Config): readonly TopicPartition[] => (cfg.mutation === 'brokerEventOnePartition' ? cfg.tps.slice(0, 1) : cfg.tps);
+
 /** One change of every topic partition, each to the target ISR `isrOf` gives it. */
 function applyAll(s: ReplicationState, cfg: Config, isrOf: (isr: number) => number, uncleanShutdown = NO_LEADER): ReplicationState {
   let t = s;
-  for (const tp of cfg.tps) t = apply(t, cfg, tp, isrOf(maskOf(tp.partition(t).isr)), uncleanShutdown);
+  for (const tp of hostedBy(cfg)) t = apply(t, cfg, tp, isrOf(maskOf(tp.partition(t).isr)), uncleanShutdown);
   return t;
 }
 
@@ -214,7 +217,7 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
   let t = s;
   if (cfg.elr && restartLooksUnclean(cfg, clean) && cfg.mutation !== 'uncleanRestartKeepsElr') {
-    for (const tp of cfg.tps) {
+    for (const tp of hostedBy(cfg)) {
       const p = tp.partition(t);
       const isr = maskOf(p.isr);
       if (inMask(isr | maskOf(p.elr), b)) t = apply(t, cfg, tp, isr & ~bit(b), b);

@@ -25,6 +25,7 @@ export const MUTATIONS = {
   managerSkipsLastKnownElr: 'the Unclean Recovery Manager under Balanced does not wait for the LastKnownELR members',
   preferredSkipsCatchUp: 'the safe preferred-leader election moves leadership before the preferred replica caught up',
   longestLogIgnored: 'the KIP-250 longest-log election picks in assignment order',
+  brokerEventOnePartition: 'ReplicationControlManager changes only the first partition a fenced, shutting-down or uncleanly restarted broker hosts, not every one',
 } as const;
 
 export type Mutation = keyof typeof MUTATIONS;
