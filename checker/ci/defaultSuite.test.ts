@@ -50,6 +50,8 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'lifecycle/kip903-broker-epochs': 'spec/lifecycle/lifecycle.test.ts',
   'replication/elr': 'spec/replication/replication.test.ts',
   'replication/elr-incarnation-unclean': 'spec/replication/replication.test.ts',
+  'replication/elr-2-partitions': 'spec/replication/replication.test.ts',
+  'replication/elr-incarnation-unclean-2-partitions': 'spec/replication/replication.test.ts',
   'replication/balanced-recovery-manager': 'spec/replication/replication.test.ts',
   'replication/balanced-empty': 'spec/replication/replication.test.ts',
   'replication/replication-live': 'spec/replication/liveness.test.ts',

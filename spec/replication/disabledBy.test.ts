@@ -17,3 +17,13 @@ test('elr: faults with a zero budget and the recovery manager path are disabled 
     ['UncleanRecovery', 'recoveryManager = false'],
   ]);
 });
+
+test('elr-2-partitions: with no ISR-shrink budget, ShrinkIsr is disabled by parameters, not reported as never enabled', () => {
+  assert.deepEqual(disabledIn('elr-2-partitions'), [
+    ['PartitionNetwork', 'maxPartitions = 0'],
+    ['HealNetwork', 'maxPartitions = 0'],
+    ['ShrinkIsr', 'maxIsrShrinks = 0'],
+    ['ReplaceDisk', 'maxEmptyDisks = 0'],
+    ['UncleanRecovery', 'recoveryManager = false'],
+  ]);
+});

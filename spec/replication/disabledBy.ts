@@ -12,6 +12,8 @@ function reasonFor(name: string, cfg: Config): string | undefined {
     case 'PartitionNetwork':
     case 'HealNetwork':
       return cfg.maxPartitions === 0 ? 'maxPartitions = 0' : undefined;
+    case 'ShrinkIsr':
+      return cfg.maxIsrShrinks === 0 ? 'maxIsrShrinks = 0' : undefined;
     case 'ReplaceDisk':
       return cfg.maxEmptyDisks === 0 ? 'maxEmptyDisks = 0' : undefined;
     case 'UncleanRecovery':
