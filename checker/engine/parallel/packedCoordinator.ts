@@ -18,6 +18,7 @@ import type { ByteFrontier } from '../frontier.ts';
 import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
+import { copyInto } from '../../../spec/layout/bytes.ts';
 import { CANDIDATE_WORDS, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 type Chunk = Extract<FromPackedWorker, { type: 'chunk' }>;
@@ -36,7 +37,7 @@ class LevelBuffer {
       bigger.set(this.bytes.subarray(0, this.count * this.width));
       this.bytes = bigger;
     }
-    this.bytes.set(b.subarray(at, at + this.width), this.count * this.width);
+    copyInto(b, at, this.bytes, this.count * this.width, this.width);
     this.count++;
   }
 }
