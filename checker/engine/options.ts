@@ -31,7 +31,8 @@ export interface CheckOptions {
   readonly workers?: number;
   /**
    * With workers, search in one thread until this many distinct states are known, then hand over to the
-   * workers (default 50,000): starting threads costs more than small models take.
+   * workers (default 10,000): the first levels are too small to share. Workers of packed states start
+   * with the search, so they load the model while those levels are searched.
    */
   readonly parallelFromStates?: number;
   readonly onProgress?: (progress: Progress) => void;
