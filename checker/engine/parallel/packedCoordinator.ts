@@ -182,8 +182,9 @@ async function search<S>(
     // Enough chunks that both workers stay busy and a stop inside a level comes soon.
     const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (workers.length * 8))));
     const chunks = Math.ceil(levelSize / chunkSize);
+    const nextChunk = new SharedArrayBuffer(4);
     for (const w of workers) {
-      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, seen: seen.buffer, witnessesReached });
+      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, nextChunk, seen: seen.buffer, witnessesReached });
     }
     const waiting = new Map<number, Chunk>();
     let stop: SearchEnd | null = null;
@@ -193,7 +194,7 @@ async function search<S>(
         if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
         if (m.type === 'chunk') {
           waiting.set(m.chunk, m);
-          workerHeaps[m.chunk % workers.length] = m.heapUsed;
+          workerHeaps[m.worker] = m.heapUsed;
         }
       }
       const c = waiting.get(chunk)!;

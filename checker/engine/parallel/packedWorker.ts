@@ -75,7 +75,9 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
     witnessesReached = m.witnessesReached;
     sent.clear();
     const chunks = Math.ceil(m.count / m.chunkSize);
-    for (let chunk = setup.index; chunk < chunks; chunk += setup.count) {
+    const nextChunk = new Int32Array(m.nextChunk);
+    // Claimed in increasing order: this worker's chunks are merged in the order it expands them (see `sent`).
+    for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < chunks; chunk = Atomics.add(nextChunk, 0, 1)) {
       parents.clear();
       candidates.clear();
       bytes.clear();
@@ -117,7 +119,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
       const p = parents.take();
       const c = candidates.take();
       const b = bytes.take();
-      send({ type: 'chunk', chunk, parents: p, candidates: c, bytes: b, errors, heapUsed: process.memoryUsage().heapUsed }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
+      send({ type: 'chunk', chunk, worker: setup.index, parents: p, candidates: c, bytes: b, errors, heapUsed: process.memoryUsage().heapUsed }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
     }
   }
 
