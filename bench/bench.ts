@@ -6,6 +6,10 @@
  * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
+ * `KMC_BENCH_BIG=1` adds the cases that take minutes each: TwoPhase rm=10 (tens of millions of states),
+ * a Kafka configuration out of reach of the first release (its bytes per state is the whole process's
+ * peak RSS over 10^6+ states), and a Kafka run whose frontier outgrows --memory-budget, which spills to
+ * disk and must end with the counts of the same run in memory.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,7 +25,18 @@ interface BenchCase {
   readonly oneWorkerOptions?: readonly string[];
   /** Skip the all-cores run (a spec without a layout, measured for the representation alone). */
   readonly oneWorkerOnly?: boolean;
+  /** Skip the one-worker run (a case too big to run twice): the all-cores figures fill the row. */
+  readonly allCoresOnly?: boolean;
+  /** The run must end with the verdict and counts of this earlier case (a spilling run against its in-memory twin). */
+  readonly sameAs?: string;
+  /** At full size the run must write some of its frontier to disk (else it proves nothing about spilling). */
+  readonly mustSpill?: boolean;
 }
+
+// replication-bench with three records (685,506 states): its widest levels outgrow this budget (about 20 MB
+// of frontier goes to disk).
+const SPILL_KAFKA = ['replication', '--preset', 'replication-bench', '--param', 'values=3'];
+const SPILL_BUDGET = '50M';
 
 const CASES: readonly BenchCase[] = [
   // The bundled TwoPhase (a declared layout) and the same spec over Immutable.js, side by side.
@@ -29,15 +44,26 @@ const CASES: readonly BenchCase[] = [
   { name: 'twophase rm=8 (Immutable.js)', args: ['spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=8'], quickArgs: ['spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=7'], oneWorkerOnly: true },
   // The same state space packed by hand into a number: what the engine does with no spec cost.
   { name: 'twophase-packed rm=8', args: ['bench/twoPhasePacked.ts', '--param', 'rm=8'], quickArgs: ['bench/twoPhasePacked.ts', '--param', 'rm=7'] },
-  { name: 'twophase rm=10 (layout)', args: ['twophase', '--param', 'rm=10'], quickArgs: ['twophase', '--param', 'rm=8'] },
   { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
   // The bundled KRaft (a declared layout) and the same spec over Immutable.js, side by side.
   { name: 'kraft-bench (Immutable.js)', args: ['spec/kraft/kraftImmutable.ts', '--preset', 'kraft-bench'], oneWorkerOnly: true },
   { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
   // A packed-layout spec: the KIP-631 lifecycle's final design, exhaustive.
   // A frontier that outgrows its budget spills to disk; the counts must equal the in-memory run above.
-  { name: 'twophase rm=8 spilling (--memory-budget 96M)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'], oneWorkerOptions: ['--memory-budget', '96M'], oneWorkerOnly: true },
+  { name: 'twophase rm=8 spilling (--memory-budget 96M)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'], oneWorkerOptions: ['--memory-budget', '96M'], oneWorkerOnly: true, sameAs: 'twophase rm=8 (layout)', mustSpill: true },
   { name: 'lifecycle kip631-final', args: ['lifecycle', '--preset', 'kip631-final'], quickArgs: ['lifecycle', '--preset', 'kip903-broker-epochs'] },
+];
+
+/** KMC_BENCH_BIG=1: minutes each, run once (all cores), in this order. */
+const BIG_CASES: readonly BenchCase[] = [
+  { name: 'twophase rm=10 (layout)', args: ['twophase', '--param', 'rm=10'], allCoresOnly: true },
+  // Replication under KIP-966 (ELR) with three records and three ISR shrinks: replication-bench made
+  // bigger along the two bounds that hold (with rf=4 the bench bounds find ElrMembersHoldCommitted broken).
+  { name: 'replication-bench values=3 maxIsrShrinks=3', args: ['replication', '--preset', 'replication-bench', '--param', 'values=3', '--param', 'maxIsrShrinks=3'], allCoresOnly: true },
+  // The same Kafka run in one thread in memory, then under a budget its frontier outgrows (in one thread:
+  // only the sequential search spills).
+  { name: 'replication-bench values=3 in memory', args: SPILL_KAFKA, oneWorkerOnly: true },
+  { name: `replication-bench values=3 spilling (--memory-budget ${SPILL_BUDGET})`, args: SPILL_KAFKA, oneWorkerOptions: ['--memory-budget', SPILL_BUDGET], oneWorkerOnly: true, sameAs: 'replication-bench values=3 in memory', mustSpill: true },
 ];
 
 const compiled = fileURLToPath(new URL('../dist/checker/cli/bin.mjs', import.meta.url));
@@ -46,6 +72,7 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 const cores = availableParallelism();
+const big = process.env.KMC_BENCH_BIG === '1';
 
 interface Figures {
   status: string;
@@ -69,18 +96,24 @@ console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', q
 console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up'].join(' | '));
 /** The all-cores figures of each case run, so a later comparison reuses them instead of searching again. */
 const allCores = new Map<string, Figures>();
-for (const c of CASES) {
+for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
   if (only && !c.name.includes(only)) continue;
   const args = quick && c.quickArgs ? c.quickArgs : c.args;
-  const one = run(args, 1, c.oneWorkerOptions);
-  const many = cores > 1 && !c.oneWorkerOnly ? run(args, cores) : one;
+  const many0 = cores > 1 && !c.oneWorkerOnly ? run(args, cores) : null;
+  const one = c.allCoresOnly && many0 !== null ? many0 : run(args, 1, c.oneWorkerOptions);
+  const many = many0 ?? one;
   allCores.set(c.name, many);
   if (many.distinct !== one.distinct || many.generated !== one.generated) {
     throw new Error(`${c.name}: ${cores} workers gave different counts (${many.distinct}/${many.generated} vs ${one.distinct}/${one.generated})`);
   }
+  const twin = c.sameAs !== undefined ? allCores.get(c.sameAs) : undefined;
+  if (twin !== undefined && (twin.status !== one.status || twin.distinct !== one.distinct || twin.generated !== one.generated || twin.depth !== one.depth)) {
+    throw new Error(`${c.name}: ended ${one.status} ${one.distinct}/${one.generated}/${one.depth}, not as ${c.sameAs} (${twin.status} ${twin.distinct}/${twin.generated}/${twin.depth})`);
+  }
+  if (c.mustSpill && !quick && !((one.spilledBytes ?? 0) > 0)) throw new Error(`${c.name}: nothing went to disk; lower its budget`);
   console.log(
     [
-      c.name,
+      c.allCoresOnly && many0 !== null ? `${c.name}, ${cores} workers` : c.name,
       one.status,
       fmt(one.distinct),
       fmt(one.generated),

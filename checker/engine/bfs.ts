@@ -51,6 +51,9 @@ export async function breadthFirst<S>(
   // Frontiers spill to disk only under a memory budget; without one the heap guard and the machine decide.
   const spills = options.memoryBudgetBytes !== undefined || options.frontierMemoryBytes !== undefined;
   const spillDir = spills ? (options.spillDirectory ?? join(tmpdir(), 'kmc-spill')) : undefined;
+  // Only whole chunks behind the one being read and before the one being written can go to disk, so
+  // under a budget the chunks are a 64th of it: a frontier of a few chunks' worth can spill.
+  const chunkBytes = options.frontierChunkBytes ?? (options.memoryBudgetBytes !== undefined ? Math.max(1 << 16, Math.min(1 << 22, Math.floor(options.memoryBudgetBytes / 64))) : undefined);
   const frontierBytes = () => (current?.bytes ?? 0) + (next?.bytes ?? 0);
   const mustSpill = () =>
     options.frontierMemoryBytes !== undefined ? frontierBytes() > options.frontierMemoryBytes : limits.nearBudget(memory());
@@ -77,8 +80,8 @@ export async function breadthFirst<S>(
     const inits = expander.initialStates();
     if (inits.length > 0) {
       // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
-      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
-      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, options.frontierChunkBytes) : new ObjectFrontier<S>();
+      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
+      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
     }
     if (resumed) {
       if (!(current instanceof ByteFrontier)) throw new Error('only a spec with a layout can resume from a checkpoint');

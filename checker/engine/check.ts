@@ -16,7 +16,7 @@ import { rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
-import { packedParallelBreadthFirst } from './parallel/packedCoordinator.ts';
+import { PackedWorkerPool, packedParallelBreadthFirst } from './parallel/packedCoordinator.ts';
 import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
 import { CheckpointError, readCheckpoint } from './checkpoint.ts';
@@ -53,12 +53,18 @@ export async function checkModel<S>(
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (workers > 1 && source) {
-    const threshold = options.parallelFromStates ?? 50_000;
-    const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold, checkpoints);
-    if ('end' in sequential) outcome = sequential;
-    else if (sequential.frontier instanceof ByteFrontier && expander.witnesses.length <= 32) {
-      outcome = await packedParallelBreadthFirst(expander, source, options, limits, workers, sequential, checkpoints.write);
-    } else outcome = await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+    const threshold = options.parallelFromStates ?? 10_000;
+    // Packed states go to workers started now, which load the model while the first levels are searched here.
+    const pool = packsStates(expander) ? new PackedWorkerPool(source, options.symmetry ?? false, workers) : null;
+    try {
+      const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold, checkpoints);
+      if ('end' in sequential) outcome = sequential;
+      else if (pool !== null && sequential.frontier instanceof ByteFrontier) {
+        outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
+      } else outcome = await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+    } finally {
+      await pool?.stop();
+    }
   } else {
     outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints)) as SearchOutcome;
   }
@@ -66,6 +72,16 @@ export async function checkModel<S>(
   return result.status === 'holds' && livenessRefusal(model, false) === null && model.properties.some(isTemporal)
     ? withLiveness(model, result, limits, label)
     : result;
+}
+
+/** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
+function packsStates<S>(expander: Expander<S>): boolean {
+  if (expander.witnesses.length > 32) return false;
+  try {
+    return isPacked(expander.initialStates()[0]);
+  } catch {
+    return false; // init() threw: the search reports it
+  }
 }
 
 /** The temporal properties, checked once the search has shown every state safe (issue: liveness). */

@@ -14,7 +14,7 @@ export interface CheckOptions {
   readonly memoryBudgetBytes?: number;
   /** Most frontier bytes kept in memory before chunks spill to disk (default: what the memory budget leaves). */
   readonly frontierMemoryBytes?: number;
-  /** Size of the frontier's chunks, the unit of spilling (default 4 MiB; smaller in tests). */
+  /** Size of the frontier's chunks, the unit of spilling (default 4 MiB, or a 64th of the memory budget; smaller in tests). */
   readonly frontierChunkBytes?: number;
   /** Write a checkpoint to this folder at level boundaries (packed specs), at most every `checkpointEverySeconds` (default 600). */
   readonly checkpointDirectory?: string;
@@ -31,7 +31,8 @@ export interface CheckOptions {
   readonly workers?: number;
   /**
    * With workers, search in one thread until this many distinct states are known, then hand over to the
-   * workers (default 50,000): starting threads costs more than small models take.
+   * workers (default 10,000): the first levels are too small to share. Workers of packed states start
+   * with the search, so they load the model while those levels are searched.
    */
   readonly parallelFromStates?: number;
   readonly onProgress?: (progress: Progress) => void;

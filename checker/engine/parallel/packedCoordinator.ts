@@ -18,6 +18,7 @@ import type { ByteFrontier } from '../frontier.ts';
 import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
+import { copyInto } from '../../../spec/layout/bytes.ts';
 import { CANDIDATE_WORDS, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 type Chunk = Extract<FromPackedWorker, { type: 'chunk' }>;
@@ -36,7 +37,7 @@ class LevelBuffer {
       bigger.set(this.bytes.subarray(0, this.count * this.width));
       this.bytes = bigger;
     }
-    this.bytes.set(b.subarray(at, at + this.width), this.count * this.width);
+    copyInto(b, at, this.bytes, this.count * this.width, this.width);
     this.count++;
   }
 }
@@ -70,49 +71,73 @@ class WorkerHandle {
   }
 }
 
+/**
+ * The packed search's worker threads. They are started when the search starts, so loading the model in
+ * each overlaps the levels searched in one thread, and the hand-over waits for none of it.
+ */
+export class PackedWorkerPool {
+  readonly workers: readonly WorkerHandle[];
+  private readyCount = 0;
+  private failure: string | null = null;
+  private readonly queue: FromPackedWorker[] = [];
+  private wake: (() => void) | null = null;
+
+  constructor(source: ModelSource, symmetry: boolean, count: number) {
+    this.workers = Array.from({ length: count }, (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count }));
+    // Every message goes to one queue, so chunks are taken in whatever order they arrive.
+    for (const w of this.workers)
+      w.listen((m) => {
+        if (m.type === 'ready') this.readyCount++;
+        else {
+          if (m.type === 'failed') this.failure ??= m.message;
+          this.queue.push(m);
+        }
+        const f = this.wake;
+        this.wake = null;
+        f?.();
+      });
+  }
+
+  /** Every worker has loaded the model (or one failed, which the search then reports). */
+  get settled(): boolean {
+    return this.readyCount === this.workers.length || this.failure !== null;
+  }
+
+  async whenReady(): Promise<void> {
+    while (!this.settled) await new Promise<void>((r) => (this.wake = r));
+    if (this.failure !== null) throw new Error(`a worker thread failed: ${this.failure}`);
+  }
+
+  async next(): Promise<FromPackedWorker> {
+    while (this.queue.length === 0) await new Promise<void>((r) => (this.wake = r));
+    return this.queue.shift()!;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+  }
+}
+
+/** Goes on from `resume` with the pool's workers (see the file comment); stops them when done. */
 export async function packedParallelBreadthFirst<S>(
   expander: Expander<S>,
-  source: ModelSource,
+  pool: PackedWorkerPool,
   options: CheckOptions,
   limits: Limits,
-  workerCount: number,
   resume: ResumePoint,
   checkpoint?: NonNullable<Checkpoints['write']>,
 ): Promise<SearchOutcome> {
-  const workers = Array.from(
-    { length: workerCount },
-    (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry: options.symmetry ?? false, index, count: workerCount }),
-  );
   try {
-    // Every message goes to one queue, so chunks are taken in whatever order they arrive.
-    const queue: FromPackedWorker[] = [];
-    let wake: (() => void) | null = null;
-    for (const w of workers)
-      w.listen((m) => {
-        queue.push(m);
-        const f = wake;
-        wake = null;
-        f?.();
-      });
-    const next = async (): Promise<FromPackedWorker> => {
-      while (queue.length === 0) await new Promise<void>((r) => (wake = r));
-      return queue.shift()!;
-    };
-    let ready = 0;
-    while (ready < workerCount) {
-      const m = await next();
-      if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
-      if (m.type === 'ready') ready++;
-    }
-    return await search(expander, workers, next, options, limits, resume, checkpoint);
+    await pool.whenReady();
+    return await search(expander, pool.workers, () => pool.next(), options, limits, resume, checkpoint);
   } finally {
-    await Promise.all(workers.map((w) => w.stop()));
+    await pool.stop();
   }
 }
 
 async function search<S>(
   expander: Expander<S>,
-  workers: WorkerHandle[],
+  workers: readonly WorkerHandle[],
   receive: () => Promise<FromPackedWorker>,
   options: CheckOptions,
   limits: Limits,
@@ -157,8 +182,9 @@ async function search<S>(
     // Enough chunks that both workers stay busy and a stop inside a level comes soon.
     const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (workers.length * 8))));
     const chunks = Math.ceil(levelSize / chunkSize);
+    const nextChunk = new SharedArrayBuffer(4);
     for (const w of workers) {
-      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, seen: seen.buffer, witnessesReached });
+      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, nextChunk, seen: seen.buffer, witnessesReached });
     }
     const waiting = new Map<number, Chunk>();
     let stop: SearchEnd | null = null;
@@ -168,7 +194,7 @@ async function search<S>(
         if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
         if (m.type === 'chunk') {
           waiting.set(m.chunk, m);
-          workerHeaps[m.chunk % workers.length] = m.heapUsed;
+          workerHeaps[m.worker] = m.heapUsed;
         }
       }
       const c = waiting.get(chunk)!;

@@ -1,8 +1,9 @@
 /**
  * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
  *
- * A level lives once, as bytes in shared memory. It is cut into chunks of consecutive positions; chunk k
- * is expanded by worker k mod N. For each parent a worker reports what the sequential search would have
+ * A level lives once, as bytes in shared memory. It is cut into chunks of consecutive positions, which
+ * the workers claim in increasing order from a shared counter, so a worker slowed down (by the machine or
+ * by costlier states) takes fewer chunks instead of holding up the merge. For each parent a worker reports what the sequential search would have
  * counted, and each successor not already in the shared fingerprint set as a candidate: its fingerprint,
  * how it was reached, what the properties say of it, and its bytes. The coordinator merges chunks in
  * order (the sequential order), keeps the candidates that are new, and appends their bytes to the next
@@ -35,6 +36,8 @@ export type ToPackedWorker =
       readonly states: SharedArrayBuffer;
       readonly count: number;
       readonly chunkSize: number;
+      /** One Int32: the next chunk to claim (Atomics.add). */
+      readonly nextChunk: SharedArrayBuffer;
       readonly seen: SharedArrayBuffer;
       /** Witnesses already reached: not evaluated again. */
       readonly witnessesReached: Uint8Array;
@@ -46,6 +49,8 @@ export type FromPackedWorker =
   | {
       readonly type: 'chunk';
       readonly chunk: number;
+      /** The worker's index, for its heap figure. */
+      readonly worker: number;
       readonly parents: Uint32Array;
       readonly candidates: Uint32Array;
       readonly bytes: Uint8Array;

@@ -19,21 +19,69 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   const enabledBefore = new Float64Array(actions);
   const firedBefore = new Float64Array(actions);
 
+  // Reused for every chunk and level: a chunk's streams are copied out when sent, so nothing here is
+  // allocated per chunk, and the visitor is one function for the whole run (not a closure per parent).
+  const parents = new GrowableU32();
+  const candidates = new GrowableU32();
+  const bytes = new GrowableBytes();
+  let errors: string[] = [];
+  // Candidates this worker already sent in this level. Its chunks come in the coordinator's merge
+  // order, so a later copy of one is a state the coordinator has by then: it would drop it anyway.
+  // Skipping it here spares its properties, its bytes and its merge.
+  const sent = new FingerprintSet(1 << 12);
+  const w = layout.width;
+  const witnesses = expander.witnesses;
+  let seen: FingerprintSetView | null = null;
+  let witnessesReached: Uint8Array = new Uint8Array(0);
+  // Per parent being expanded: successors generated, candidates sent.
+  let generated = 0;
+  let count = 0;
+
+  const visit = (t: unknown, action: number, _params: unknown, ordinal: number): void => {
+    const index = generated++;
+    expander.fingerprint(t);
+    const hi = expander.hi;
+    const lo = expander.lo;
+    if (seen!.has(hi, lo)) return;
+    if (!sent.add(hi, lo)) return;
+    count++;
+    candidates.push(hi);
+    candidates.push(lo);
+    candidates.push(action);
+    candidates.push(ordinal);
+    candidates.push(index);
+    let verdict = 0;
+    let witnessBits = 0;
+    try {
+      verdict = expander.firstViolation(t) + 1;
+      for (let i = 0; i < witnesses.length && i < 32; i++) {
+        if (witnessesReached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+      }
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      verdict = ERROR_VERDICT;
+      witnessBits = errors.length;
+      errors.push(errorText(e));
+    }
+    candidates.push(verdict);
+    candidates.push(witnessBits >>> 0);
+    const v = t as PackedState;
+    bytes.pushFrom(v._b, v._o, w);
+  };
+
   function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
     const states = new Uint8Array(m.states);
-    const seen = new FingerprintSetView(m.seen);
-    // Candidates this worker already sent in this level. Its chunks come in the coordinator's merge
-    // order, so a later copy of one is a state the coordinator has by then: it would drop it anyway.
-    // Skipping it here spares its properties, its bytes and its merge.
-    const sent = new FingerprintSet(1 << 12);
-    const w = layout.width;
+    seen = new FingerprintSetView(m.seen);
+    witnessesReached = m.witnessesReached;
+    sent.clear();
     const chunks = Math.ceil(m.count / m.chunkSize);
-    const witnesses = expander.witnesses;
-    for (let chunk = setup.index; chunk < chunks; chunk += setup.count) {
-      const parents = new GrowableU32();
-      const candidates = new GrowableU32();
-      const bytes = new GrowableBytes();
-      const errors: string[] = [];
+    const nextChunk = new Int32Array(m.nextChunk);
+    // Claimed in increasing order: this worker's chunks are merged in the order it expands them (see `sent`).
+    for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < chunks; chunk = Atomics.add(nextChunk, 0, 1)) {
+      parents.clear();
+      candidates.clear();
+      bytes.clear();
+      errors = [];
       const end = Math.min(m.count, (chunk + 1) * m.chunkSize);
       for (let pos = chunk * m.chunkSize; pos < end; pos++) {
         const s = layout.wrapAt(states, pos * w);
@@ -41,45 +89,16 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
         for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
         enabledBefore.set(expander.enabledCount);
         firedBefore.set(expander.firedCount);
-        let generated = 0;
-        let count = 0;
+        generated = 0;
+        count = 0;
         let flags = 0;
         try {
           if (!expander.withinConstraint(s)) flags = FLAG_NOT_EXPANDED;
-          else
-            expander.successors(s, (t, action, _params, ordinal) => {
-              const index = generated++;
-              expander.fingerprint(t);
-              if (seen.has(expander.hi, expander.lo)) return;
-              if (!sent.add(expander.hi, expander.lo)) return;
-              count++;
-              candidates.push(expander.hi);
-              candidates.push(expander.lo);
-              candidates.push(action);
-              candidates.push(ordinal);
-              candidates.push(index);
-              let verdict = 0;
-              let witnessBits = 0;
-              try {
-                verdict = expander.firstViolation(t) + 1;
-                for (let i = 0; i < witnesses.length && i < 32; i++) {
-                  if (m.witnessesReached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
-                }
-              } catch (e) {
-                if (!(e instanceof SpecError)) throw e;
-                verdict = ERROR_VERDICT;
-                witnessBits = errors.length;
-                errors.push(`${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`);
-              }
-              candidates.push(verdict);
-              candidates.push(witnessBits >>> 0);
-              const v = t as PackedState;
-              bytes.pushFrom(v._b, v._o, w);
-            });
+          else expander.successors(s, visit);
         } catch (e) {
           if (!(e instanceof SpecError)) throw e;
           flags = FLAG_ERROR | (errors.length << 2);
-          errors.push(`${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`);
+          errors.push(errorText(e));
         }
         let pairs = 0;
         for (let a = 0; a < actions; a++) {
@@ -100,7 +119,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
       const p = parents.take();
       const c = candidates.take();
       const b = bytes.take();
-      send({ type: 'chunk', chunk, parents: p, candidates: c, bytes: b, errors, heapUsed: process.memoryUsage().heapUsed }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
+      send({ type: 'chunk', chunk, worker: setup.index, parents: p, candidates: c, bytes: b, errors, heapUsed: process.memoryUsage().heapUsed }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer, b.buffer as ArrayBuffer]);
     }
   }
 
@@ -115,3 +134,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   send({ type: 'ready' });
 }
 
+/** A spec error as sent to the coordinator: its detail and its cause's message (see packedCoordinator.ts). */
+function errorText(e: SpecError): string {
+  return `${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`;
+}

@@ -51,6 +51,13 @@ export class FingerprintSet {
     return probe(this.slots, this.capacity, hi, lo);
   }
 
+  /** Forgets every fingerprint, keeping the table's capacity (a worker's per-level set, reused). */
+  clear(): void {
+    if (this.size === 0) return;
+    this.slots.fill(0);
+    this.size = 0;
+  }
+
   /** The table as it is, for a checkpoint. */
   get rawSlots(): Uint32Array {
     return this.slots;

@@ -35,6 +35,11 @@ export class GrowableU32 {
   take(): Uint32Array {
     return this.data.slice(0, this.length);
   }
+
+  /** Empties it, keeping its capacity (a worker reuses one for every chunk). */
+  clear(): void {
+    this.length = 0;
+  }
 }
 
 export class GrowableBytes {
@@ -61,6 +66,11 @@ export class GrowableBytes {
   /** The filled part as its own buffer, to transfer to another thread. */
   take(): Uint8Array {
     return this.data.slice(0, this.length);
+  }
+
+  /** Empties it, keeping its capacity. */
+  clear(): void {
+    this.length = 0;
   }
 }
 
