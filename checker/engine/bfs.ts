@@ -3,6 +3,7 @@
  * shortest path, so its parent link gives a shortest counterexample. States of a level are expanded in
  * discovery order and successors in the expander's fixed order, so runs are deterministic.
  */
+import type { ActionParams } from '../../spec/spec.ts';
 import type { Expander } from './expander.ts';
 import { SpecError } from './expander.ts';
 import type { CheckOptions } from './options.ts';
@@ -14,6 +15,7 @@ import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
 import { type CheckpointIdentity, type CheckpointState, writeCheckpoint } from './checkpoint.ts';
+import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 
 /** Where to write checkpoints at level boundaries, and a checkpoint to start from. */
 export interface Checkpoints {
@@ -25,6 +27,8 @@ import { join } from 'node:path';
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
  * `handOver` says so, stops and returns a `ResumePoint` for the parallel coordinator to go on from.
+ * With `recorder` (a search from the initial states, neither handed over nor resumed), every state and
+ * edge is also given to the liveness check, which then needs no exploration of its own.
  */
 export async function breadthFirst<S>(
   expander: Expander<S>,
@@ -32,7 +36,9 @@ export async function breadthFirst<S>(
   limits: Limits,
   handOver?: (distinct: number, seconds: number) => boolean,
   checkpoints: Checkpoints = {},
+  recorder?: LivenessRecorder<S>,
 ): Promise<SearchOutcome | ResumePoint> {
+  if (recorder && (handOver || checkpoints.resumeFrom)) throw new Error('the liveness graph is recorded only by a whole search in one thread');
   const resumed = checkpoints.resumeFrom;
   const seen = resumed?.seen ?? new FingerprintSet();
   const log = resumed?.log ?? new StateLog();
@@ -58,7 +64,7 @@ export async function breadthFirst<S>(
   const mustSpill = () =>
     options.frontierMemoryBytes !== undefined ? frontierBytes() > options.frontierMemoryBytes : limits.nearBudget(memory());
   let spilledBytes = 0;
-  const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0);
+  const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0) + (recorder?.bytes ?? 0);
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
@@ -95,6 +101,7 @@ export async function breadthFirst<S>(
       generated++;
       expander.fingerprint(s);
       if (!seen.add(expander.hi, expander.lo)) continue;
+      recorder?.initial(s, initIndex);
       const id = log.add(NO_PARENT, 0, initIndex);
       curId = id;
       const bad = expander.firstViolation(s);
@@ -113,6 +120,7 @@ export async function breadthFirst<S>(
   const visit = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
     generated++;
     expander.fingerprint(t);
+    recorder?.edge(t, actionIndex, _params as ActionParams, ordinal);
     const hi = expander.hi;
     const lo = expander.lo;
     if (log.size >= maxStates) {
@@ -143,6 +151,7 @@ export async function breadthFirst<S>(
       curId = parentId;
       try {
         if (expander.withinConstraint(s)) {
+          recorder?.expand(s);
           const count = expander.successors(s, visit);
           if (count === 0 && deadlock) {
             current.shift();

@@ -21,7 +21,7 @@ import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
 import { CheckpointError, readCheckpoint } from './checkpoint.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
-import { checkLiveness, livenessRefusal } from './liveness/checkLiveness.ts';
+import { checkLiveness, LivenessRecorder, livenessRefusal } from './liveness/checkLiveness.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -50,6 +50,8 @@ export async function checkModel<S>(
   const workers = options.workers ?? 1;
   const checkpoints = checkpointsFor(expander, options, label);
   let outcome: SearchOutcome;
+  const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
+  let recorder: LivenessRecorder<S> | undefined;
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (workers > 1 && source) {
@@ -66,12 +68,12 @@ export async function checkModel<S>(
       await pool?.stop();
     }
   } else {
-    outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints)) as SearchOutcome;
+    // A whole search in one thread records the graph the liveness check needs as it goes.
+    if (temporal && !checkpoints.resumeFrom) recorder = new LivenessRecorder(expander);
+    outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints, recorder)) as SearchOutcome;
   }
   const result = toResult(expander, outcome, limits, label);
-  return result.status === 'holds' && livenessRefusal(model, false) === null && model.properties.some(isTemporal)
-    ? withLiveness(model, result, limits, label)
-    : result;
+  return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
 }
 
 /** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
@@ -84,9 +86,12 @@ function packsStates<S>(expander: Expander<S>): boolean {
   }
 }
 
-/** The temporal properties, checked once the search has shown every state safe (issue: liveness). */
-async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel): Promise<CheckResult<S>> {
-  const live = await checkLiveness(new Expander(model, false), limits, label);
+/**
+ * The temporal properties, checked once the search has shown every state safe (issue: liveness): on the
+ * graph the search recorded, or else on one a pass of its own explores.
+ */
+async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
+  const live = recorder ? recorder.judge(label) : await checkLiveness(new Expander(model, false), limits, label);
   switch (live.kind) {
     case 'holds':
       return safe;

@@ -1,7 +1,7 @@
 /**
- * The liveness pass: after an exhaustive search has found no safety violation, explore the reachable
- * graph again, this time keeping every edge (compactly, `graph.ts`), then look for a fair cycle on which
- * each temporal property fails (`fairCycle.ts`) and show it as a lasso (`lasso.ts`).
+ * The liveness check: the reachable graph with every edge kept (compactly, `graph.ts`), recorded while
+ * the breadth-first safety search explores it, or by a pass of its own after a search that could not;
+ * then a fair cycle on which each temporal property fails (`fairCycle.ts`), shown as a lasso (`lasso.ts`).
  *
  * For each property, the part of the graph a counterexample lives in:
  * - ◇P: ¬P states reachable from a ¬P initial state through ¬P states;
@@ -64,66 +64,139 @@ export function livenessRefusal<S>(model: Model<S>, symmetry: boolean): string |
   return null;
 }
 
-export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, label: CheckLabel): Promise<LivenessOutcome<S>> {
-  const temporal = expander.model.properties.filter(isTemporal);
-  const keys = new FairnessKeys(expander.actions as never);
-  const ids = new StateIds();
-  const builder = new StateGraphBuilder();
+/**
+ * Builds the reachable graph as a breadth-first search visits it: every state numbered in discovery
+ * order, every edge with its fairness key, and each temporal property's predicates per state. The
+ * safety search feeds it as it goes (`breadthFirst`), so the graph needs no second exploration; the
+ * liveness pass below feeds it by itself where the safety search cannot (worker threads, a resumed
+ * checkpoint, depth-first). Either way it sees the same states, successors and order.
+ */
+export class LivenessRecorder<S> {
+  private readonly temporal: Property<S>[];
+  private readonly keys: FairnessKeys;
+  private readonly ids = new StateIds();
+  private readonly builder = new StateGraphBuilder();
   // Per property: bit P (its `test`) and, for leadsTo, bit `from`.
-  const holds = temporal.map(() => new GrowableBits());
-  const from = temporal.map(() => new GrowableBits());
-  const bytes = () => builder.bytes + ids.bytes + holds.reduce((n, b) => n + b.bytes, 0) + from.reduce((n, b) => n + b.bytes, 0);
+  private readonly holds: GrowableBits[];
+  private readonly from: GrowableBits[];
+  private expanding = 0;
+  private source: S | undefined;
+  /** The first temporal property that threw: reported once the safety search has found nothing first. */
+  private failure: SpecError | undefined;
 
-  const evaluate = (s: S, id: number) => {
-    for (let i = 0; i < temporal.length; i++) {
-      const p = temporal[i]!;
+  constructor(private readonly expander: Expander<S>) {
+    this.temporal = expander.model.properties.filter(isTemporal);
+    this.keys = new FairnessKeys(expander.actions as never);
+    this.holds = this.temporal.map(() => new GrowableBits());
+    this.from = this.temporal.map(() => new GrowableBits());
+  }
+
+  get states(): number {
+    return this.builder.states;
+  }
+
+  /** Bytes of the graph, predicate bits and id table. */
+  get bytes(): number {
+    return this.builder.bytes + this.ids.bytes + this.holds.reduce((n, b) => n + b.bytes, 0) + this.from.reduce((n, b) => n + b.bytes, 0);
+  }
+
+  /** The initial state `s`, number `index` of `init()`, just fingerprinted; false if already recorded. */
+  initial(s: S, index: number): boolean {
+    const { hi, lo } = this.expander;
+    if (this.ids.get(hi, lo) >= 0) return false;
+    const id = this.builder.addState(-1 - index);
+    this.ids.put(hi, lo, id);
+    this.evaluate(s, id);
+    return true;
+  }
+
+  /** The next state in discovery order is being expanded. */
+  expand(s: S): void {
+    this.builder.beginEdges(this.expanding++);
+    this.source = s;
+  }
+
+  /** A successor of the state being expanded, just fingerprinted; true if it is a new state. */
+  edge(t: S, action: number, params: ActionParams, ordinal: number): boolean {
+    const fair = this.keys.idOf(action, params, this.source);
+    const { hi, lo } = this.expander;
+    let target = this.ids.get(hi, lo);
+    const added = target < 0;
+    if (added) {
+      target = this.builder.states;
+      this.ids.put(hi, lo, target);
+      this.builder.addState(this.builder.edges);
+      this.evaluate(t, target);
+    }
+    this.builder.addEdge(target, action, ordinal, fair);
+    return added;
+  }
+
+  private evaluate(s: S, id: number): void {
+    for (let i = 0; i < this.temporal.length; i++) {
+      const p = this.temporal[i]!;
       try {
-        holds[i]!.set(id, p.test(s));
-        if (p.from) from[i]!.set(id, p.from(s));
+        this.holds[i]!.set(id, p.test(s));
+        if (p.from) this.from[i]!.set(id, p.from(s));
       } catch (e) {
-        throw new SpecError('property', `property ${p.name} threw`, e);
+        this.failure ??= new SpecError('property', `property ${p.name} threw`, e);
       }
     }
-  };
+  }
 
+  /** Once every reachable state has been expanded: a fair cycle on which a temporal property fails, or none. */
+  judge(label: CheckLabel): LivenessOutcome<S> {
+    if (this.failure) return { kind: 'error', error: this.failure };
+    const graph = this.builder.build(this.keys.strongFlags(), this.keys.names);
+    const stats: LivenessStats = { states: graph.size, edges: graph.edgeTarget.length, fairKeys: this.keys.count, bytes: this.bytes };
+    const search = new FairCycleSearch(graph);
+    for (let i = 0; i < this.temporal.length; i++) {
+      const p = this.temporal[i]!;
+      const bitsP = this.holds[i]!;
+      const bitsFrom = this.from[i]!;
+      const failing = (u: number) => !bitsP.has(u);
+      const seeds: number[] = [];
+      for (let u = 0; u < graph.size; u++) {
+        if (!failing(u)) continue;
+        if (p.kind === 'eventually' ? graph.parentEdge[u]! < 0 : p.kind === 'leadsTo' ? bitsFrom.has(u) : true) seeds.push(u);
+      }
+      const component = search.find(seeds, failing);
+      if (component === null) continue;
+      const lasso = buildLasso(graph, seeds, failing, component);
+      const trace = lassoTrace(this.expander, graph, this.ids, lasso, label, p);
+      return { kind: 'violation', property: p, trace, stats };
+    }
+    return { kind: 'holds', stats };
+  }
+}
+
+/** The liveness pass on its own: explores the reachable graph again, recording it, then judges it. */
+export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, label: CheckLabel): Promise<LivenessOutcome<S>> {
+  const recorder = new LivenessRecorder(expander);
   let queue: S[] = [];
   let head = 0;
   try {
     for (const [i, s] of expander.initialStates().entries()) {
       expander.fingerprint(s);
-      if (ids.get(expander.hi, expander.lo) >= 0) continue;
-      const id = builder.addState(-1 - i);
-      ids.put(expander.hi, expander.lo, id);
-      evaluate(s, id);
-      queue.push(s);
+      if (recorder.initial(s, i)) queue.push(s);
     }
     let expanding = 0;
-    let source: S;
     const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
-      const fair = keys.idOf(action, params, source);
       expander.fingerprint(t);
-      let target = ids.get(expander.hi, expander.lo);
-      if (target < 0) {
-        target = builder.states;
-        ids.put(expander.hi, expander.lo, target);
-        builder.addState(builder.edges);
-        evaluate(t, target);
-        queue.push(t);
-      }
-      builder.addEdge(target, action, ordinal, fair);
+      if (recorder.edge(t, action, params, ordinal)) queue.push(t);
     };
     while (head < queue.length) {
-      const s = (source = queue[head]!);
+      const s = queue[head]!;
       queue[head++] = undefined as unknown as S;
       if (head > 65_536 && head * 2 > queue.length) {
         queue = queue.slice(head);
         head = 0;
       }
-      builder.beginEdges(expanding);
+      recorder.expand(s);
       expander.successors(s, visit);
       expanding++;
       if ((expanding & 511) === 0) {
-        const reason = limits.exceeded(builder.states, bytes());
+        const reason = limits.exceeded(recorder.states, recorder.bytes);
         if (reason !== null) return { kind: 'incomplete', reason };
         if (limits.shouldYield()) await yieldToEventLoop();
       }
@@ -132,27 +205,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
     if (e instanceof SpecError) return { kind: 'error', error: e };
     throw e;
   }
-
-  const graph = builder.build(keys.strongFlags(), keys.names);
-  const stats: LivenessStats = { states: graph.size, edges: graph.edgeTarget.length, fairKeys: keys.count, bytes: bytes() };
-  const search = new FairCycleSearch(graph);
-  for (let i = 0; i < temporal.length; i++) {
-    const p = temporal[i]!;
-    const bitsP = holds[i]!;
-    const bitsFrom = from[i]!;
-    const failing = (u: number) => !bitsP.has(u);
-    const seeds: number[] = [];
-    for (let u = 0; u < graph.size; u++) {
-      if (!failing(u)) continue;
-      if (p.kind === 'eventually' ? graph.parentEdge[u]! < 0 : p.kind === 'leadsTo' ? bitsFrom.has(u) : true) seeds.push(u);
-    }
-    const component = search.find(seeds, failing);
-    if (component === null) continue;
-    const lasso = buildLasso(graph, seeds, failing, component);
-    const trace = lassoTrace(expander, graph, ids, lasso, label, p);
-    return { kind: 'violation', property: p, trace, stats };
-  }
-  return { kind: 'holds', stats };
+  return recorder.judge(label);
 }
 
 /** Re-runs the lasso's steps from its initial state; every state is checked against the recorded graph. */
