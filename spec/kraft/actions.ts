@@ -12,6 +12,7 @@
 import { Set, is } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
 import type { KraftMutation } from './mutations.ts';
+import { call as failed, why } from './illegalReasons.ts';
 import {
   type FetchRequest,
   type Msg,
@@ -458,7 +459,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           } else if (m.divergingEpoch !== null) {
             const local = endOffsetForEpoch(r.log, m.divergingEpoch);
             const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
-            r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.set('log', truncate(r.log, to)).set('fetched', true);
+            r = to < r.hwm ? illegal(r, failed.truncateTo(to), why.belowHighWatermark(r.hwm)) : r.set('log', truncate(r.log, to)).set('fetched', true);
           } else {
             const log = m.entry !== null ? r.log.push(m.entry) : r.log;
             r = r.withMutations((b) => b.set('log', log).set('hwm', Math.min(m.hwm, log.size)).set('fetched', true));
