@@ -15,6 +15,7 @@
 import { Record, type RecordOf, Set, is } from 'immutable';
 import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
+import { equalBytes, hashRegion } from '../layout/bytes.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -260,8 +261,8 @@ const indexByNet = new WeakMap<object, NetIndex>();
  * the same one. The messages are read from a copy of those bytes (equal in value to the state's own).
  * Bounded: emptied when full.
  */
-const indexByBytes = new WeakMap<object, globalThis.Map<string, NetIndex>>();
-const INDEX_BY_BYTES_LIMIT = 1 << 15;
+const indexByBytes = new WeakMap<object, globalThis.Map<number, (NetIndex & { readonly bytes: Uint8Array })[]>>();
+const INDEX_BY_BYTES_LIMIT = 1 << 12;
 
 function indexOf(s: KraftState): NetIndex {
   if (!isPacked(s)) {
@@ -271,15 +272,22 @@ function indexOf(s: KraftState): NetIndex {
   }
   const net = s.net as unknown as View & { size: number; _t: { lw: number; ew: number; wrap(b: Uint8Array): unknown } };
   const used = net._t.lw + net.size * net._t.ew;
-  const key = String.fromCharCode.apply(null, net._b.subarray(net._o, net._o + used) as unknown as number[]);
-  // Per layout: equal bytes are equal networks only under one layout.
-  let byBytes = indexByBytes.get(net._t);
-  if (byBytes === undefined) indexByBytes.set(net._t, (byBytes = new globalThis.Map()));
-  let x = byBytes.get(key);
-  if (x === undefined) {
-    if (byBytes.size >= INDEX_BY_BYTES_LIMIT) byBytes.clear();
-    byBytes.set(key, (x = buildIndex(net._t.wrap(net.bytes.slice()) as Set<Msg>)));
+  // Per layout (equal bytes are equal networks only under one layout), by a hash of the used bytes.
+  let byHash = indexByBytes.get(net._t);
+  if (byHash === undefined) indexByBytes.set(net._t, (byHash = new globalThis.Map()));
+  const b = net._b;
+  const o = net._o;
+  const h = hashRegion(b, o, used);
+  let bucket = byHash.get(h);
+  if (bucket !== undefined) {
+    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return x;
+  } else {
+    if (byHash.size >= INDEX_BY_BYTES_LIMIT) byHash.clear();
+    byHash.set(h, (bucket = []));
   }
+  const own = net.bytes.slice();
+  const x = { ...buildIndex(net._t.wrap(own) as Set<Msg>), bytes: own.subarray(0, used) };
+  bucket.push(x);
   return x;
 }
 
@@ -347,8 +355,8 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
  */
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
-  const r = s.replicas.get(m.from)!;
-  return s.set('net', s.net.add(m)).set('replicas', s.replicas.set(m.from, r.set('inflight', r.inflight.set(m.to, m))));
+  // One write of the request where it goes (a packed state then copies no more than the request).
+  return s.set('net', s.net.add(m)).setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
@@ -368,7 +376,7 @@ export function consume(s: KraftState, m: Msg): KraftState {
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
-  return s.set('replicas', s.replicas.set(id, r));
+  return s.setIn(['replicas', id], r);
 }
 
 /**

@@ -296,6 +296,8 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   readonly View: RecordClass;
   /** Where the fields lie: from the first field's offset, `length` bytes (a variant case's tag byte and padding aside). */
   readonly span: { readonly start: number; readonly length: number };
+  /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
+  steady: boolean | undefined = undefined;
   private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
 
   constructor(

@@ -187,7 +187,35 @@ const NOT_SET_MARK = Symbol('kmc.notSet');
  * variant or option slot may change what it holds.
  */
 function cachesElements(t: LType): boolean {
-  return t.kind === 'record' && (t as RecordType).tag === null;
+  return t.kind === 'record' && (t as RecordType).tag === null && steadyRecord(t as RecordType);
+}
+
+
+/**
+ * Whether every view a record view keeps (its composite fields', and theirs) stays right when the bytes
+ * under it are rewritten in place: no field is a composite option or a variant (a kept `null` or case
+ * view would go stale), and kept records are steady too.
+ */
+function steadyRecord(t: RecordType): boolean {
+  return (t.steady ??= t.fields.every((f) => steadyField(f.type)));
+}
+
+function steadyField(t: LType): boolean {
+  switch (t.kind) {
+    case 'variant':
+      return false;
+    case 'option':
+      return !t.isComposite();
+    case 'record':
+      return steadyRecord(t as RecordType);
+    case 'map':
+      return (t as MapType).value.kind !== 'record' || cachesElements((t as MapType).value);
+    case 'list':
+    case 'set':
+      return (t as SeqType).elem.kind !== 'record' || cachesElements((t as SeqType).elem);
+    default:
+      return true;
+  }
 }
 
 /**
