@@ -9,30 +9,30 @@
  * action and per replica (and per `(s, t)` pair for the nudge and the links). With `timely` timers a
  * timeout whose timer is due (`timerDue`) fires without budget, and only the early ones are budgeted.
  */
-import { Set, is } from 'immutable';
+import { Set } from 'immutable';
 import type { Action, StepEvents } from '../spec.ts';
 import type { KraftMutation } from './mutations.ts';
+import { call as failed, why } from './illegalReasons.ts';
 import {
   type FetchRequest,
+  type Messages,
   type Msg,
   type MsgType,
   allMessages,
-  beginQuorumEpoch,
   consume,
   deliverable,
   dropMessages,
   event,
   expected,
-  fetchRequest,
-  fetchResponse,
+  immutableMessages,
+  messageParams,
   messagesOfType,
   putReplica,
   send,
   sendRequest,
+  same,
   sendResponse,
   tidy,
-  voteRequest,
-  voteResponse,
 } from './messages.ts';
 import {
   illegal,
@@ -69,21 +69,14 @@ type Of<T extends MsgType> = OnMsg<Extract<Msg, { type: T }>>;
 
 const NONE = Set<string>();
 
-export function kraftActions(cfg: KraftConfig): KraftAction[] {
+export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessages): KraftAction[] {
   const ids = cfg.voters;
   const quorum = majority(cfg);
   const eachVoter = (): OnVoter[] => ids.map((s) => ({ s }));
-  // One parameter object per message: successors share most of their messages.
-  const paramCache = new WeakMap<Msg, OnMsg>();
-  const onMsg = (m: Msg): OnMsg => {
-    let p = paramCache.get(m);
-    if (p === undefined) paramCache.set(m, (p = { s: m.to, m }));
-    return p;
-  };
   const eachMsg =
     <T extends MsgType>(type: T) =>
     (st: KraftState): Of<T>[] =>
-      messagesOfType(st, type).map(onMsg) as Of<T>[];
+      messageParams(st, type) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
   /** Whether a guard mutation is under test (`mutations.ts`). */
   const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
@@ -150,7 +143,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     if (!isLive(r)) return st;
     for (const t of ids) {
       if (t === s) continue;
-      st = sendRequest(st, voteRequest(s, t, r.epoch, preVote, lastEpoch(r.log), r.log.size));
+      st = sendRequest(st, msgs.voteRequest(s, t, r.epoch, preVote, lastEpoch(r.log), r.log.size));
     }
     return st;
   }
@@ -160,7 +153,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     st = putReplica(st, s, transitionToLeader(rep(st, s), s, quorum));
     const r = rep(st, s);
     if (!isLive(r)) return st;
-    for (const t of ids) if (t !== s) st = send(st, beginQuorumEpoch(s, t, r.epoch));
+    for (const t of ids) if (t !== s) st = send(st, msgs.beginQuorumEpoch(s, t, r.epoch));
     return st;
   }
 
@@ -232,7 +225,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     if (r.role !== 'Leader' || m.epoch !== r.epoch || m.fetchOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.fetchOffset) return false;
     if (endOffsetForEpoch(r.log, m.lastFetchedEpoch).epoch !== m.lastFetchedEpoch) return false;
     const f = rep(st, m.from);
-    return is(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
+    return same(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
   }
 
   // ---- narration ------------------------------------------------------------------------------
@@ -334,7 +327,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         st = consume(st, m);
         let r = rep(st, s);
         if (m.epoch < r.epoch) {
-          return sendResponse(st, voteResponse(m, r.epoch, r.leader, false, 'FENCED_LEADER_EPOCH'));
+          return sendResponse(st, msgs.voteResponse(m, r.epoch, r.leader, false, 'FENCED_LEADER_EPOCH'));
         }
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
         const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
@@ -342,7 +335,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         if (!m.preVote && granted && r.role === 'Unattached' && r.votedFor === null) r = transitionToVoted(r, s, m.epoch, m.from);
         if (!m.preVote && granted && r.role === 'Prospective' && r.votedFor === null) r = prospectiveAddVotedState(r, s, m.epoch, m.from);
         st = putReplica(st, s, r);
-        return sendResponse(st, voteResponse(m, r.epoch, r.leader, granted));
+        return sendResponse(st, msgs.voteResponse(m, r.epoch, r.leader, granted));
       },
       describe: onMsgDescribe,
     },
@@ -422,10 +415,10 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
         const anyEpoch = mutant('fetchFromAnyEpoch');
         const error =
           m.epoch < r.epoch && !anyEpoch ? 'FENCED_LEADER_EPOCH' : m.epoch > r.epoch && !anyEpoch ? 'UNKNOWN_LEADER_EPOCH' : r.role !== 'Leader' ? 'NOT_LEADER_OR_FOLLOWER' : null;
-        if (error !== null) return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { error }));
+        if (error !== null) return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { error }));
         const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
         if ((end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) && !mutant('fetchWithoutDivergenceCheck')) {
-          return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+          return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
         r = r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset));
         const hwm = leaderHwm(r, s);
@@ -435,7 +428,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           if (v !== null) acked = acked.add(v);
         }
         st = putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
-        return sendResponse(st, fetchResponse(m, r.epoch, r.leader, { hwm, entry: r.log.get(m.fetchOffset) ?? null }));
+        return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm, entry: r.log.get(m.fetchOffset) ?? null }));
       },
       describe: onMsgDescribe,
     },
@@ -458,7 +451,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
           } else if (m.divergingEpoch !== null) {
             const local = endOffsetForEpoch(r.log, m.divergingEpoch);
             const to = local.epoch === m.divergingEpoch ? Math.min(local.offset, m.divergingEnd) : local.offset;
-            r = to < r.hwm ? illegal(r, `truncateTo(${to})`, `below the high watermark ${r.hwm}`) : r.set('log', truncate(r.log, to)).set('fetched', true);
+            r = to < r.hwm ? illegal(r, failed.truncateTo(to), why.belowHighWatermark(r.hwm)) : r.set('log', truncate(r.log, to)).set('fetched', true);
           } else {
             const log = m.entry !== null ? r.log.push(m.entry) : r.log;
             r = r.withMutations((b) => b.set('log', log).set('hwm', Math.min(m.hwm, log.size)).set('fetched', true));
@@ -473,7 +466,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
       name: 'DropMessage',
       params: (st: KraftState) => allMessages(st).map((m) => ({ m })),
       enabled: (st) => st.losses < cfg.maxLosses,
-      next: (st, { m }: { m: Msg }) => dropMessages(st, (x) => is(x, m)).set('losses', st.losses + 1),
+      next: (st, { m }: { m: Msg }) => dropMessages(st, (x) => same(x, m)).set('losses', st.losses + 1),
       describe: (_b, { m }: { m: Msg }) => ({ actor: m.to, receives: [], sends: [], marks: [`lost: ${m.from}->${m.to} ${event(m).label}`] }),
     },
     {
@@ -503,9 +496,9 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     params: () => ids.flatMap((s) => ids.filter((t) => t !== s).map((t) => ({ s, t }))),
     enabled: (st, { s, t }: { s: string; t: string }) => {
       const r = rep(st, s);
-      return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(beginQuorumEpoch(s, t, r.epoch));
+      return r.role === 'Leader' && deliverable(st, s, t) && !st.net.has(msgs.beginQuorumEpoch(s, t, r.epoch));
     },
-    next: (st, { s, t }: { s: string; t: string }) => send(st, beginQuorumEpoch(s, t, rep(st, s).epoch)),
+    next: (st, { s, t }: { s: string; t: string }) => send(st, msgs.beginQuorumEpoch(s, t, rep(st, s).epoch)),
     describe: (before, p: { s: string; t: string }, after) => narrate(before, after, p.s, null, ['nudge']),
   };
   actions.splice(actions.findIndex((a) => a.name === 'HandleBeginQuorumEpoch') + 1, 0, nudge);
@@ -531,7 +524,7 @@ export function kraftActions(cfg: KraftConfig): KraftAction[] {
     const reason = off[a.name];
     const next = (st: KraftState, p: unknown): KraftState =>
       st.withMutations((w) => {
-        if (settle(a.next(w, p), st) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+        if (settle(a.next(w, p), st, msgs) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
       });
     return { ...a, ...fairness(cfg, due)[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
@@ -566,11 +559,13 @@ function fairness(cfg: KraftConfig, due: (st: KraftState, s: string) => boolean)
  * What follows every step: inert messages leave the network, and followers poll. Only replicas the
  * step changed can have made messages inert or need to poll, so only those are looked at.
  */
-export function settle(st: KraftState, before?: KraftState): KraftState {
-  if (before !== undefined && is(st.replicas, before.replicas) && is(st.cut, before.cut)) return st;
+export function settle(st: KraftState, before?: KraftState, msgs: Messages = immutableMessages): KraftState {
+  if (before !== undefined && same(st.replicas, before.replicas) && same(st.cut, before.cut)) return st;
   const changed: string[] = [];
-  for (const [id, r] of st.replicas) if (before === undefined || !is(before.replicas.get(id), r)) changed.push(id);
-  return pollFollowers(tidy(st, changed), before === undefined || !is(st.cut, before.cut) ? [...st.replicas.keys()] : changed);
+  st.replicas.forEach((r, id) => {
+    if (before === undefined || !same(before.replicas.get(id), r)) changed.push(id);
+  });
+  return pollFollowers(tidy(st, changed), before === undefined || !same(st.cut, before.cut) ? [...st.replicas.keys()] : changed, msgs);
 }
 
 /**
@@ -578,11 +573,11 @@ export function settle(st: KraftState, before?: KraftState): KraftState {
  * when the link is up. A fetch sitting in the network is the same as one not yet sent, so sending it
  * at once loses no behaviour and saves a step per fetch.
  */
-function pollFollowers(st: KraftState, ids: readonly string[]): KraftState {
+function pollFollowers(st: KraftState, ids: readonly string[], msgs: Messages): KraftState {
   for (const s of ids) {
     const r = st.replicas.get(s)!;
     if (r.role !== 'Follower' || r.inflight.has(r.leader!) || !deliverable(st, s, r.leader!)) continue;
-    st = sendRequest(st, fetchRequest(s, r.leader!, r.epoch, r.log.size, lastEpoch(r.log)));
+    st = sendRequest(st, msgs.fetchRequest(s, r.leader!, r.epoch, r.log.size, lastEpoch(r.log)));
   }
   return st;
 }

@@ -17,6 +17,8 @@ import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';
 import { kraftLayout } from './layout.ts';
+import { immutableMessages } from './messages.ts';
+import { packedMessages } from './packedMessages.ts';
 import type { KraftMutation } from './mutations.ts';
 import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
 
@@ -79,12 +81,14 @@ export function buildKraftMutant(params: ParamValues, ...mutations: KraftMutatio
 }
 
 function modelOf(cfg: KraftConfig, params: ParamValues, form: KraftForm): Model<KraftState> {
-  const layout = form === 'packed' ? kraftLayout(cfg).State : undefined;
+  const layouts = form === 'packed' ? kraftLayout(cfg) : undefined;
+  const layout = layouts?.State;
   const initial = (): KraftState => (layout === undefined ? initialState(cfg) : (layout.from(initialState(cfg)) as unknown as KraftState));
+  const msgs = layouts === undefined ? immutableMessages : packedMessages(layouts, cfg);
   return {
     ...(layout !== undefined ? { layout } : {}),
-    init: () => [settle(initial())],
-    actions: kraftActions(cfg),
+    init: () => [settle(initial(), undefined, msgs)],
+    actions: kraftActions(cfg, msgs),
     properties: [
       ...kraftProperties({
         initialLeaderEpoch: cfg.init === 'leader' ? 1 : 0,

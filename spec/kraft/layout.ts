@@ -6,16 +6,9 @@
  */
 import { layout as L } from '../layout/index.ts';
 import type { KraftConfig } from './state.ts';
+import { ROLES, illegalReasons } from './illegalReasons.ts';
 
-/** The roles of `Role` (state.ts), in declaration order. */
-const ROLES = ['Unattached', 'Voted', 'Prospective', 'Candidate', 'Leader', 'Follower', 'Resigned', 'Dead', 'IllegalState'] as const;
 const ERRORS = ['FENCED_LEADER_EPOCH', 'NOT_LEADER_OR_FOLLOWER', 'UNKNOWN_LEADER_EPOCH'] as const;
-
-/**
- * The longest reason `quorumState.illegal` records: the failed call with its arguments and why, e.g.
- * `transitionToFollower(epoch=1, leader=r1): the leader is the local replica` (73 bytes).
- */
-const ILLEGAL_TEXT_BYTES = 96;
 
 /** Entries of the longest log: the initial ones, at most one LeaderChange per epoch, every client value. */
 export function maxLogLength(cfg: KraftConfig): number {
@@ -92,7 +85,8 @@ export function kraftLayout(cfg: KraftConfig) {
     fetched: L.bool(),
     inflight: L.partialMap(Voter, Request),
     endOffsets: L.partialMap(Voter, Offset),
-    illegal: L.option(L.text(ILLEGAL_TEXT_BYTES)),
+    // The recorded text, one of the reasons the model can give (illegalReasons.ts), stored as its code.
+    illegal: L.option(L.enumOf(illegalReasons(cfg, maxLog))),
   });
 
   const n = cfg.voters.length;

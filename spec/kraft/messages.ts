@@ -14,6 +14,8 @@
  */
 import { Record, type RecordOf, Set, is } from 'immutable';
 import { isPacked } from '../layout/index.ts';
+import { View } from '../layout/views.ts';
+import { equalBytes, hashRegion } from '../layout/bytes.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -176,6 +178,17 @@ export function fetchResponse(
   return intern(key, () => FetchResponseRecord({ from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
 }
 
+/** How actions make messages: Immutable.js records (above), or packed values of the state's layout (packedMessages.ts). */
+export interface Messages {
+  readonly voteRequest: typeof voteRequest;
+  readonly voteResponse: typeof voteResponse;
+  readonly beginQuorumEpoch: typeof beginQuorumEpoch;
+  readonly fetchRequest: typeof fetchRequest;
+  readonly fetchResponse: typeof fetchResponse;
+}
+
+export const immutableMessages: Messages = { voteRequest, voteResponse, beginQuorumEpoch, fetchRequest, fetchResponse };
+
 const isResponse = (m: Msg): m is VoteResponse | FetchResponse => m.type === 'VoteResponse' || m.type === 'FetchResponse';
 
 /** A short label for diagrams and traces, e.g. `PreVote e1` or `PreVoteResp e1 denied leader=r1`. */
@@ -234,43 +247,92 @@ function contentKey(m: Msg): string {
   return `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
 }
 
-/** What the network caches are kept by: the network's value, or a packed state (its views are read afresh). */
-function netOf(s: KraftState): object {
-  return isPacked(s) ? s : s.net;
+/** Every message of a network in the fixed order, by type, and as the parameters of the actions that handle them. */
+interface NetIndex {
+  readonly all: Msg[];
+  readonly byType: globalThis.Map<MsgType, Msg[]>;
+  readonly params: globalThis.Map<MsgType, { s: string; m: Msg }[]>;
 }
 
-const sortedCache = new WeakMap<object, Msg[]>();
+/** Immutable.js states: by the network's value (states share it). */
+const indexByNet = new WeakMap<object, NetIndex>();
+/**
+ * Packed states: by the network's bytes, since every state reads its network afresh and many states hold
+ * the same one. The messages are read from a copy of those bytes (equal in value to the state's own).
+ * Bounded: emptied when full.
+ */
+const indexByBytes = new WeakMap<object, globalThis.Map<number, (NetIndex & { readonly bytes: Uint8Array })[]>>();
+const INDEX_BY_BYTES_LIMIT = 1 << 12;
+
+function indexOf(s: KraftState): NetIndex {
+  if (!isPacked(s)) {
+    let x = indexByNet.get(s.net);
+    if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
+    return x;
+  }
+  const net = s.net as unknown as View & { size: number; _t: { lw: number; ew: number; wrap(b: Uint8Array): unknown } };
+  const used = net._t.lw + net.size * net._t.ew;
+  // Per layout (equal bytes are equal networks only under one layout), by a hash of the used bytes.
+  let byHash = indexByBytes.get(net._t);
+  if (byHash === undefined) indexByBytes.set(net._t, (byHash = new globalThis.Map()));
+  const b = net._b;
+  const o = net._o;
+  const h = hashRegion(b, o, used);
+  let bucket = byHash.get(h);
+  if (bucket !== undefined) {
+    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return x;
+  } else {
+    if (byHash.size >= INDEX_BY_BYTES_LIMIT) byHash.clear();
+    byHash.set(h, (bucket = []));
+  }
+  const own = net.bytes.slice();
+  const x = { ...buildIndex(net._t.wrap(own) as Set<Msg>), bytes: own.subarray(0, used) };
+  bucket.push(x);
+  return x;
+}
+
+function buildIndex(net: Set<Msg>): NetIndex {
+  // Each key once, then sort (a packed message's key is looked up by its bytes).
+  const all = net
+    .toArray()
+    .map((m) => [msgKey(m), m] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([, m]) => m);
+  const byType = new globalThis.Map<MsgType, Msg[]>();
+  for (const m of all) {
+    const list = byType.get(m.type);
+    if (list === undefined) byType.set(m.type, [m]);
+    else list.push(m);
+  }
+  return { all, byType, params: new globalThis.Map() };
+}
 
 /** Every message, in a fixed order (computed once per network value). */
 export function allMessages(s: KraftState): Msg[] {
-  let out = sortedCache.get(netOf(s));
-  if (out === undefined) {
-    // Each key once, then sort (a packed message's key is looked up by its bytes).
-    out = s.net
-      .toArray()
-      .map((m) => [msgKey(m), m] as const)
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .map(([, m]) => m);
-    sortedCache.set(netOf(s), out);
-  }
-  return out;
+  return indexOf(s).all;
 }
 
-const byTypeCache = new WeakMap<object, globalThis.Map<MsgType, Msg[]>>();
-
-/** The network's messages of one type, in a fixed order (computed once per network value). */
+export function messagesOfType<T extends MsgType>(s: KraftState, type: T): Extract<Msg, { type: T }>[];
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  let byType = byTypeCache.get(netOf(s));
-  if (byType === undefined) {
-    byType = new globalThis.Map();
-    for (const m of allMessages(s)) {
-      const list = byType.get(m.type);
-      if (list === undefined) byType.set(m.type, [m]);
-      else list.push(m);
-    }
-    byTypeCache.set(netOf(s), byType);
-  }
-  return byType.get(type) ?? [];
+  return indexOf(s).byType.get(type) ?? [];
+}
+
+/**
+ * Value equality of two values that may be packed views (`is` without its generic dispatch: packed
+ * states compare their messages, requests and replicas on every step).
+ */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof View) return a.equals(b);
+  return is(a, b);
+}
+
+/** The parameters `{ s: receiver, m }` of the actions that handle messages of one type, in `allMessages` order. */
+export function messageParams(s: KraftState, type: MsgType): { s: string; m: Msg }[] {
+  const index = indexOf(s);
+  let out = index.params.get(type);
+  if (out === undefined) index.params.set(type, (out = (index.byType.get(type) ?? []).map((m) => ({ s: m.to, m }))));
+  return out;
 }
 
 export function linked(s: KraftState, a: string, b: string): boolean {
@@ -293,14 +355,14 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
  */
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
-  const r = s.replicas.get(m.from)!;
-  return s.set('net', s.net.add(m)).set('replicas', s.replicas.set(m.from, r.set('inflight', r.inflight.set(m.to, m))));
+  // One write of the request where it goes (a packed state then copies no more than the request).
+  return s.set('net', s.net.add(m)).setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
 export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
   const req = r.inflight.get(m.from);
-  return req !== undefined && is(req, m.inReplyTo);
+  return req !== undefined && same(req, m.inReplyTo);
 }
 
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
@@ -314,7 +376,7 @@ export function consume(s: KraftState, m: Msg): KraftState {
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
-  return s.set('replicas', s.replicas.set(id, r));
+  return s.setIn(['replicas', id], r);
 }
 
 /**
@@ -332,7 +394,7 @@ function inert(s: KraftState, m: Msg): boolean {
   if (isResponse(m)) return !expected(to, m);
   if (m.type === 'BeginQuorumEpoch') return m.epoch < to.epoch;
   const waiting = s.replicas.get(m.from)!.inflight.get(m.to);
-  if (waiting !== undefined && is(waiting, m)) return false;
+  if (waiting !== undefined && same(waiting, m)) return false;
   return m.epoch < to.epoch || (m.type === 'FetchRequest' && m.epoch === to.epoch && to.role !== 'Leader');
 }
 
@@ -358,7 +420,7 @@ export function dropMessages(s: KraftState, lost: (m: Msg) => boolean): KraftSta
     if (m.type === 'BeginQuorumEpoch') continue;
     const req = isResponse(m) ? m.inReplyTo : m;
     const r = replicas.get(req.from)!;
-    if (is(r.inflight.get(req.to), req)) replicas = replicas.set(req.from, r.set('inflight', r.inflight.remove(req.to)));
+    if (same(r.inflight.get(req.to), req)) replicas = replicas.set(req.from, r.set('inflight', r.inflight.remove(req.to)));
   }
   return s.set('net', net).set('replicas', replicas);
 }

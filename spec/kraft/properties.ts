@@ -2,17 +2,19 @@
  * Properties of the KRaft quorum (kafka-tlaplus `kraft/kip_996/kraft_kip_996_properties.tla`, Raft
  * §5.2–5.4). Every one quantifies over all voters alike, so each is symmetric.
  */
-import { type List, is } from 'immutable';
+import type { List } from 'immutable';
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { isPacked } from '../layout/index.ts';
 import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
+import { same } from './messages.ts';
 
 const symmetric = { symmetric: true };
 
 function each(s: KraftState, test: (id: string, r: Replica) => boolean): boolean {
-  for (const [id, r] of s.replicas) if (!test(id, r)) return false;
-  return true;
+  let ok = true;
+  s.replicas.forEach((r, id) => (ok = test(id, r)));
+  return ok;
 }
 
 function some(s: KraftState, test: (id: string, r: Replica) => boolean): boolean {
@@ -20,7 +22,10 @@ function some(s: KraftState, test: (id: string, r: Replica) => boolean): boolean
 }
 
 function eachPair(s: KraftState, test: (a: Replica, b: Replica) => boolean): boolean {
-  const rs = [...s.replicas.values()];
+  const rs: Replica[] = [];
+  s.replicas.forEach((r) => {
+    rs.push(r);
+  });
   for (let i = 0; i < rs.length; i++) for (let j = i + 1; j < rs.length; j++) if (!test(rs[i]!, rs[j]!)) return false;
   return true;
 }
@@ -60,7 +65,7 @@ function commonPrefix(a: List<Entry>, b: List<Entry>): number {
 function prefixLength(a: List<Entry>, b: List<Entry>): number {
   const n = Math.min(a.size, b.size);
   let i = 0;
-  while (i < n && is(a.get(i), b.get(i))) i++;
+  while (i < n && same(a.get(i), b.get(i))) i++;
   return i;
 }
 

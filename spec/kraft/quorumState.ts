@@ -10,14 +10,15 @@
  */
 import { List, Map, Set } from 'immutable';
 import type { Request } from './messages.ts';
+import { call as failed, reason, why } from './illegalReasons.ts';
 import { Entry, type ErrorCode, type FourthCondition, type ProspectiveRules, type Replica, type Role } from './state.ts';
 
 const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
 const NO_REQUESTS = Map<string, Request>();
 
-export function illegal(r: Replica, call: string, reason: string): Replica {
-  return r.set('role', 'IllegalState').set('illegal', `${call}: ${reason}`);
+export function illegal(r: Replica, call: string, because: string): Replica {
+  return r.set('role', 'IllegalState').set('illegal', reason(call, because));
 }
 
 function enter(r: Replica, role: Role, epoch: number, leader: string | null, votedFor: string | null, votes = NO_VOTES): Replica {
@@ -30,17 +31,17 @@ function enter(r: Replica, role: Role, epoch: number, leader: string | null, vot
 /** `QuorumState.transitionToUnattached` to a higher epoch: the leader and the vote are forgotten. */
 export function transitionToUnattached(r: Replica, epoch: number): Replica {
   if (epoch <= r.epoch) {
-    return illegal(r, `transitionToUnattached(epoch=${epoch})`, `not above the current epoch ${r.epoch} (${r.role})`);
+    return illegal(r, failed.transitionToUnattached(epoch), why.notAboveEpoch(r.epoch, r.role));
   }
   return enter(r, 'Unattached', epoch, null, null);
 }
 
 /** `QuorumState.transitionToVoted`: in the same epoch only from Unattached, never for oneself. */
 export function transitionToVoted(r: Replica, self: string, epoch: number, candidate: string): Replica {
-  const call = `transitionToVoted(epoch=${epoch}, candidate=${candidate})`;
-  if (candidate === self) return illegal(r, call, 'the candidate is the local replica');
-  if (epoch < r.epoch) return illegal(r, call, `the current epoch ${r.epoch} is larger`);
-  if (epoch === r.epoch && r.role !== 'Unattached') return illegal(r, call, `already ${r.role} in epoch ${epoch}`);
+  const call = failed.transitionToVoted(epoch, candidate);
+  if (candidate === self) return illegal(r, call, why.candidateIsLocal());
+  if (epoch < r.epoch) return illegal(r, call, why.epochIsLarger(r.epoch));
+  if (epoch === r.epoch && r.role !== 'Unattached') return illegal(r, call, why.already(r.role, epoch));
   return enter(r, 'Voted', epoch, null, candidate);
 }
 
@@ -49,11 +50,11 @@ export function transitionToVoted(r: Replica, self: string, epoch: number, candi
  * local broker.id"), when the epoch is behind, or when already Leader or Follower in that epoch.
  */
 export function transitionToFollower(r: Replica, self: string, epoch: number, leaderId: string): Replica {
-  const call = `transitionToFollower(epoch=${epoch}, leader=${leaderId})`;
-  if (leaderId === self) return illegal(r, call, 'the leader is the local replica');
-  if (epoch < r.epoch) return illegal(r, call, `the current epoch ${r.epoch} is larger`);
+  const call = failed.transitionToFollower(epoch, leaderId);
+  if (leaderId === self) return illegal(r, call, why.leaderIsLocal());
+  if (epoch < r.epoch) return illegal(r, call, why.epochIsLarger(r.epoch));
   if (epoch === r.epoch && (r.role === 'Leader' || r.role === 'Follower')) {
-    return illegal(r, call, `already ${r.role} in epoch ${epoch}`);
+    return illegal(r, call, why.already(r.role, epoch));
   }
   return enter(r, 'Follower', epoch, leaderId, epoch > r.epoch ? null : r.votedFor);
 }
@@ -65,9 +66,9 @@ export function transitionToFollower(r: Replica, self: string, epoch: number, le
  * kept, and Prospective -> Prospective throws. A leader never times out.
  */
 export function transitionToProspective(r: Replica, self: string, rules: ProspectiveRules = 'jiraEra'): Replica {
-  if (r.role === 'Leader') return illegal(r, 'transitionToProspective()', 'the replica is the leader');
+  if (r.role === 'Leader') return illegal(r, failed.transitionToProspective(), why.isLeader());
   if (rules === 'kip996') {
-    if (r.role === 'Prospective') return illegal(r, 'transitionToProspective()', 'the replica is already Prospective');
+    if (r.role === 'Prospective') return illegal(r, failed.transitionToProspective(), why.alreadyProspective());
     return enter(r, 'Prospective', r.epoch, r.leader, r.votedFor, Set([self]));
   }
   return enter(r, 'Prospective', r.epoch, null, r.votedFor, Set([self]));
@@ -82,7 +83,7 @@ export function transitionToProspective(r: Replica, self: string, rules: Prospec
  * candidacy) stays `Unattached` with `votedFor` itself.
  */
 export function prospectiveTransitionAfterElectionLoss(r: Replica, self: string): Replica {
-  if (r.role !== 'Prospective') return illegal(r, 'prospectiveTransitionAfterElectionLoss()', `the replica is ${r.role}`);
+  if (r.role !== 'Prospective') return illegal(r, failed.prospectiveTransitionAfterElectionLoss(), why.replicaIs(r.role));
   if (r.leader !== null) return transitionToFollower(r, self, r.epoch, r.leader);
   const voted = r.votedFor;
   return enter(r, voted !== null && voted !== self ? 'Voted' : 'Unattached', r.epoch, null, voted);
@@ -94,16 +95,16 @@ export function prospectiveTransitionAfterElectionLoss(r: Replica, self: string)
  * recorded). Its pre-vote requests stay in flight: `KafkaRaftClient` does not reset connections here.
  */
 export function prospectiveAddVotedState(r: Replica, self: string, epoch: number, candidate: string): Replica {
-  const call = `prospectiveAddVotedState(epoch=${epoch}, candidate=${candidate})`;
-  if (r.role !== 'Prospective') return illegal(r, call, `the replica is ${r.role}`);
-  if (candidate === self) return illegal(r, call, 'the candidate is the local replica');
-  if (epoch !== r.epoch || r.votedFor !== null) return illegal(r, call, `not a Prospective without a vote in epoch ${epoch}`);
+  const call = failed.prospectiveAddVotedState(epoch, candidate);
+  if (r.role !== 'Prospective') return illegal(r, call, why.replicaIs(r.role));
+  if (candidate === self) return illegal(r, call, why.candidateIsLocal());
+  if (epoch !== r.epoch || r.votedFor !== null) return illegal(r, call, why.notProspectiveWithoutVote(epoch));
   return r.merge({ votedFor: candidate, votes: Set([self]), rejections: NO_VOTES });
 }
 
 /** KIP-996: only a Prospective that won the pre-vote becomes Candidate, in the next epoch, voting for itself. */
 export function transitionToCandidate(r: Replica, self: string): Replica {
-  if (r.role !== 'Prospective') return illegal(r, 'transitionToCandidate()', `the replica is ${r.role}, not Prospective`);
+  if (r.role !== 'Prospective') return illegal(r, failed.transitionToCandidate(), why.notProspective(r.role));
   return enter(r, 'Candidate', r.epoch + 1, null, self, Set([self]));
 }
 
@@ -113,7 +114,7 @@ export function transitionToCandidate(r: Replica, self: string): Replica {
  */
 export function transitionToLeader(r: Replica, self: string, majority: number): Replica {
   if (r.role !== 'Candidate' || r.votes.size < majority) {
-    return illegal(r, 'transitionToLeader()', `the replica is ${r.role} with ${r.votes.size} votes`);
+    return illegal(r, failed.transitionToLeader(), why.votes(r.role, r.votes.size));
   }
   const led = enter(r, 'Leader', r.epoch, self, r.votedFor);
   return led.set('log', led.log.push(Entry({ epoch: r.epoch, value: null })));
@@ -121,7 +122,7 @@ export function transitionToLeader(r: Replica, self: string, majority: number): 
 
 /** `QuorumState.transitionToResigned`: only a leader resigns; it keeps itself as the epoch's leader. */
 export function transitionToResigned(r: Replica): Replica {
-  if (r.role !== 'Leader') return illegal(r, 'transitionToResigned()', `the replica is ${r.role}`);
+  if (r.role !== 'Leader') return illegal(r, failed.transitionToResigned(), why.replicaIs(r.role));
   return enter(r, 'Resigned', r.epoch, r.leader, r.votedFor);
 }
 
@@ -140,7 +141,7 @@ export function hasConsistentLeader(r: Replica, self: string, epoch: number, lea
  */
 export function maybeTransition(r: Replica, self: string, leaderId: string | null, epoch: number): Replica {
   if (!hasConsistentLeader(r, self, epoch, leaderId)) {
-    return illegal(r, `maybeTransition(leader=${leaderId}, epoch=${epoch})`, `inconsistent with leader ${r.leader} in epoch ${r.epoch}`);
+    return illegal(r, failed.maybeTransition(leaderId, epoch), why.inconsistentLeader(r.leader, r.epoch));
   }
   if (epoch > r.epoch) return leaderId !== null ? transitionToFollower(r, self, epoch, leaderId) : transitionToUnattached(r, epoch);
   if (leaderId !== null && r.leader === null) return transitionToFollower(r, self, epoch, leaderId);

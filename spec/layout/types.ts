@@ -10,7 +10,7 @@
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
 import { allocBytes, codeWidth, compareBytes, copyInto, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
-import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, type IdSetView, type MapView, type RecordView } from './views.ts';
+import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
 
 /**
@@ -294,6 +294,10 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   readonly fields: readonly Field[];
   readonly byName: { readonly [name: string]: Field | undefined };
   readonly View: RecordClass;
+  /** Where the fields lie: from the first field's offset, `length` bytes (a variant case's tag byte and padding aside). */
+  readonly span: { readonly start: number; readonly length: number };
+  /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
+  steady: boolean | undefined = undefined;
   private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
 
   constructor(
@@ -317,6 +321,8 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
     this.fields = fields;
     this.byName = byName;
     this.width = width ?? offset;
+    const first = fields[0];
+    this.span = first === undefined ? { start: 0, length: 0 } : { start: first.offset, length: offset - first.offset };
     this.View = makeRecordClass(this);
   }
 
@@ -674,6 +680,20 @@ export class VariantType<TF extends string = string, C extends Readonly<Record<s
     if (v instanceof View && (v._t as RecordType).tag?.variant === (this as unknown)) {
       copyInto(v._b, v._o, b, o, this.width);
       return;
+    }
+    if (v instanceof View && v._t.kind === 'record' && (v._t as RecordType).tag !== null) {
+      // A case of another variant with the same fields (a request held as a message and as a request):
+      // its tag, its fields' bytes, then zero padding.
+      const vt = v._t as RecordType;
+      const c = this.byTag[vt.tag!.value];
+      if (c !== undefined && sameShape(c, vt)) {
+        b[o] = c.tag!.index;
+        const { start, length } = c.span;
+        b.fill(0, o + 1, o + start);
+        copyInto(v._b, v._o + vt.span.start, b, o + start, length);
+        b.fill(0, o + start + length, o + this.width);
+        return;
+      }
     }
     if (typeof v !== 'object' || v === null) throw new LayoutError('', v, `a ${this.name}`);
     const tag = fieldOf(v, this.tagField);

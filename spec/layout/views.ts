@@ -181,6 +181,44 @@ export abstract class View {
 const NOT_SET_MARK = Symbol('kmc.notSet');
 
 /**
+ * Whether a collection keeps the views it reads from its slots, as a record view keeps its fields'.
+ * Only for plain records: a slot always holds a record of the same layout, so a kept view reads the
+ * slot's bytes in place whatever they become (the views of a `withMutations` copy do too), where a
+ * variant or option slot may change what it holds.
+ */
+function cachesElements(t: LType): boolean {
+  return t.kind === 'record' && (t as RecordType).tag === null && steadyRecord(t as RecordType);
+}
+
+
+/**
+ * Whether every view a record view keeps (its composite fields', and theirs) stays right when the bytes
+ * under it are rewritten in place: no field is a composite option or a variant (a kept `null` or case
+ * view would go stale), and kept records are steady too.
+ */
+function steadyRecord(t: RecordType): boolean {
+  return (t.steady ??= t.fields.every((f) => steadyField(f.type)));
+}
+
+function steadyField(t: LType): boolean {
+  switch (t.kind) {
+    case 'variant':
+      return false;
+    case 'option':
+      return !t.isComposite();
+    case 'record':
+      return steadyRecord(t as RecordType);
+    case 'map':
+      return (t as MapType).value.kind !== 'record' || cachesElements((t as MapType).value);
+    case 'list':
+    case 'set':
+      return (t as SeqType).elem.kind !== 'record' || cachesElements((t as SeqType).elem);
+    default:
+      return true;
+  }
+}
+
+/**
  * Views are made with plain constructor functions whose prototype is the view class's: V8 builds an
  * instance of a derived class through its chain of super calls, several times slower than a plain
  * function, and a view is made for every read of a composite value and every write. `slots` are extra
@@ -205,12 +243,13 @@ export function cacheSlots(t: RecordType): Map<string, string> {
 /** Plain constructors of the collection views: `new MapViewOf(b, o, p, k, t)` is a MapView, and so on. */
 type ViewMaker<V> = new (b: Uint8Array, o: number, p: View | null, k: string, t: any) => V;
 function collectionConstructor<V>(cls: { prototype: V }): ViewMaker<V> {
-  const f = function (this: { _b: Uint8Array; _o: number; _p: View | null; _k: string; _t: unknown }, b: Uint8Array, o: number, p: View | null, k: string, t: unknown) {
+  const f = function (this: { _b: Uint8Array; _o: number; _p: View | null; _k: string; _t: unknown; _c: unknown }, b: Uint8Array, o: number, p: View | null, k: string, t: unknown) {
     this._b = b;
     this._o = o;
     this._p = p;
     this._k = k;
     this._t = t;
+    this._c = undefined;
   } as unknown as ViewMaker<V>;
   f.prototype = cls.prototype;
   return f;
@@ -333,10 +372,8 @@ type Pred<V, K> = (v: V, k: K, self: any) => unknown;
  * Where a record's fields lie: from the first field's offset, `length` bytes (a variant case starts
  * after its tag byte and may be followed by padding up to the variant's width).
  */
-function fieldSpan(t: RecordType): { start: number; length: number } {
-  const first = t.fields[0];
-  const last = t.fields[t.fields.length - 1];
-  return first === undefined || last === undefined ? { start: 0, length: 0 } : { start: first.offset, length: last.offset + last.type.width - first.offset };
+function fieldSpan(t: RecordType): { readonly start: number; readonly length: number } {
+  return t.span;
 }
 
 const sameShapeMemo = new WeakMap<RecordType, WeakMap<RecordType, boolean>>();
@@ -346,7 +383,7 @@ const sameShapeMemo = new WeakMap<RecordType, WeakMap<RecordType, boolean>>();
  * tag), the same field names in the same order, each of the same type. A request held in two places
  * (a case of two variants, say a network message and the request a reply answers) is such a pair.
  */
-function sameShape(a: RecordType, b: RecordType): boolean {
+export function sameShape(a: RecordType, b: RecordType): boolean {
   let byB = sameShapeMemo.get(a);
   const known = byB?.get(b);
   if (known !== undefined) return known;
@@ -581,12 +618,18 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     this._t = t;
   }
 
+  /** The views read from record-valued slots, by key index (see `cachesElements`). */
+  declare _c: (V | undefined)[] | undefined;
+
   private present(i: number): boolean {
     return !this._t.partial || this._b[this._o + i * this._t.slot] !== 0;
   }
   private valueAt(i: number): V {
     const t = this._t;
-    return t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!);
+    if (!cachesElements(t.value)) return t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!);
+    const c = (this._c ??= new Array<V | undefined>(t.domain.count));
+    const v = c[i];
+    return v !== undefined ? v : (c[i] = t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!));
   }
 
   get size(): number {
@@ -905,9 +948,15 @@ abstract class SeqView<V, I> extends View {
   isEmpty(): boolean {
     return this.size === 0;
   }
+  /** The views read from record slots, by slot (see `cachesElements`). */
+  declare _c: (V | undefined)[] | undefined;
   protected abstract elemKey(i: number): string;
   protected at(i: number): V {
-    return this._t.elem.read(this._b, this._o + this._t.lw + i * this._t.ew, this, this.elemKey(i));
+    const t = this._t;
+    if (!cachesElements(t.elem)) return t.elem.read(this._b, this._o + t.lw + i * t.ew, this, this.elemKey(i));
+    const c = (this._c ??= []);
+    const v = c[i];
+    return v !== undefined ? v : (c[i] = t.elem.read(this._b, this._o + t.lw + i * t.ew, this, this.elemKey(i)));
   }
   *values(): IterableIterator<V> {
     const n = this.size;
