@@ -23,6 +23,13 @@ export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition 
  * leader's own high watermark never moves back. KIP-966 (`strictHwm`): it does not advance while the ISR
  * is below min.insync.replicas.
  *
+ * Only a follower on the leader's side of a network cut fetches from it (`fetchSource`). A cut-off leader
+ * (the KIP-250 ghost) still waits for every member of its stale ISR (`Partition.maybeIncrementLeaderHW`
+ * bounds the high watermark by each maximal-ISR member's last fetch offset), but learns nothing about the
+ * members across the cut, whose logs now follow the new leader. The model keeps no fetch offsets, so such a
+ * member holds the high watermark where it is: this loses only a ghost's advance up to offsets a member
+ * across the cut had fetched before it while a follower on the ghost's side still lagged.
+ *
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
  *
@@ -33,11 +40,15 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   const log = me.log;
   const isr = maskOf(view.isr);
   const isrSize = countOf(isr);
+  const cut = maskOf(s.cut);
   const agreement: number[] = [];
   let low = log.size;
   for (const m of cfg.replicas) {
     if (!inMask(isr, m)) continue;
-    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, tp.replica(s, m).log);
+    let k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, tp.replica(s, m).log);
+    // A member across the network cut cannot fetch from this leader, so the leader cannot learn what it
+    // holds now: it keeps the high watermark where it is (it can stop an advance, never allow one).
+    if (inMask(cut, m) !== inMask(cut, b)) k = Math.min(k, me.hw);
     agreement.push(k);
     if (k < low) low = k;
   }
