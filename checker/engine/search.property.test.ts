@@ -9,6 +9,8 @@ import { toItf } from '../../traces/itf/write.ts';
 
 const modulePath = fileURLToPath(new URL('../../test/fixtures/graphSpec.ts', import.meta.url));
 const label = { spec: 'graph', params: {} };
+/** The worker properties start thread pools per run: the fast tier tries fewer graphs, the slow tier (KMC_SLOW=1) more. */
+const workerRuns = (slow: number) => (process.env.KMC_SLOW ? slow : 3);
 
 /** Shortest distances from the initial nodes, computed independently of the checker. */
 function distances(p: { seed: number; nodes: number; degree: number; inits: number }): Map<number, number> {
@@ -81,7 +83,7 @@ test('worker threads give the same counts, coverage and trace as one thread (Imm
         assert.deepEqual(paramsOf(r), paramsOf(one));
       }
     }),
-    { numRuns: 6 },
+    { numRuns: workerRuns(6) },
   );
 });
 
@@ -101,6 +103,6 @@ test('packed states: worker threads stop at the same violation, with the same co
         assert.deepEqual('witnesses' in r ? r.witnesses : [], 'witnesses' in one ? one.witnesses : []);
       }
     }),
-    { numRuns: 8 },
+    { numRuns: workerRuns(8) },
   );
 });
