@@ -1,7 +1,8 @@
 /**
  * The package as a user gets it: `npm pack`, install the tarball into an empty folder, write the README's
  * spec there and check it with `npx kmc`, under each module type a user's package.json may declare.
- * Runs the compiled output (dist/, built by `npm run build`; `npm test` builds it first).
+ * Runs the compiled output (dist/, built by `npm run build`; `npm test` builds it first). It packs and
+ * installs (about 20 s of CPU), so it runs in the slow tier, which `.ci/run` runs after `npm test`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,7 +47,7 @@ function run(cmd: string, args: string[], cwd: string) {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('the packed tarball installs into an empty folder and checks the README spec under every module type', { timeout: 120_000 }, () => {
+test('the packed tarball installs into an empty folder and checks the README spec under every module type (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW, timeout: 120_000 }, () => {
   assert.ok(existsSync(join(root, 'dist/spec/index.js')), 'dist/ is built (npm run build)');
   const work = mkdtempSync(join(tmpdir(), 'kmc-pack-'));
   try {
