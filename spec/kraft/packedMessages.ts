@@ -54,23 +54,26 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
   }
 
   const requestRadixes = [voters, voters, epochs, 2, epochs, offsets];
+  const voteRequestKey = (from: string, to: string, epoch: number, preVote: boolean, lastEpoch: number, lastOffset: number): number =>
+    keyOf(0, [voter(from), voter(to), digit(epoch, epochs), preVote ? 1 : 0, digit(lastEpoch, epochs), digit(lastOffset, offsets)], requestRadixes);
+  const fetchRequestKey = (from: string, to: string, epoch: number, fetchOffset: number, lastFetchedEpoch: number): number =>
+    keyOf(3, [voter(from), voter(to), digit(epoch, epochs), 0, digit(lastFetchedEpoch, epochs), digit(fetchOffset, offsets)], requestRadixes);
   /** The number of a request (a packed or Immutable one), or -1. */
   function requestKey(q: Request): number {
-    if (q.type === 'VoteRequest') {
-      return keyOf(0, [voter(q.from), voter(q.to), digit(q.epoch, epochs), q.preVote ? 1 : 0, digit(q.lastEpoch, epochs), digit(q.lastOffset, offsets)], requestRadixes);
-    }
-    return keyOf(3, [voter(q.from), voter(q.to), digit(q.epoch, epochs), 0, digit(q.lastFetchedEpoch, epochs), digit(q.fetchOffset, offsets)], requestRadixes);
+    return q.type === 'VoteRequest'
+      ? voteRequestKey(q.from, q.to, q.epoch, q.preVote, q.lastEpoch, q.lastOffset)
+      : fetchRequestKey(q.from, q.to, q.epoch, q.fetchOffset, q.lastFetchedEpoch);
   }
   const requestCount = keyOf(4, [voters - 1, voters - 1, epochs - 1, 1, epochs - 1, offsets - 1], requestRadixes) + 1;
 
   return {
     voteRequest(from, to, epoch, preVote, lastEpoch, lastOffset) {
-      const key = keyOf(0, [voter(from), voter(to), digit(epoch, epochs), preVote ? 1 : 0, digit(lastEpoch, epochs), digit(lastOffset, offsets)], requestRadixes);
+      const key = voteRequestKey(from, to, epoch, preVote, lastEpoch, lastOffset);
       if (key < 0) return I.voteRequest(from, to, epoch, preVote, lastEpoch, lastOffset);
       return intern(key, () => ({ type: 'VoteRequest', from, to, epoch, preVote, lastEpoch, lastOffset }));
     },
     fetchRequest(from, to, epoch, fetchOffset, lastFetchedEpoch) {
-      const key = keyOf(3, [voter(from), voter(to), digit(epoch, epochs), 0, digit(lastFetchedEpoch, epochs), digit(fetchOffset, offsets)], requestRadixes);
+      const key = fetchRequestKey(from, to, epoch, fetchOffset, lastFetchedEpoch);
       if (key < 0) return I.fetchRequest(from, to, epoch, fetchOffset, lastFetchedEpoch);
       return intern(key, () => ({ type: 'FetchRequest', from, to, epoch, fetchOffset, lastFetchedEpoch }));
     },
