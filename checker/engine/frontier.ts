@@ -1,8 +1,9 @@
 /**
  * One BFS level's states waiting to be expanded, with their ids, in discovery order.
  *
- * `ByteFrontier` keeps packed states as bytes in large chunks (a state costs its width plus 4 bytes for
- * its id, not a JS object); a state is viewed in place when it is expanded. `ObjectFrontier` keeps
+ * `ByteFrontier` keeps packed states as bytes in large chunks, each state written as its difference from
+ * the one before it (frontierCodec.ts: a KRaft state of 509 bytes takes a few dozen), plus 4 bytes for its
+ * id; the chunk being expanded is decoded whole and its states are viewed in place. `ObjectFrontier` keeps
  * Immutable.js states of specs without a layout as the objects the spec built, so a successor is made
  * from exactly the value a trace rebuild makes it from (an Immutable Map iterates in insertion order).
  */
@@ -10,6 +11,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
 import { copyInto } from '../../spec/layout/bytes.ts';
+import { decodeState, encodeState, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
   readonly length: number;
@@ -99,14 +101,23 @@ export class SpillFile {
 
 export class ByteFrontier<S> implements Frontier<S> {
   private readonly perChunk: number;
+  /** Per chunk: its states in the frontier code (frontierCodec.ts), null while on disk. */
   private chunks: (Uint8Array | null)[] = [];
+  /** Per chunk: bytes of code in use (the chunk being written has room to spare). */
+  private used: number[] = [];
   private ids: (Uint32Array | null)[] = [];
-  /** Per chunk on disk: where its bytes start in the spill file (ids follow them). */
+  /** Per chunk on disk: where its code starts in the spill file (ids follow it). */
   private spilledAt: number[] = [];
   private spill: SpillFile | null = null;
-  private inMemory = 0;
+  /** Bytes of code and ids in memory. */
+  private held = 0;
   private count = 0;
   private head = 0;
+  /** The last state pushed, which the next one is encoded against (zeros at the start of a chunk). */
+  private readonly last: Uint8Array;
+  /** The chunk being read, decoded whole (a fresh buffer each time: views of its states stay valid). */
+  private decoded: Uint8Array = EMPTY;
+  private decodedChunk = -1;
   /** Chunks written to disk so far, over the frontier's life. */
   spilledChunks = 0;
 
@@ -116,6 +127,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     chunkBytes = CHUNK_BYTES,
   ) {
     this.perChunk = Math.max(1, Math.floor(chunkBytes / Math.max(1, layout.width)));
+    this.last = new Uint8Array(layout.width);
   }
 
   get length(): number {
@@ -128,26 +140,55 @@ export class ByteFrontier<S> implements Frontier<S> {
     return this.count - this.head;
   }
   get bytes(): number {
-    return this.inMemory * this.perChunk * (this.layout.width + 4);
+    return this.held + this.decoded.length;
   }
 
   push(s: S, bytes: Uint8Array | null, id: number): void {
+    const w = this.layout.width;
     const c = Math.floor(this.count / this.perChunk);
     const at = this.count - c * this.perChunk;
     if (c === this.chunks.length) {
-      this.chunks.push(new Uint8Array(this.perChunk * this.layout.width));
+      if (c > 0) this.close(c - 1);
+      const first = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), Math.max(4096, (this.perChunk * w) >>> 4)));
+      this.chunks.push(first);
+      this.used.push(0);
       this.ids.push(new Uint32Array(this.perChunk));
       this.spilledAt.push(-1);
-      this.inMemory++;
+      this.held += first.length + this.perChunk * 4;
+      this.last.fill(0);
     }
-    const w = this.layout.width;
-    if (bytes !== null) this.chunks[c]!.set(bytes, at * w);
-    else {
+    let chunk = this.chunks[c]!;
+    let o = this.used[c]!;
+    if (o + maxEncodedWidth(w) > chunk.length) {
+      const grown = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), chunk.length * 2));
+      grown.set(chunk.subarray(0, o));
+      this.held += grown.length - chunk.length;
+      this.chunks[c] = chunk = grown;
+    }
+    let src: Uint8Array;
+    let so: number;
+    if (bytes !== null) {
+      src = bytes;
+      so = 0;
+    } else {
       const v = s as PackedState;
-      copyInto(v._b, v._o, this.chunks[c]!, at * w, w);
+      src = v._b;
+      so = v._o;
     }
+    o += encodeState(this.last, 0, src, so, w, chunk, o);
+    copyInto(src, so, this.last, 0, w);
+    this.used[c] = o;
     this.ids[c]![at] = id;
     this.count++;
+  }
+
+  /** A chunk now full gives back the room it did not use. */
+  private close(c: number): void {
+    const chunk = this.chunks[c];
+    if (chunk === null || chunk === undefined || chunk.length === this.used[c]) return;
+    const trimmed = chunk.slice(0, this.used[c]);
+    this.held -= chunk.length - trimmed.length;
+    this.chunks[c] = trimmed;
   }
 
   /**
@@ -162,35 +203,70 @@ export class ByteFrontier<S> implements Frontier<S> {
     for (let c = reading + 1; c < Math.min(writing, this.chunks.length); c++) {
       const chunk = this.chunks[c];
       if (chunk === null || chunk === undefined || chunk.length === 0) continue;
+      this.close(c);
+      const code = this.chunks[c]!;
       this.spill ??= new SpillFile(this.spillDir);
-      const at = this.spill.write(chunk);
+      const at = this.spill.write(code);
       this.spill.write(new Uint8Array(this.ids[c]!.buffer));
       this.spilledAt[c] = at;
       this.chunks[c] = null;
       this.ids[c] = null;
-      this.inMemory--;
+      this.held -= code.length + this.perChunk * 4;
       this.spilledChunks++;
-      freed += chunk.length + this.perChunk * 4;
+      freed += code.length + this.perChunk * 4;
     }
     return freed;
   }
 
   private load(c: number): void {
     if (this.chunks[c] !== null) return;
-    const chunk = new Uint8Array(this.perChunk * this.layout.width);
+    const code = new Uint8Array(this.used[c]!);
     const ids = new Uint32Array(this.perChunk);
-    this.spill!.read(chunk, this.spilledAt[c]!);
-    this.spill!.read(new Uint8Array(ids.buffer), this.spilledAt[c]! + chunk.length);
-    this.chunks[c] = chunk;
+    this.spill!.read(code, this.spilledAt[c]!);
+    this.spill!.read(new Uint8Array(ids.buffer), this.spilledAt[c]! + code.length);
+    this.chunks[c] = code;
     this.ids[c] = ids;
-    this.inMemory++;
+    this.held += code.length + this.perChunk * 4;
+  }
+
+  /** States of chunk `c` pushed so far. */
+  private statesIn(c: number): number {
+    return Math.min(this.perChunk, this.count - c * this.perChunk);
+  }
+
+  /** Decodes chunk `c`'s states into `into` from offset `io` on, from its state `first` on. */
+  private decodeChunk(c: number, into: Uint8Array, io: number, first: number): void {
+    this.load(c);
+    const w = this.layout.width;
+    const code = this.chunks[c]!;
+    const n = this.statesIn(c);
+    // Each state is decoded over the one before it: the first over zeros, or over a scratch copy.
+    const scratch = first === 0 ? null : new Uint8Array(w);
+    let ci = 0;
+    for (let i = 0; i < n; i++) {
+      if (i < first) {
+        ci = decodeState(code, ci, scratch!, 0, w);
+        continue;
+      }
+      const at = io + (i - first) * w;
+      if (i === first && scratch !== null) into.set(scratch, at);
+      else if (i > first) into.copyWithin(at, at - w, at);
+      ci = decodeState(code, ci, into, at, w);
+    }
+  }
+
+  private readChunk(c: number): void {
+    if (this.decodedChunk === c) return;
+    const decoded = new Uint8Array(this.statesIn(c) * this.layout.width);
+    this.decodeChunk(c, decoded, 0, 0);
+    this.decoded = decoded;
+    this.decodedChunk = c;
   }
 
   peekState(): S {
     const c = Math.floor(this.head / this.perChunk);
-    this.load(c);
-    const at = (this.head - c * this.perChunk) * this.layout.width;
-    return this.layout.wrapAt(this.chunks[c]!, at) as S;
+    this.readChunk(c);
+    return this.layout.wrapAt(this.decoded, (this.head - c * this.perChunk) * this.layout.width) as S;
   }
 
   peekId(): number {
@@ -204,9 +280,13 @@ export class ByteFrontier<S> implements Frontier<S> {
     // A chunk fully expanded is dropped at once: the level's memory shrinks as it is consumed.
     if (this.head % this.perChunk === 0) {
       const c = this.head / this.perChunk - 1;
+      if (this.chunks[c] !== null) this.held -= this.chunks[c]!.length + this.perChunk * 4;
       this.chunks[c] = EMPTY;
       this.ids[c] = EMPTY_IDS;
-      this.inMemory--;
+      if (this.decodedChunk === c) {
+        this.decoded = EMPTY;
+        this.decodedChunk = -1;
+      }
     }
   }
 
@@ -214,11 +294,14 @@ export class ByteFrontier<S> implements Frontier<S> {
     this.spill?.close();
     this.spill = null;
     this.chunks = [];
+    this.used = [];
     this.ids = [];
     this.spilledAt = [];
-    this.inMemory = 0;
+    this.held = 0;
     this.count = 0;
     this.head = 0;
+    this.decoded = EMPTY;
+    this.decodedChunk = -1;
   }
 
   /** The states from position `from` on, as one contiguous buffer (for handing a level to worker threads). */
@@ -227,13 +310,11 @@ export class ByteFrontier<S> implements Frontier<S> {
     const w = this.layout.width;
     const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, n * w)));
     const ids = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      const p = from + i;
-      const c = Math.floor(p / this.perChunk);
-      this.load(c);
-      const at = p - c * this.perChunk;
-      bytes.set(this.chunks[c]!.subarray(at * w, (at + 1) * w), i * w);
-      ids[i] = this.ids[c]![at]!;
+    for (let c = Math.floor(from / this.perChunk); c * this.perChunk < this.count; c++) {
+      const first = Math.max(0, from - c * this.perChunk);
+      const out = c * this.perChunk + first - from;
+      this.decodeChunk(c, bytes, out * w, first);
+      ids.set(this.ids[c]!.subarray(first, this.statesIn(c)), out);
     }
     return { bytes, ids };
   }
