@@ -60,6 +60,10 @@ const BIG_CASES: readonly BenchCase[] = [
   // Replication under KIP-966 (ELR) with three records and three ISR shrinks: replication-bench made
   // bigger along the two bounds that hold (with rf=4 the bench bounds find ElrMembersHoldCommitted broken).
   { name: 'replication-bench values=3 maxIsrShrinks=3', args: ['replication', '--preset', 'replication-bench', '--param', 'values=3', '--param', 'maxIsrShrinks=3'], allCoresOnly: true },
+  // KRaft over 10^6 states in one thread: kraft-bench with three client values (1,307,950 states, depth 39).
+  // Its bytes per state hold the whole process to the 200 B bar (the frontier is stored as differences
+  // between consecutive states, frontierCodec.ts).
+  { name: 'kraft-bench maxValues=3 (10^6+ states)', args: ['kraft', '--preset', 'kraft-bench', '--param', 'maxValues=3'], oneWorkerOnly: true },
   // The same Kafka run in one thread in memory, then under a budget its frontier outgrows (in one thread:
   // only the sequential search spills).
   { name: 'replication-bench values=3 in memory', args: SPILL_KAFKA, oneWorkerOnly: true },
