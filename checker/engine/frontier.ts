@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
 import { copyInto } from '../../spec/layout/bytes.ts';
-import { decodeState, encodeState, maxEncodedWidth } from './frontierCodec.ts';
+import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
   readonly length: number;
@@ -113,8 +113,12 @@ export class ByteFrontier<S> implements Frontier<S> {
   private held = 0;
   private count = 0;
   private head = 0;
-  /** The last state pushed, which the next one is encoded against (zeros at the start of a chunk). */
+  /** The last state pushed, which the next one is encoded against (zeros at the start of a chunk), and
+   * the state being pushed, copied to offset 0 so both are compared a word at a time (padded with zeros). */
   private readonly last: Uint8Array;
+  private readonly last32: Uint32Array;
+  private readonly cur: Uint8Array;
+  private readonly cur32: Uint32Array;
   /** The chunk being read, decoded whole (a fresh buffer each time: views of its states stay valid). */
   private decoded: Uint8Array = EMPTY;
   private decodedChunk = -1;
@@ -127,7 +131,11 @@ export class ByteFrontier<S> implements Frontier<S> {
     chunkBytes = CHUNK_BYTES,
   ) {
     this.perChunk = Math.max(1, Math.floor(chunkBytes / Math.max(1, layout.width)));
-    this.last = new Uint8Array(layout.width);
+    const padded = (layout.width + 3) & ~3;
+    this.last = new Uint8Array(padded);
+    this.last32 = new Uint32Array(this.last.buffer);
+    this.cur = new Uint8Array(padded);
+    this.cur32 = new Uint32Array(this.cur.buffer);
   }
 
   get length(): number {
@@ -165,18 +173,12 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.held += grown.length - chunk.length;
       this.chunks[c] = chunk = grown;
     }
-    let src: Uint8Array;
-    let so: number;
-    if (bytes !== null) {
-      src = bytes;
-      so = 0;
-    } else {
+    if (bytes !== null) copyInto(bytes, 0, this.cur, 0, w);
+    else {
       const v = s as PackedState;
-      src = v._b;
-      so = v._o;
+      copyInto(v._b, v._o, this.cur, 0, w);
     }
-    o += encodeState(this.last, 0, src, so, w, chunk, o);
-    copyInto(src, so, this.last, 0, w);
+    o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
     this.used[c] = o;
     this.ids[c]![at] = id;
     this.count++;

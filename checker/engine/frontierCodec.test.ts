@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { decodeState, encodeState, maxEncodedWidth } from './frontierCodec.ts';
+import { decodeState, encodeAligned, encodeState, maxEncodedWidth } from './frontierCodec.ts';
 import { ByteFrontier } from './frontier.ts';
 import type { PackedLayout } from './state/packed.ts';
 import { checkModel } from './check.ts';
@@ -22,7 +22,7 @@ const pairs = fc.integer({ min: 1, max: 700 }).chain((w) =>
   ),
 );
 
-test('a state encoded against the one before it decodes to its exact bytes, within the bound on its size', () => {
+test('a state encoded against the one before it decodes to its exact bytes, within the bound on its size, in both encoders', () => {
   fc.assert(
     fc.property(pairs, ([prev, next]) => {
       const w = prev.length;
@@ -40,8 +40,19 @@ test('a state encoded against the one before it decodes to its exact bytes, with
       into.set(prev, 2);
       assert.equal(decodeState(code, 7, into, 2, w), 7 + n, 'the decoder stops where the state ends');
       assert.deepEqual(into.subarray(2), cur);
-      // An unchanged state is one byte; a few changed bytes stay far below the width.
+      // An unchanged state is one byte.
       if (next.fresh === null && next.edits.length === 0) assert.equal(n, 1);
+      // Encoding updates `prev` to the state; the word-at-a-time form writes the same code.
+      assert.deepEqual(prevAt.subarray(3), cur);
+      const padded = (w + 3) & ~3;
+      const p = new Uint8Array(padded);
+      p.set(prev);
+      const c = new Uint8Array(padded);
+      c.set(cur);
+      const aligned = new Uint8Array(maxEncodedWidth(w));
+      const m = encodeAligned(p, new Uint32Array(p.buffer), c, new Uint32Array(c.buffer), w, aligned, 0);
+      assert.deepEqual(aligned.subarray(0, m), code.subarray(7, 7 + n));
+      assert.deepEqual(p.subarray(0, w), cur);
     }),
     { numRuns: 500 },
   );

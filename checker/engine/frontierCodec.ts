@@ -22,15 +22,15 @@ export function maxEncodedWidth(w: number): number {
 
 /**
  * Writes `cur[co .. co+w)` as its difference from `prev[po .. po+w)` into `out` at `oo` (which must have
- * room for `maxEncodedWidth(w)` bytes); returns the bytes written.
+ * room for `maxEncodedWidth(w)` bytes), and updates `prev` to equal `cur` (only the changed bytes are
+ * written, so the next state is encoded against it without a copy); returns the bytes written.
  */
 export function encodeState(prev: Uint8Array, po: number, cur: Uint8Array, co: number, w: number, out: Uint8Array, oo: number): number {
   const start = oo;
   let i = 0;
   while (i < w) {
     if (cur[co + i] === prev[po + i]) {
-      let j = i + 1;
-      while (j < w && cur[co + j] === prev[po + j]) j++;
+      const j = sameUntil(prev, po, cur, co, i + 1, w);
       if (j === w) {
         out[oo++] = REST;
         return oo - start;
@@ -47,7 +47,53 @@ export function encodeState(prev: Uint8Array, po: number, cur: Uint8Array, co: n
       let j = i + 1;
       while (j < w && j - i < MAX_NEW && (cur[co + j] !== prev[po + j] || (j + 1 < w && cur[co + j + 1] !== prev[po + j + 1]))) j++;
       out[oo++] = 127 + (j - i);
-      for (let k = i; k < j; k++) out[oo++] = cur[co + k]!;
+      for (let k = i; k < j; k++) out[oo++] = prev[po + k] = cur[co + k]!;
+      i = j;
+    }
+  }
+  return oo - start;
+}
+
+/** The first index from `i` on where the two states differ, or `w`. */
+function sameUntil(prev: Uint8Array, po: number, cur: Uint8Array, co: number, i: number, w: number): number {
+  while (i < w && cur[co + i] === prev[po + i]) i++;
+  return i;
+}
+
+/**
+ * `encodeState` for two states held at offset 0 of buffers padded with zeros to a multiple of 4 bytes
+ * (`prev32`, `cur32` their word views): unchanged stretches are skipped a word at a time.
+ */
+export function encodeAligned(prev: Uint8Array, prev32: Uint32Array, cur: Uint8Array, cur32: Uint32Array, w: number, out: Uint8Array, oo: number): number {
+  const start = oo;
+  let i = 0;
+  while (i < w) {
+    if (cur[i] === prev[i]) {
+      let j = i + 1;
+      while ((j & 3) !== 0 && j < w && cur[j] === prev[j]) j++;
+      if ((j & 3) === 0) {
+        let q = j >>> 2;
+        const words = prev32.length;
+        while (q < words && cur32[q] === prev32[q]) q++;
+        j = q << 2;
+        while (j < w && cur[j] === prev[j]) j++;
+      }
+      if (j >= w) {
+        out[oo++] = REST;
+        return oo - start;
+      }
+      let n = j - i;
+      while (n > MAX_SAME) {
+        out[oo++] = MAX_SAME - 1;
+        n -= MAX_SAME;
+      }
+      out[oo++] = n - 1;
+      i = j;
+    } else {
+      let j = i + 1;
+      while (j < w && j - i < MAX_NEW && (cur[j] !== prev[j] || (j + 1 < w && cur[j + 1] !== prev[j + 1]))) j++;
+      out[oo++] = 127 + (j - i);
+      for (let k = i; k < j; k++) out[oo++] = prev[k] = cur[k]!;
       i = j;
     }
   }
