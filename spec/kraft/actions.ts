@@ -25,6 +25,7 @@ import {
   event,
   expected,
   immutableMessages,
+  inPlace,
   messageParams,
   messagesOfType,
   putReplica,
@@ -524,7 +525,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     const reason = off[a.name];
     const next = (st: KraftState, p: unknown): KraftState =>
       st.withMutations((w) => {
-        if (settle(a.next(w, p), st, msgs) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+        if (inPlace(w, () => settle(a.next(w, p), st, msgs)) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
       });
     return { ...a, ...fairness(cfg, due)[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });

@@ -16,6 +16,7 @@ import { Record, type RecordOf, Set, is } from 'immutable';
 import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
 import { equalBytes, hashRegion } from '../layout/bytes.ts';
+import { addInPlace, removeInPlace, removeInPlaceWhere } from './packedNetwork.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -291,6 +292,7 @@ function indexOf(s: KraftState): NetIndex {
   return x;
 }
 
+
 function buildIndex(net: Set<Msg>): NetIndex {
   // Each key once, then sort (a packed message's key is looked up by its bytes).
   const all = net
@@ -344,9 +346,36 @@ export function deliverable(s: KraftState, from: string, to: string): boolean {
   return isLive(s.replicas.get(to)!) && isLive(s.replicas.get(from)!) && linked(s, from, to);
 }
 
+/** The mutable copy of a packed state that the step in progress writes (see `inPlace`), or null. */
+let stepping: KraftState | null = null;
+
+/**
+ * Runs `step` on `w`, the mutable copy a step writes (`withMutations`): while it runs, the network of a
+ * packed `w` is written in place (packedNetwork.ts).
+ */
+export function inPlace<T>(w: KraftState, step: () => T): T {
+  const outer = stepping;
+  stepping = isPacked(w) ? w : null;
+  try {
+    return step();
+  } finally {
+    stepping = outer;
+  }
+}
+
+function addMessage(s: KraftState, m: Msg): KraftState {
+  if (s === stepping && addInPlace(s.net, m)) return s;
+  return s.set('net', s.net.add(m));
+}
+
+function removeMessage(s: KraftState, m: Msg): KraftState {
+  if (s === stepping && removeInPlace(s.net, m)) return s;
+  return s.set('net', s.net.remove(m));
+}
+
 /** Puts a one-way message (BeginQuorumEpoch) on the network, or loses it on a cut link. */
 export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
-  return deliverable(s, m.from, m.to) ? s.set('net', s.net.add(m)) : s;
+  return deliverable(s, m.from, m.to) ? addMessage(s, m) : s;
 }
 
 /**
@@ -356,7 +385,7 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
   // One write of the request where it goes (a packed state then copies no more than the request).
-  return s.set('net', s.net.add(m)).setIn(['replicas', m.from, 'inflight', m.to], m);
+  return addMessage(s, m).setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
@@ -368,11 +397,11 @@ export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
 export function sendResponse(s: KraftState, m: VoteResponse | FetchResponse): KraftState {
   if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
-  return s.set('net', s.net.add(m));
+  return addMessage(s, m);
 }
 
 export function consume(s: KraftState, m: Msg): KraftState {
-  return s.set('net', s.net.remove(m));
+  return removeMessage(s, m);
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
@@ -401,6 +430,10 @@ function inert(s: KraftState, m: Msg): boolean {
 /** Removes the inert messages (see `inert`) to or from the given replicas. */
 export function tidy(s: KraftState, ids: readonly string[]): KraftState {
   if (ids.length === 0) return s;
+  if (s === stepping) {
+    removeInPlaceWhere(s.net, (m: Msg) => (ids.includes(m.to) || ids.includes(m.from)) && inert(s, m));
+    return s;
+  }
   const before = s.net;
   let net = before;
   for (const m of before) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);
