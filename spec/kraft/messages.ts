@@ -265,7 +265,15 @@ const indexByNet = new WeakMap<object, NetIndex>();
 const indexByBytes = new WeakMap<object, globalThis.Map<number, (NetIndex & { readonly bytes: Uint8Array })[]>>();
 const INDEX_BY_BYTES_LIMIT = 1 << 12;
 
+/**
+ * The last packed state indexed and its index: the engine asks for the messages of each type of one
+ * state in turn (one action per type). A state view is immutable, except the copy a step writes in place.
+ */
+let lastState: KraftState | null = null;
+let lastIndex: NetIndex | null = null;
+
 function indexOf(s: KraftState): NetIndex {
+  if (s === lastState) return lastIndex!;
   if (!isPacked(s)) {
     let x = indexByNet.get(s.net);
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
@@ -281,7 +289,7 @@ function indexOf(s: KraftState): NetIndex {
   const h = hashRegion(b, o, used);
   let bucket = byHash.get(h);
   if (bucket !== undefined) {
-    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return x;
+    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return remember(s, x);
   } else {
     if (byHash.size >= INDEX_BY_BYTES_LIMIT) byHash.clear();
     byHash.set(h, (bucket = []));
@@ -289,9 +297,16 @@ function indexOf(s: KraftState): NetIndex {
   const own = net.bytes.slice();
   const x = { ...buildIndex(net._t.wrap(own) as Set<Msg>), bytes: own.subarray(0, used) };
   bucket.push(x);
-  return x;
+  return remember(s, x);
 }
 
+function remember(s: KraftState, x: NetIndex): NetIndex {
+  if (s !== stepping) {
+    lastState = s;
+    lastIndex = x;
+  }
+  return x;
+}
 
 function buildIndex(net: Set<Msg>): NetIndex {
   // Each key once, then sort (a packed message's key is looked up by its bytes).
