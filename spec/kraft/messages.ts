@@ -378,6 +378,11 @@ export function inPlace<T>(w: KraftState, step: () => T): T {
   }
 }
 
+/** Whether `s` is the copy the step in progress writes in place (a packed state). */
+export function writesInPlace(s: KraftState): boolean {
+  return s === stepping;
+}
+
 function addMessage(s: KraftState, m: Msg): KraftState {
   if (s === stepping && addInPlace(s.net, m)) return s;
   return s.set('net', s.net.add(m));
