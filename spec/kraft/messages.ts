@@ -258,12 +258,19 @@ interface NetIndex {
 /** Immutable.js states: by the network's value (states share it). */
 const indexByNet = new WeakMap<object, NetIndex>();
 /**
- * Packed states: by the network's bytes, since every state reads its network afresh and many states hold
- * the same one. The messages are read from a copy of those bytes (equal in value to the state's own).
- * Bounded: emptied when full.
+ * What indexing needs of one packed message: its own copy of the bytes, a view of them, its key and its
+ * action parameters. Kept per distinct message, by layout and then by a hash of the bytes, so a packed
+ * state's network is indexed from these (a state reads its network afresh, but holds few messages,
+ * drawn from a small set). Bounded: emptied when full.
  */
-const indexByBytes = new WeakMap<object, globalThis.Map<number, (NetIndex & { readonly bytes: Uint8Array })[]>>();
-const INDEX_BY_BYTES_LIMIT = 1 << 12;
+interface PackedMsg {
+  readonly bytes: Uint8Array;
+  readonly m: Msg;
+  readonly key: string;
+  readonly param: { s: string; m: Msg };
+}
+const packedMsgs = new WeakMap<object, globalThis.Map<number, PackedMsg[]>>();
+const PACKED_MSGS_LIMIT = 1 << 16;
 
 /**
  * The last packed state indexed and its index: the engine asks for the messages of each type of one
@@ -279,25 +286,56 @@ function indexOf(s: KraftState): NetIndex {
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
     return x;
   }
-  const net = s.net as unknown as View & { size: number; _t: { lw: number; ew: number; wrap(b: Uint8Array): unknown } };
-  const used = net._t.lw + net.size * net._t.ew;
-  // Per layout (equal bytes are equal networks only under one layout), by a hash of the used bytes.
-  let byHash = indexByBytes.get(net._t);
-  if (byHash === undefined) indexByBytes.set(net._t, (byHash = new globalThis.Map()));
+  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: { read(b: Uint8Array, o: number, p: null, k: string): unknown }; size(b: Uint8Array, o: number): number } };
+  const t = net._t;
+  let table = packedMsgs.get(t);
+  if (table === undefined) packedMsgs.set(t, (table = new globalThis.Map()));
   const b = net._b;
-  const o = net._o;
-  const h = hashRegion(b, o, used);
-  let bucket = byHash.get(h);
-  if (bucket !== undefined) {
-    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return remember(s, x);
-  } else {
-    if (byHash.size >= INDEX_BY_BYTES_LIMIT) byHash.clear();
-    byHash.set(h, (bucket = []));
+  const base = net._o + t.lw;
+  const n = t.size(b, net._o);
+  const ew = t.ew;
+  const entries: PackedMsg[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = base + i * ew;
+    const h = hashRegion(b, o, ew);
+    let bucket = table.get(h);
+    let x: PackedMsg | undefined;
+    if (bucket !== undefined) {
+      for (const y of bucket) {
+        if (equalBytes(y.bytes, 0, b, o, ew)) {
+          x = y;
+          break;
+        }
+      }
+    } else {
+      if (table.size >= PACKED_MSGS_LIMIT) table.clear();
+      table.set(h, (bucket = []));
+    }
+    if (x === undefined) {
+      const bytes = b.slice(o, o + ew);
+      const m = t.elem.read(bytes, 0, null, '[]') as Msg;
+      bucket.push((x = { bytes, m, key: contentKey(m), param: { s: m.to, m } }));
+    }
+    entries.push(x);
   }
-  const own = net.bytes.slice();
-  const x = { ...buildIndex(net._t.wrap(own) as Set<Msg>), bytes: own.subarray(0, used) };
-  bucket.push(x);
-  return remember(s, x);
+  // In the network's (byte) order, then by key: the order `buildIndex` gives.
+  entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  const all: Msg[] = [];
+  const byType = new globalThis.Map<MsgType, Msg[]>();
+  const params = new globalThis.Map<MsgType, { s: string; m: Msg }[]>();
+  for (const e of entries) {
+    const m = e.m;
+    all.push(m);
+    const list = byType.get(m.type);
+    if (list === undefined) {
+      byType.set(m.type, [m]);
+      params.set(m.type, [e.param]);
+    } else {
+      list.push(m);
+      params.get(m.type)!.push(e.param);
+    }
+  }
+  return remember(s, { all, byType, params });
 }
 
 function remember(s: KraftState, x: NetIndex): NetIndex {
