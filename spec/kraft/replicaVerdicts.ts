@@ -26,7 +26,6 @@ interface Region {
   readonly replicasWidth: number;
   readonly acked: number;
   readonly ackedWidth: number;
-  readonly key: Uint8Array;
 }
 
 const ENTRIES_LIMIT = 1 << 16;
@@ -61,22 +60,19 @@ export class ReplicaVerdicts {
       this.regionOf = t;
       const r = t.byName.replicas;
       const a = t.byName.acked;
-      this.region = r === undefined || a === undefined ? null : { replicas: r.offset, replicasWidth: r.type.width, acked: a.offset, ackedWidth: a.type.width, key: new Uint8Array(r.type.width + a.type.width) };
+      this.region = r === undefined || a === undefined ? null : { replicas: r.offset, replicasWidth: r.type.width, acked: a.offset, ackedWidth: a.type.width };
       this.table.clear();
       this.size = 0;
     }
     const region = this.region;
     if (region === null) return null;
-    const key = region.key;
-    const rw = region.replicasWidth;
-    for (let i = 0, from = o + region.replicas; i < rw; i++) key[i] = b[from + i]!;
-    for (let i = 0, from = o + region.acked; i < region.ackedWidth; i++) key[rw + i] = b[from + i]!;
-    const h = hashRegion(key, 0, key.length);
+    const { replicas, replicasWidth, acked, ackedWidth } = region;
+    const h = hashRegion(b, o + replicas, replicasWidth) ^ Math.imul(hashRegion(b, o + acked, ackedWidth), 0x9e3779b1);
     let bucket = this.table.get(h);
     let e: Entry | undefined;
     if (bucket !== undefined) {
       for (const x of bucket) {
-        if (equalBytes(x.bytes, 0, key, 0, key.length)) {
+        if (equalBytes(x.bytes, 0, b, o + replicas, replicasWidth) && equalBytes(x.bytes, replicasWidth, b, o + acked, ackedWidth)) {
           e = x;
           break;
         }
@@ -89,7 +85,10 @@ export class ReplicaVerdicts {
       this.table.set(h, (bucket = []));
     }
     if (e === undefined) {
-      bucket.push((e = { bytes: key.slice(), verdicts: new Int8Array(this.tests.length).fill(-1) }));
+      const bytes = new Uint8Array(replicasWidth + ackedWidth);
+      bytes.set(b.subarray(o + replicas, o + replicas + replicasWidth), 0);
+      bytes.set(b.subarray(o + acked, o + acked + ackedWidth), replicasWidth);
+      bucket.push((e = { bytes, verdicts: new Int8Array(this.tests.length).fill(-1) }));
       this.size++;
     }
     this.lastState = s;
