@@ -25,6 +25,7 @@ import {
   event,
   expected,
   immutableMessages,
+  inPlace,
   messageParams,
   messagesOfType,
   putReplica,
@@ -33,7 +34,10 @@ import {
   same,
   sendResponse,
   tidy,
+  writesInPlace,
 } from './messages.ts';
+import { type PackedSettle, packedSettleOf } from './packedSettle.ts';
+import type { View } from '../layout/index.ts';
 import {
   illegal,
   maybeHandleCommonResponse,
@@ -524,7 +528,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     const reason = off[a.name];
     const next = (st: KraftState, p: unknown): KraftState =>
       st.withMutations((w) => {
-        if (settle(a.next(w, p), st, msgs) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+        if (inPlace(w, () => settle(a.next(w, p), st, msgs)) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
       });
     return { ...a, ...fairness(cfg, due)[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
@@ -560,12 +564,30 @@ function fairness(cfg: KraftConfig, due: (st: KraftState, s: string) => boolean)
  * step changed can have made messages inert or need to poll, so only those are looked at.
  */
 export function settle(st: KraftState, before?: KraftState, msgs: Messages = immutableMessages): KraftState {
+  if (before !== undefined && writesInPlace(st)) {
+    const bytes = packedSettleOf(st);
+    if (bytes !== null) return settleBytes(st, before, bytes, msgs);
+  }
   if (before !== undefined && same(st.replicas, before.replicas) && same(st.cut, before.cut)) return st;
   const changed: string[] = [];
   st.replicas.forEach((r, id) => {
     if (before === undefined || !same(before.replicas.get(id), r)) changed.push(id);
   });
   return pollFollowers(tidy(st, changed), before === undefined || !same(st.cut, before.cut) ? [...st.replicas.keys()] : changed, msgs);
+}
+
+/** `settle` on the bytes of a packed step's own copy (packedSettle.ts), the network tidied in place. */
+function settleBytes(st: KraftState, before: KraftState, k: PackedSettle, msgs: Messages): KraftState {
+  const { _b: b, _o: o } = st as unknown as View;
+  const { _b: pb, _o: po } = before as unknown as View;
+  const changed = k.changed(b, o, pb, po);
+  const cut = k.cutChanged(b, o, pb, po);
+  if (changed === 0 && !cut) return st;
+  if (changed !== 0) k.tidy(b, o, changed);
+  const poll = cut ? -1 : changed;
+  const ids = k.ids;
+  for (let i = 0; i < ids.length; i++) if ((poll >>> i) & 1 && k.mayPoll(b, o, i)) st = pollFollowers(st, [ids[i]!], msgs);
+  return st;
 }
 
 /**

@@ -16,6 +16,7 @@ import { Record, type RecordOf, Set, is } from 'immutable';
 import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
 import { equalBytes, hashRegion } from '../layout/bytes.ts';
+import { addInPlace, removeInPlace, removeInPlaceWhere } from './packedNetwork.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -257,37 +258,91 @@ interface NetIndex {
 /** Immutable.js states: by the network's value (states share it). */
 const indexByNet = new WeakMap<object, NetIndex>();
 /**
- * Packed states: by the network's bytes, since every state reads its network afresh and many states hold
- * the same one. The messages are read from a copy of those bytes (equal in value to the state's own).
- * Bounded: emptied when full.
+ * What indexing needs of one packed message: its own copy of the bytes, a view of them, its key and its
+ * action parameters. Kept per distinct message, by layout and then by a hash of the bytes, so a packed
+ * state's network is indexed from these (a state reads its network afresh, but holds few messages,
+ * drawn from a small set). Bounded: emptied when full.
  */
-const indexByBytes = new WeakMap<object, globalThis.Map<number, (NetIndex & { readonly bytes: Uint8Array })[]>>();
-const INDEX_BY_BYTES_LIMIT = 1 << 12;
+interface PackedMsg {
+  readonly bytes: Uint8Array;
+  readonly m: Msg;
+  readonly key: string;
+  readonly param: { s: string; m: Msg };
+}
+const packedMsgs = new WeakMap<object, globalThis.Map<number, PackedMsg[]>>();
+const PACKED_MSGS_LIMIT = 1 << 16;
+
+/**
+ * The last packed state indexed and its index: the engine asks for the messages of each type of one
+ * state in turn (one action per type). A state view is immutable, except the copy a step writes in place.
+ */
+let lastState: KraftState | null = null;
+let lastIndex: NetIndex | null = null;
 
 function indexOf(s: KraftState): NetIndex {
+  if (s === lastState) return lastIndex!;
   if (!isPacked(s)) {
     let x = indexByNet.get(s.net);
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
     return x;
   }
-  const net = s.net as unknown as View & { size: number; _t: { lw: number; ew: number; wrap(b: Uint8Array): unknown } };
-  const used = net._t.lw + net.size * net._t.ew;
-  // Per layout (equal bytes are equal networks only under one layout), by a hash of the used bytes.
-  let byHash = indexByBytes.get(net._t);
-  if (byHash === undefined) indexByBytes.set(net._t, (byHash = new globalThis.Map()));
+  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: { read(b: Uint8Array, o: number, p: null, k: string): unknown }; size(b: Uint8Array, o: number): number } };
+  const t = net._t;
+  let table = packedMsgs.get(t);
+  if (table === undefined) packedMsgs.set(t, (table = new globalThis.Map()));
   const b = net._b;
-  const o = net._o;
-  const h = hashRegion(b, o, used);
-  let bucket = byHash.get(h);
-  if (bucket !== undefined) {
-    for (const x of bucket) if (x.bytes.length === used && equalBytes(x.bytes, 0, b, o, used)) return x;
-  } else {
-    if (byHash.size >= INDEX_BY_BYTES_LIMIT) byHash.clear();
-    byHash.set(h, (bucket = []));
+  const base = net._o + t.lw;
+  const n = t.size(b, net._o);
+  const ew = t.ew;
+  const entries: PackedMsg[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = base + i * ew;
+    const h = hashRegion(b, o, ew);
+    let bucket = table.get(h);
+    let x: PackedMsg | undefined;
+    if (bucket !== undefined) {
+      for (const y of bucket) {
+        if (equalBytes(y.bytes, 0, b, o, ew)) {
+          x = y;
+          break;
+        }
+      }
+    } else {
+      if (table.size >= PACKED_MSGS_LIMIT) table.clear();
+      table.set(h, (bucket = []));
+    }
+    if (x === undefined) {
+      const bytes = b.slice(o, o + ew);
+      const m = t.elem.read(bytes, 0, null, '[]') as Msg;
+      bucket.push((x = { bytes, m, key: contentKey(m), param: { s: m.to, m } }));
+    }
+    entries.push(x);
   }
-  const own = net.bytes.slice();
-  const x = { ...buildIndex(net._t.wrap(own) as Set<Msg>), bytes: own.subarray(0, used) };
-  bucket.push(x);
+  // In the network's (byte) order, then by key: the order `buildIndex` gives.
+  entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  const all: Msg[] = [];
+  const byType = new globalThis.Map<MsgType, Msg[]>();
+  const params = new globalThis.Map<MsgType, { s: string; m: Msg }[]>();
+  for (const e of entries) {
+    const m = e.m;
+    all.push(m);
+    const list = byType.get(m.type);
+    if (list === undefined) {
+      byType.set(m.type, [m]);
+      params.set(m.type, [e.param]);
+    } else {
+      list.push(m);
+      params.get(m.type)!.push(e.param);
+    }
+  }
+  return remember(s, { all, byType, params });
+}
+
+function remember(s: KraftState, x: NetIndex): NetIndex {
+  if (s !== stepping) {
+    lastState = s;
+    lastIndex = x;
+  }
   return x;
 }
 
@@ -344,9 +399,41 @@ export function deliverable(s: KraftState, from: string, to: string): boolean {
   return isLive(s.replicas.get(to)!) && isLive(s.replicas.get(from)!) && linked(s, from, to);
 }
 
+/** The mutable copy of a packed state that the step in progress writes (see `inPlace`), or null. */
+let stepping: KraftState | null = null;
+
+/**
+ * Runs `step` on `w`, the mutable copy a step writes (`withMutations`): while it runs, the network of a
+ * packed `w` is written in place (packedNetwork.ts).
+ */
+export function inPlace<T>(w: KraftState, step: () => T): T {
+  const outer = stepping;
+  stepping = isPacked(w) ? w : null;
+  try {
+    return step();
+  } finally {
+    stepping = outer;
+  }
+}
+
+/** Whether `s` is the copy the step in progress writes in place (a packed state). */
+export function writesInPlace(s: KraftState): boolean {
+  return s === stepping;
+}
+
+function addMessage(s: KraftState, m: Msg): KraftState {
+  if (s === stepping && addInPlace(s.net, m)) return s;
+  return s.set('net', s.net.add(m));
+}
+
+function removeMessage(s: KraftState, m: Msg): KraftState {
+  if (s === stepping && removeInPlace(s.net, m)) return s;
+  return s.set('net', s.net.remove(m));
+}
+
 /** Puts a one-way message (BeginQuorumEpoch) on the network, or loses it on a cut link. */
 export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
-  return deliverable(s, m.from, m.to) ? s.set('net', s.net.add(m)) : s;
+  return deliverable(s, m.from, m.to) ? addMessage(s, m) : s;
 }
 
 /**
@@ -356,7 +443,7 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
   // One write of the request where it goes (a packed state then copies no more than the request).
-  return s.set('net', s.net.add(m)).setIn(['replicas', m.from, 'inflight', m.to], m);
+  return addMessage(s, m).setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
@@ -368,11 +455,11 @@ export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
 export function sendResponse(s: KraftState, m: VoteResponse | FetchResponse): KraftState {
   if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
-  return s.set('net', s.net.add(m));
+  return addMessage(s, m);
 }
 
 export function consume(s: KraftState, m: Msg): KraftState {
-  return s.set('net', s.net.remove(m));
+  return removeMessage(s, m);
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
@@ -401,6 +488,10 @@ function inert(s: KraftState, m: Msg): boolean {
 /** Removes the inert messages (see `inert`) to or from the given replicas. */
 export function tidy(s: KraftState, ids: readonly string[]): KraftState {
   if (ids.length === 0) return s;
+  if (s === stepping) {
+    removeInPlaceWhere(s.net, (m: Msg) => (ids.includes(m.to) || ids.includes(m.from)) && inert(s, m));
+    return s;
+  }
   const before = s.net;
   let net = before;
   for (const m of before) if ((ids.includes(m.to) || ids.includes(m.from)) && inert(s, m)) net = net.remove(m);

@@ -35,16 +35,21 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
   const optVoter = (id: string | null): number => (id === null ? 0 : optional(voter(id)));
   const errorDigit = (e: ErrorCode | null): number => ERROR_CODES.indexOf(e);
 
-  /** A mixed-radix number of the digits, or -1 if any is not a digit of its radix. */
-  function keyOf(type: number, digits: readonly number[], radixes: readonly number[]): number {
-    let k = 0;
-    for (let i = 0; i < digits.length; i++) {
-      const d = digits[i]!;
-      if (d < 0 || d >= radixes[i]!) return -1;
-      k = k * radixes[i]! + d;
-    }
-    k = k * TYPES.length + type;
-    return Number.isSafeInteger(k) ? k : -1;
+  // A mixed-radix number of digits, built digit by digit (no array per message): `start`, then `digitOf`
+  // for each digit and its radix, then `keyOf` with the type; -1 if any digit is not one of its radix.
+  let acc = 0;
+  let valid = true;
+  const start = (): void => {
+    acc = 0;
+    valid = true;
+  };
+  const digitOf = (d: number, radix: number): void => {
+    if (d < 0 || d >= radix) valid = false;
+    acc = acc * radix + d;
+  };
+  function keyOf(type: number): number {
+    const k = acc * TYPES.length + type;
+    return valid && Number.isSafeInteger(k) ? k : -1;
   }
 
   function intern<M extends Msg>(key: number, make: () => object): M {
@@ -53,18 +58,34 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
     return m as M;
   }
 
-  const requestRadixes = [voters, voters, epochs, 2, epochs, offsets];
-  const voteRequestKey = (from: string, to: string, epoch: number, preVote: boolean, lastEpoch: number, lastOffset: number): number =>
-    keyOf(0, [voter(from), voter(to), digit(epoch, epochs), preVote ? 1 : 0, digit(lastEpoch, epochs), digit(lastOffset, offsets)], requestRadixes);
-  const fetchRequestKey = (from: string, to: string, epoch: number, fetchOffset: number, lastFetchedEpoch: number): number =>
-    keyOf(3, [voter(from), voter(to), digit(epoch, epochs), 0, digit(lastFetchedEpoch, epochs), digit(fetchOffset, offsets)], requestRadixes);
+  /** The digits every request starts with; a vote's `preVote` digit is 0 or 1, a fetch's 0. */
+  function requestDigits(from: string, to: string, epoch: number, flag: number, e2: number, offset: number): void {
+    digitOf(voter(from), voters);
+    digitOf(voter(to), voters);
+    digitOf(digit(epoch, epochs), epochs);
+    digitOf(flag, 2);
+    digitOf(digit(e2, epochs), epochs);
+    digitOf(digit(offset, offsets), offsets);
+  }
+  const voteRequestKey = (from: string, to: string, epoch: number, preVote: boolean, lastEpoch: number, lastOffset: number): number => {
+    start();
+    requestDigits(from, to, epoch, preVote ? 1 : 0, lastEpoch, lastOffset);
+    return keyOf(0);
+  };
+  const fetchRequestKey = (from: string, to: string, epoch: number, fetchOffset: number, lastFetchedEpoch: number): number => {
+    start();
+    requestDigits(from, to, epoch, 0, lastFetchedEpoch, fetchOffset);
+    return keyOf(3);
+  };
   /** The number of a request (a packed or Immutable one), or -1. */
   function requestKey(q: Request): number {
     return q.type === 'VoteRequest'
       ? voteRequestKey(q.from, q.to, q.epoch, q.preVote, q.lastEpoch, q.lastOffset)
       : fetchRequestKey(q.from, q.to, q.epoch, q.fetchOffset, q.lastFetchedEpoch);
   }
-  const requestCount = keyOf(4, [voters - 1, voters - 1, epochs - 1, 1, epochs - 1, offsets - 1], requestRadixes) + 1;
+  start();
+  requestDigits(cfg.voters[voters - 1]!, cfg.voters[voters - 1]!, epochs - 1, 1, epochs - 1, offsets - 1);
+  const requestCount = keyOf(4) + 1;
 
   return {
     voteRequest(from, to, epoch, preVote, lastEpoch, lastOffset) {
@@ -78,14 +99,26 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
       return intern(key, () => ({ type: 'FetchRequest', from, to, epoch, fetchOffset, lastFetchedEpoch }));
     },
     beginQuorumEpoch(from, to, epoch) {
-      const key = keyOf(2, [voter(from), voter(to), digit(epoch, epochs)], [voters, voters, epochs]);
+      start();
+      digitOf(voter(from), voters);
+      digitOf(voter(to), voters);
+      digitOf(digit(epoch, epochs), epochs);
+      const key = keyOf(2);
       if (key < 0) return I.beginQuorumEpoch(from, to, epoch);
       return intern(key, () => ({ type: 'BeginQuorumEpoch', from, to, epoch }));
     },
     voteResponse(req, epoch, leaderId, granted, error = null) {
-      const key = isPacked(req)
-        ? keyOf(1, [requestKey(req), digit(epoch, epochs), optVoter(leaderId), granted ? 1 : 0, errorDigit(error)], [requestCount, epochs, voters + 1, 2, ERROR_CODES.length])
-        : -1;
+      let key = -1;
+      if (isPacked(req)) {
+        const request = requestKey(req);
+        start();
+        digitOf(request, requestCount);
+        digitOf(digit(epoch, epochs), epochs);
+        digitOf(optVoter(leaderId), voters + 1);
+        digitOf(granted ? 1 : 0, 2);
+        digitOf(errorDigit(error), ERROR_CODES.length);
+        key = keyOf(1);
+      }
       if (key < 0) return I.voteResponse(req, epoch, leaderId, granted, error);
       return intern(key, () => ({ type: 'VoteResponse', from: req.to, to: req.from, epoch, preVote: req.preVote, leaderId, granted, error, inReplyTo: req }));
     },
@@ -98,13 +131,20 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
         const e = digit(entry.epoch, epochs);
         entryDigit = v < 0 || e < 0 ? -1 : 1 + e * (values + 1) + v;
       }
-      const key = isPacked(req)
-        ? keyOf(
-            4,
-            [requestKey(req), digit(epoch, epochs), optVoter(leaderId), errorDigit(error), entryDigit, digit(hwm, offsets), divergingEpoch === null ? 0 : optional(digit(divergingEpoch, epochs)), digit(divergingEnd, offsets)],
-            [requestCount, epochs, voters + 1, ERROR_CODES.length, 1 + epochs * (values + 1), offsets, epochs + 1, offsets],
-          )
-        : -1;
+      let key = -1;
+      if (isPacked(req)) {
+        const request = requestKey(req);
+        start();
+        digitOf(request, requestCount);
+        digitOf(digit(epoch, epochs), epochs);
+        digitOf(optVoter(leaderId), voters + 1);
+        digitOf(errorDigit(error), ERROR_CODES.length);
+        digitOf(entryDigit, 1 + epochs * (values + 1));
+        digitOf(digit(hwm, offsets), offsets);
+        digitOf(divergingEpoch === null ? 0 : optional(digit(divergingEpoch, epochs)), epochs + 1);
+        digitOf(digit(divergingEnd, offsets), offsets);
+        key = keyOf(4);
+      }
       if (key < 0) return I.fetchResponse(req, epoch, leaderId, body);
       return intern(key, () => ({ type: 'FetchResponse', from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
     },

@@ -8,6 +8,7 @@ import { leadsTo } from '../../invariants/temporal.ts';
 import { isPacked } from '../layout/index.ts';
 import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
 import { same } from './messages.ts';
+import { ReplicaVerdicts } from './replicaVerdicts.ts';
 
 const symmetric = { symmetric: true };
 
@@ -186,15 +187,17 @@ export function preVoteReplyNamesKnownLeader(s: KraftState): boolean {
 }
 
 export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
+  // Every invariant reads only the replicas and the acknowledged values (replicaVerdicts.ts).
+  const kept = new ReplicaVerdicts();
   return [
-    always('NoIllegalState', 'no transition helper is called outside its precondition (the Java code would throw IllegalStateException)', noIllegalState, symmetric),
-    always('NoFollowerOfSelf', "a Follower's leader is never the replica itself (KAFKA-16281)", noFollowerOfSelf, symmetric),
-    always('ElectionSafety', 'no two replicas name different leaders for the same epoch', electionSafety, symmetric),
-    always('LogMatching', 'two logs with an entry of the same epoch at the same offset are identical up to it', logMatching, symmetric),
-    always('NoLogDivergence', 'logs agree below both high watermarks', noLogDivergence, symmetric),
-    always('LeaderCompleteness', 'a current leader holds every acknowledged value', leaderCompleteness, symmetric),
-    always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', ackedValueNotLost, symmetric),
-    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', (s) => validRolesAndStates(s, w.prospectiveKeepsLeader), symmetric),
+    always('NoIllegalState', 'no transition helper is called outside its precondition (the Java code would throw IllegalStateException)', kept.of(noIllegalState), symmetric),
+    always('NoFollowerOfSelf', "a Follower's leader is never the replica itself (KAFKA-16281)", kept.of(noFollowerOfSelf), symmetric),
+    always('ElectionSafety', 'no two replicas name different leaders for the same epoch', kept.of(electionSafety), symmetric),
+    always('LogMatching', 'two logs with an entry of the same epoch at the same offset are identical up to it', kept.of(logMatching), symmetric),
+    always('NoLogDivergence', 'logs agree below both high watermarks', kept.of(noLogDivergence), symmetric),
+    always('LeaderCompleteness', 'a current leader holds every acknowledged value', kept.of(leaderCompleteness), symmetric),
+    always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', kept.of(ackedValueNotLost), symmetric),
+    always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', kept.of((s) => validRolesAndStates(s, w.prospectiveKeepsLeader)), symmetric),
     sometimes('LeaderElected', 'an election completes: a leader of a new epoch exists', (s) => newLeader(s, w), symmetric),
     sometimes(
       'PreVoteRejectedWithKnownLeader',

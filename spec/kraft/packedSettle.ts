@@ -1,0 +1,161 @@
+/**
+ * `settle` (actions.ts) read from a packed state's bytes: which replicas a step changed, which of their
+ * messages are inert (`inert` in messages.ts), and which followers may need a fetch. Every step settles,
+ * and through views each of these reads makes a view per replica, message and request; here they are
+ * byte compares at offsets taken from the layout once. The rules are those of messages.ts, read on the
+ * encoding: equal values of one layout have equal bytes, and codes of ints and ids keep their order.
+ * A layout these offsets cannot describe (a code wider than a byte) gets no reader, and settles
+ * through views.
+ */
+import { equalBytes, readCode } from '../layout/bytes.ts';
+import { sameShape } from '../layout/views.ts';
+import type { EnumType, LType, MapType, RecordType, ScalarType, SeqType, VariantType } from '../layout/types.ts';
+import type { KraftState } from './state.ts';
+
+/** Where a message case keeps what `inert` reads. */
+interface CaseInfo {
+  readonly from: number;
+  readonly to: number;
+  readonly epoch: number;
+  readonly kind: 'response' | 'begin' | 'request';
+  readonly fetch: boolean;
+  /** Responses: the offset of the request answered. */
+  readonly inReplyTo: number;
+  /** Requests: per tag of the `Request` variant, the field span compared (-1: not this request). */
+  readonly sameAs: readonly { readonly start: number; readonly length: number; readonly own: number }[] | null;
+}
+
+export interface PackedSettle {
+  /** Bit i: replica i's bytes differ between the two states. */
+  changed(b: Uint8Array, o: number, pb: Uint8Array, po: number): number;
+  cutChanged(b: Uint8Array, o: number, pb: Uint8Array, po: number): boolean;
+  /** Removes in place the inert messages to or from the replicas of `mask`. */
+  tidy(b: Uint8Array, o: number, mask: number): void;
+  /** Whether replica i is a follower with no request in flight to its leader (`pollFollowers` may send). */
+  mayPoll(b: Uint8Array, o: number, i: number): boolean;
+  /** The voters, in the order of their replica slots. */
+  readonly ids: readonly string[];
+}
+
+const readers = new WeakMap<object, PackedSettle | null>();
+
+/** The byte reader of a KRaft state layout, or null when its codes do not fit the reader. */
+export function packedSettleOf(s: KraftState): PackedSettle | null {
+  const t = (s as unknown as { _t: RecordType })._t;
+  let r = readers.get(t);
+  if (r === undefined) readers.set(t, (r = build(t)));
+  return r;
+}
+
+const oneByte = (t: LType): boolean => (t as ScalarType).width === 1;
+
+function build(state: RecordType): PackedSettle | null {
+  const replicasF = state.byName.replicas;
+  const netF = state.byName.net;
+  const cutF = state.byName.cut;
+  if (replicasF === undefined || netF === undefined || cutF === undefined) return null;
+  const replicas = replicasF.type as MapType;
+  const replica = replicas.value as RecordType;
+  const net = netF.type as SeqType;
+  const msg = net.elem as unknown as VariantType;
+  const roleF = replica.byName.role;
+  const epochF = replica.byName.epoch;
+  const leaderF = replica.byName.leader;
+  const inflightF = replica.byName.inflight;
+  if (roleF === undefined || epochF === undefined || leaderF === undefined || inflightF === undefined) return null;
+  const inflight = inflightF.type as MapType;
+  const request = inflight.value as unknown as VariantType;
+  if (!oneByte(roleF.type) || !oneByte(epochF.type) || !oneByte(leaderF.type) || net.lw !== 1 || !inflight.partial || request.kind !== 'variant') return null;
+  const roles = roleF.type as EnumType;
+  const LEADER = roles.code('Leader');
+  const FOLLOWER = roles.code('Follower');
+  const voters = replicas.domain.count;
+  if (voters > 31) return null;
+
+  const cases: CaseInfo[] = [];
+  for (const c of msg.cases) {
+    const from = c.byName.from;
+    const to = c.byName.to;
+    const epoch = c.byName.epoch;
+    if (from === undefined || to === undefined || epoch === undefined || !oneByte(from.type) || !oneByte(to.type) || !oneByte(epoch.type)) return null;
+    const name = c.tag!.value;
+    const reply = c.byName.inReplyTo;
+    if (reply !== undefined) {
+      if (reply.type !== (request as unknown)) return null;
+      cases.push({ from: from.offset, to: to.offset, epoch: epoch.offset, kind: 'response', fetch: false, inReplyTo: reply.offset, sameAs: null });
+    } else if (name === 'BeginQuorumEpoch') {
+      cases.push({ from: from.offset, to: to.offset, epoch: epoch.offset, kind: 'begin', fetch: false, inReplyTo: 0, sameAs: null });
+    } else {
+      // `same(waiting, m)`: a request case of the same name and shape, compared field by field.
+      const sameAs = request.cases.map((q) => (sameShape(q, c) ? { start: q.span.start, length: q.span.length, own: c.span.start } : { start: 0, length: -1, own: 0 }));
+      cases.push({ from: from.offset, to: to.offset, epoch: epoch.offset, kind: 'request', fetch: name === 'FetchRequest', inReplyTo: 0, sameAs });
+    }
+  }
+
+  const rBase = replicasF.offset;
+  const netBase = netF.offset;
+  const { ew } = net;
+  const roleAt = roleF.offset;
+  const epochAt = epochF.offset;
+  const leaderAt = leaderF.offset;
+  const inflightAt = inflightF.offset;
+  const rw = replica.width;
+  const qw = request.width;
+  const slotOf = (i: number): number => rBase + replicas.at(i);
+
+  /** `inert` (messages.ts) of the message at `mo`. */
+  function inert(b: Uint8Array, o: number, mo: number, c: CaseInfo): boolean {
+    const from = b[mo + c.from]!;
+    const to = o + slotOf(b[mo + c.to]!);
+    if (c.kind === 'response') {
+      // Not `expected`: its receiver has no request in flight to the responder, or another one.
+      const at = to + inflightAt + from * inflight.slot;
+      return b[at] === 0 || !equalBytes(b, to + inflightAt + inflight.at(from), b, mo + c.inReplyTo, qw);
+    }
+    const epoch = b[mo + c.epoch]!;
+    const toEpoch = b[to + epochAt]!;
+    if (c.kind === 'begin') return epoch < toEpoch;
+    const requester = o + slotOf(from);
+    const peer = b[mo + c.to]!;
+    if (b[requester + inflightAt + peer * inflight.slot] !== 0) {
+      const w = requester + inflightAt + inflight.at(peer);
+      const same = c.sameAs![b[w]!]!;
+      if (same.length >= 0 && equalBytes(b, w + same.start, b, mo + same.own, same.length)) return false;
+    }
+    return epoch < toEpoch || (c.fetch && epoch === toEpoch && b[to + roleAt] !== LEADER);
+  }
+
+  return {
+    ids: replicas.domain.values.map(String),
+    changed(b, o, pb, po) {
+      let mask = 0;
+      for (let i = 0; i < voters; i++) if (!equalBytes(b, o + slotOf(i), pb, po + slotOf(i), rw)) mask |= 1 << i;
+      return mask;
+    },
+    cutChanged(b, o, pb, po) {
+      return !equalBytes(b, o + cutF.offset, pb, po + cutF.offset, cutF.type.width);
+    },
+    tidy(b, o, mask) {
+      const no = o + netBase;
+      let n = b[no]!;
+      // From the last slot down, so a removal moves no slot still to be read.
+      for (let i = n - 1; i >= 0; i--) {
+        const mo = no + 1 + i * ew;
+        const c = cases[b[mo]!]!;
+        if (((mask >>> b[mo + c.to]!) & 1) === 0 && ((mask >>> b[mo + c.from]!) & 1) === 0) continue;
+        if (!inert(b, o, mo, c)) continue;
+        b.copyWithin(mo, mo + ew, no + 1 + n * ew);
+        n--;
+        b.fill(0, no + 1 + n * ew, no + 1 + (n + 1) * ew);
+        b[no] = n;
+      }
+    },
+    mayPoll(b, o, i) {
+      const r = o + slotOf(i);
+      if (b[r + roleAt] !== FOLLOWER) return false;
+      const leader = readCode(b, r + leaderAt, 1);
+      // A follower always knows its leader; without one, the views' path reports what it finds.
+      return leader === 0 || b[r + inflightAt + (leader - 1) * inflight.slot] === 0;
+    },
+  };
+}
