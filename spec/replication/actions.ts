@@ -11,7 +11,9 @@ import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
-import { commonPrefix, epochStartOffset, holdsValue, isPrefixOf } from './log.ts';
+import { readCode as codeAt } from '../layout/bytes.ts';
+import { commonPrefix, epochStartOffset, holdsValue, holdsValueAt, isPrefixOf, sizeAt } from './log.ts';
+import { placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
@@ -458,39 +460,59 @@ function fairness(multi: boolean): Readonly<Record<string, Pick<Action<S, any>, 
 
 type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
 
-/** Records the witness milestones a step reached, in each topic partition (observer variables: no guard reads them). */
+/**
+ * Records the witness milestones a step reached, in each topic partition (observer variables: no guard
+ * reads them). It runs after every step, so it reads both states' bytes in place (places.ts).
+ */
 function observeMilestones(cfg: Config, before: S, after: S, action: string): S {
   let t = after;
-  for (const tp of cfg.tps) t = observeIn(tp, before, t, action);
+  for (const tp of cfg.tps) t = observeIn(cfg, tp, before, t, action);
   return t;
 }
 
-function observeIn(tp: TopicPartition, before: S, after: S, action: string): S {
+function observeIn(cfg: Config, tp: TopicPartition, before: S, after: S, action: string): S {
+  const P = placesOf(after);
+  const shape = P.log;
+  const at = P.tps[tp.id]!;
+  const g = at.ghost;
+  const was = before._b;
+  const wo = before._o;
   let t = after;
-  const ghost = () => tp.ghost(t);
-  const mark = (flag: Milestone) => {
-    if (!ghost()[flag]) t = setGhost(t, tp, flag, true);
+  const flag = (f: Milestone) => t._b[t._o + g[f]] !== 0;
+  const mark = (f: Milestone) => {
+    if (!flag(f)) t = setGhost(t, tp, f, true);
   };
-  const acked = ghost().acked;
-  if (!acked.isEmpty() && !ghost().ackedCopyCrashed) {
-    const erased = t.brokers.some((b, i) => {
-      const was = tp.replica(before, i).log;
-      const now = tp.replica(t, i).log;
-      return before.brokers.get(i)!.running && !b.running && acked.some((v) => holdsValue(was, v) && !holdsValue(now, v));
+  const acked = t._b[t._o + g.acked]!;
+  /** Whether the log at `log` (in `b` at `o`) lacks some acknowledged value. */
+  const lacksAcked = (b: Uint8Array, o: number, log: number) => {
+    for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, o + log, v, shape)) return true;
+    return false;
+  };
+  if (acked !== 0 && !flag('ackedCopyCrashed')) {
+    const erased = cfg.replicas.some((i) => {
+      if (was[wo + P.running[i]!] === 0 || t._b[t._o + P.running[i]!] !== 0) return false;
+      const log = at.replicas[i]!.log;
+      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(t._b, t._o + log, v, shape)) return true;
+      return false;
     });
     if (erased) mark('ackedCopyCrashed');
   }
-  if (!ghost().ghostAppended && ghost().produced > tp.ghost(before).produced) {
-    if (t.cut.some((b) => tp.replica(t, b).log.size > tp.replica(before, b).log.size)) mark('ghostAppended');
+  if (!flag('ghostAppended') && t._b[t._o + g.produced]! > was[wo + g.produced]!) {
+    const cut = t._b[t._o + P.cut]!;
+    if (cfg.replicas.some((b) => inMask(cut, b) && sizeAt(t._b, t._o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape))) mark('ghostAppended');
   }
-  const p = tp.partition(before);
-  const q = tp.partition(t);
-  if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
-    const lacks = (b: number) => acked.some((v) => !holdsValue(tp.replica(t, b).log, v));
-    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) mark('electionPastLaggingIsr');
-    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) mark('elrElectionAfterAck');
+  const p = at.partition;
+  const epochWidth = P.leaderEpochWidth;
+  const leader = t._b[t._o + p.leader]! - 1;
+  if (codeAt(t._b, t._o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
+    if (acked !== 0) {
+      const isr = t._b[t._o + p.isr]!;
+      const lacks = (b: number) => lacksAcked(t._b, t._o, at.replicas[b]!.log);
+      if (cfg.replicas.some((b) => inMask(isr, b) && lacks(b)) && !lacks(leader)) mark('electionPastLaggingIsr');
+      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) mark('elrElectionAfterAck');
+    }
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (ghost().ackedCopyCrashed) mark('electionAfterAckedCopyCrashed');
+    if (flag('ackedCopyCrashed')) mark('electionAfterAckedCopyCrashed');
     if (action === 'ElectPreferredLeader') mark('preferredElected');
   }
   return t;
