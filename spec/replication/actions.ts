@@ -12,7 +12,7 @@ import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
-import { commonPrefix, epochStartOffset, holdsValue, holdsValueAt, isPrefixOf, sizeAt } from './log.ts';
+import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
 import { placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -192,10 +192,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
       // by its current log, never by a fetch state left from an earlier incarnation that lost data.
       if (inMask(v.shuttingDown, follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
-      const mine = v.logs[follower]!;
-      const theirs = v.logs[leader]!;
-      const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
-      return caughtUp && isPrefixOf(mine, theirs);
+      const mine = v.logAt[follower]!;
+      const theirs = v.logAt[leader]!;
+      const caughtUp = v.leo[follower]! >= Math.max(v.hw[leader]!, epochStartOffsetAt(v.bytes, theirs, v.leaderEpoch, v.log)) || cfg.mutation === 'expandBeforeCaughtUp';
+      return caughtUp && isPrefixAt(v.bytes, mine, theirs, v.log);
     },
     step: (m, p) => {
       const tp = tpOf(p);
@@ -265,7 +265,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: (s) => {
       const v = brokerSnapshot(s);
       if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
-      return brokers.flatMap((broker) => (v.running[broker] ? crashes(broker, cfg.tps.map((tp) => snapshotOf(s, tp).leo[broker]!)) : NOTHING));
+      return crashes(v.running, (tp) => snapshotOf(s, tp).leo);
     },
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }) => {
@@ -527,17 +527,29 @@ function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leade
 }
 
 /**
- * The parameters of `UncleanShutdown` for a broker whose logs have the given ends (one per topic
- * partition): every flushed prefix of each log, built once per broker and log ends.
+ * The parameters of `UncleanShutdown`, given which brokers run and each topic partition's log ends: every
+ * flushed prefix of each log of each running broker, by broker. Built once per such reading (a number
+ * names it: each log end plus one, or 0 for a broker that is down, as the digits of a number).
  */
-function crashDomains(cfg: Config): (broker: number, leos: readonly number[]) => readonly Crash[] {
-  const known = new Map<string, readonly Crash[]>();
-  return (broker, leos) => {
-    const key = `${broker}:${leos.join(',')}`;
+function crashDomains(cfg: Config): (running: readonly boolean[], leosIn: (tp: TopicPartition) => readonly number[]) => readonly Crash[] {
+  const known = new Map<number, readonly Crash[]>();
+  const base = cfg.values + 2;
+  return (running, leosIn) => {
+    let key = 0;
+    for (const tp of cfg.tps) {
+      const leo = leosIn(tp);
+      for (const b of cfg.replicas) key = key * base + (running[b] ? leo[b]! + 1 : 0);
+    }
     let domain = known.get(key);
     if (domain === undefined) {
-      const keeps = leos.length === 1 ? range(leos[0]! + 1) : productOf(leos.map((n) => range(n + 1))).map((k) => List(k));
-      known.set(key, (domain = keeps.map((keep) => ({ broker, keep }))));
+      const out: Crash[] = [];
+      for (const broker of cfg.replicas) {
+        if (!running[broker]) continue;
+        const leos = cfg.tps.map((tp) => leosIn(tp)[broker]!);
+        const keeps = leos.length === 1 ? range(leos[0]! + 1) : productOf(leos.map((n) => range(n + 1))).map((k) => List(k));
+        for (const keep of keeps) out.push({ broker, keep });
+      }
+      known.set(key, (domain = out));
     }
     return domain;
   };

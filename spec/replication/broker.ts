@@ -138,10 +138,8 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
   const l = v.viewLeader[f]!;
   if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
   if (!v.running[l] || v.viewLeader[l] !== l || (v.viewEpoch[l] !== v.viewEpoch[f] && !acrossEpochs)) return NO_LEADER;
-  const mine = v.logs[f]!;
-  const theirs = v.logs[l]!;
-  const p = commonPrefix(mine, theirs);
-  return p === mine.size && p === theirs.size ? NO_LEADER : l;
+  const p = commonPrefixAt(v.bytes, v.logAt[f]!, v.logAt[l]!, v.log);
+  return p === v.leo[f] && p === v.leo[l] ? NO_LEADER : l;
 }
 
 /**

@@ -107,3 +107,16 @@ export function epochAt(b: Uint8Array, at: number, i: number, shape: LogShape): 
 export function valueAt(b: Uint8Array, at: number, i: number, shape: LogShape): number {
   return b[at + shape.lw + i * shape.ew + shape.value]!;
 }
+
+/** `isPrefixOf` of the logs at `x` and `y` of the same bytes. */
+export function isPrefixAt(b: Uint8Array, x: number, y: number, shape: LogShape): boolean {
+  const n = sizeAt(b, x, shape);
+  return n <= sizeAt(b, y, shape) && commonPrefixAt(b, x, y, shape) === n;
+}
+
+/** `epochStartOffset` of the log at `at` (`epoch` as its code). */
+export function epochStartOffsetAt(b: Uint8Array, at: number, epoch: number, shape: LogShape): number {
+  const n = sizeAt(b, at, shape);
+  for (let i = 0; i < n; i++) if (epochAt(b, at, i, shape) === epoch) return i;
+  return n;
+}

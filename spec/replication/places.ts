@@ -7,8 +7,8 @@
  * value minus its minimum, a boolean's is 0 or 1, an id set's is its bit mask).
  */
 import type { Key, LType, RecordType } from '../layout/index.ts';
-import type { MapType, OptionType, SeqType } from '../layout/types.ts';
-import type { ReplicationState } from './state.ts';
+import type { IntType, MapType, OptionType, SeqType } from '../layout/types.ts';
+import { NO_LEADER, type ReplicationState } from './state.ts';
 import { type TopicPartition, topicPartitionsOf } from './topicPartition.ts';
 
 /** A `PartitionRegistration`'s fields. `leader`'s code is the leader plus one (`NO_LEADER` is code 0). */
@@ -181,6 +181,11 @@ function placesOfLayout(root: RecordType): Places {
   const value = entry.byName['value']!;
   if (value.type.width !== 1) throw new Error('replication layout: a record value takes one byte');
   const tp0 = placeOf(root, tps[0]!.partitionPath).type as RecordType;
+  // The codes read in place are the values themselves (epochs, offsets, record values) or the leader plus one.
+  const min = (t: LType) => (t as IntType).min;
+  if (min(epoch.type) !== 0 || min(value.type) !== 0 || min(tp0.byName['leader']!.type) !== NO_LEADER || min(tp0.byName['leaderEpoch']!.type) !== 0) {
+    throw new Error('replication layout: epochs and values must start at 0, the leader at NO_LEADER');
+  }
   return {
     brokers,
     running: ids.map((b) => byteAt(root, ['brokers', b, 'running'])),
