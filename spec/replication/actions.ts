@@ -17,7 +17,7 @@ import { placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
-import { brokerName, type Config, type Log, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
+import { brokerName, type Config, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
 import { setGhost, setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
 
 type S = ReplicationState;
