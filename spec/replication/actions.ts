@@ -11,11 +11,13 @@ import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
-import { commonPrefix, epochStartOffset, holdsValue, isPrefixOf } from './log.ts';
+import { readCode as codeAt } from '../layout/bytes.ts';
+import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
+import { placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
-import { brokerName, type Config, type Log, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
+import { brokerName, type Config, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
 import { setGhost, setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
 
 type S = ReplicationState;
@@ -190,10 +192,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
       // by its current log, never by a fetch state left from an earlier incarnation that lost data.
       if (inMask(v.shuttingDown, follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
-      const mine = v.logs[follower]!;
-      const theirs = v.logs[leader]!;
-      const caughtUp = mine.size >= Math.max(v.hw[leader]!, epochStartOffset(theirs, v.leaderEpoch)) || cfg.mutation === 'expandBeforeCaughtUp';
-      return caughtUp && isPrefixOf(mine, theirs);
+      const mine = v.logAt[follower]!;
+      const theirs = v.logAt[leader]!;
+      const caughtUp = v.leo[follower]! >= Math.max(v.hw[leader]!, epochStartOffsetAt(v.bytes, theirs, v.leaderEpoch, v.log)) || cfg.mutation === 'expandBeforeCaughtUp';
+      return caughtUp && isPrefixAt(v.bytes, mine, theirs, v.log);
     },
     step: (m, p) => {
       const tp = tpOf(p);
@@ -263,7 +265,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: (s) => {
       const v = brokerSnapshot(s);
       if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
-      return brokers.flatMap((broker) => (v.running[broker] ? crashes(broker, cfg.tps.map((tp) => snapshotOf(s, tp).leo[broker]!)) : NOTHING));
+      return crashes(v.running, (tp) => snapshotOf(s, tp).leo);
     },
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }) => {
@@ -458,39 +460,59 @@ function fairness(multi: boolean): Readonly<Record<string, Pick<Action<S, any>, 
 
 type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
 
-/** Records the witness milestones a step reached, in each topic partition (observer variables: no guard reads them). */
+/**
+ * Records the witness milestones a step reached, in each topic partition (observer variables: no guard
+ * reads them). It runs after every step, so it reads both states' bytes in place (places.ts).
+ */
 function observeMilestones(cfg: Config, before: S, after: S, action: string): S {
   let t = after;
-  for (const tp of cfg.tps) t = observeIn(tp, before, t, action);
+  for (const tp of cfg.tps) t = observeIn(cfg, tp, before, t, action);
   return t;
 }
 
-function observeIn(tp: TopicPartition, before: S, after: S, action: string): S {
+function observeIn(cfg: Config, tp: TopicPartition, before: S, after: S, action: string): S {
+  const P = placesOf(after);
+  const shape = P.log;
+  const at = P.tps[tp.id]!;
+  const g = at.ghost;
+  const was = before._b;
+  const wo = before._o;
   let t = after;
-  const ghost = () => tp.ghost(t);
-  const mark = (flag: Milestone) => {
-    if (!ghost()[flag]) t = setGhost(t, tp, flag, true);
+  const flag = (f: Milestone) => t._b[t._o + g[f]] !== 0;
+  const mark = (f: Milestone) => {
+    if (!flag(f)) t = setGhost(t, tp, f, true);
   };
-  const acked = ghost().acked;
-  if (!acked.isEmpty() && !ghost().ackedCopyCrashed) {
-    const erased = t.brokers.some((b, i) => {
-      const was = tp.replica(before, i).log;
-      const now = tp.replica(t, i).log;
-      return before.brokers.get(i)!.running && !b.running && acked.some((v) => holdsValue(was, v) && !holdsValue(now, v));
+  const acked = t._b[t._o + g.acked]!;
+  /** Whether the log at `log` (in `b` at `o`) lacks some acknowledged value. */
+  const lacksAcked = (b: Uint8Array, o: number, log: number) => {
+    for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, o + log, v, shape)) return true;
+    return false;
+  };
+  if (acked !== 0 && !flag('ackedCopyCrashed')) {
+    const erased = cfg.replicas.some((i) => {
+      if (was[wo + P.running[i]!] === 0 || t._b[t._o + P.running[i]!] !== 0) return false;
+      const log = at.replicas[i]!.log;
+      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(t._b, t._o + log, v, shape)) return true;
+      return false;
     });
     if (erased) mark('ackedCopyCrashed');
   }
-  if (!ghost().ghostAppended && ghost().produced > tp.ghost(before).produced) {
-    if (t.cut.some((b) => tp.replica(t, b).log.size > tp.replica(before, b).log.size)) mark('ghostAppended');
+  if (!flag('ghostAppended') && t._b[t._o + g.produced]! > was[wo + g.produced]!) {
+    const cut = t._b[t._o + P.cut]!;
+    if (cfg.replicas.some((b) => inMask(cut, b) && sizeAt(t._b, t._o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape))) mark('ghostAppended');
   }
-  const p = tp.partition(before);
-  const q = tp.partition(t);
-  if (q.leaderEpoch !== p.leaderEpoch && q.leader !== NO_LEADER) {
-    const lacks = (b: number) => acked.some((v) => !holdsValue(tp.replica(t, b).log, v));
-    if (!acked.isEmpty() && q.isr.some(lacks) && !lacks(q.leader)) mark('electionPastLaggingIsr');
-    if (!acked.isEmpty() && p.isr.isEmpty() && p.elr.has(q.leader)) mark('elrElectionAfterAck');
+  const p = at.partition;
+  const epochWidth = P.leaderEpochWidth;
+  const leader = t._b[t._o + p.leader]! - 1;
+  if (codeAt(t._b, t._o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
+    if (acked !== 0) {
+      const isr = t._b[t._o + p.isr]!;
+      const lacks = (b: number) => lacksAcked(t._b, t._o, at.replicas[b]!.log);
+      if (cfg.replicas.some((b) => inMask(isr, b) && lacks(b)) && !lacks(leader)) mark('electionPastLaggingIsr');
+      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) mark('elrElectionAfterAck');
+    }
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (ghost().ackedCopyCrashed) mark('electionAfterAckedCopyCrashed');
+    if (flag('ackedCopyCrashed')) mark('electionAfterAckedCopyCrashed');
     if (action === 'ElectPreferredLeader') mark('preferredElected');
   }
   return t;
@@ -505,17 +527,29 @@ function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leade
 }
 
 /**
- * The parameters of `UncleanShutdown` for a broker whose logs have the given ends (one per topic
- * partition): every flushed prefix of each log, built once per broker and log ends.
+ * The parameters of `UncleanShutdown`, given which brokers run and each topic partition's log ends: every
+ * flushed prefix of each log of each running broker, by broker. Built once per such reading (a number
+ * names it: each log end plus one, or 0 for a broker that is down, as the digits of a number).
  */
-function crashDomains(cfg: Config): (broker: number, leos: readonly number[]) => readonly Crash[] {
-  const known = new Map<string, readonly Crash[]>();
-  return (broker, leos) => {
-    const key = `${broker}:${leos.join(',')}`;
+function crashDomains(cfg: Config): (running: readonly boolean[], leosIn: (tp: TopicPartition) => readonly number[]) => readonly Crash[] {
+  const known = new Map<number, readonly Crash[]>();
+  const base = cfg.values + 2;
+  return (running, leosIn) => {
+    let key = 0;
+    for (const tp of cfg.tps) {
+      const leo = leosIn(tp);
+      for (const b of cfg.replicas) key = key * base + (running[b] ? leo[b]! + 1 : 0);
+    }
     let domain = known.get(key);
     if (domain === undefined) {
-      const keeps = leos.length === 1 ? range(leos[0]! + 1) : productOf(leos.map((n) => range(n + 1))).map((k) => List(k));
-      known.set(key, (domain = keeps.map((keep) => ({ broker, keep }))));
+      const out: Crash[] = [];
+      for (const broker of cfg.replicas) {
+        if (!running[broker]) continue;
+        const leos = cfg.tps.map((tp) => leosIn(tp)[broker]!);
+        const keeps = leos.length === 1 ? range(leos[0]! + 1) : productOf(leos.map((n) => range(n + 1))).map((k) => List(k));
+        for (const keep of keeps) out.push({ broker, keep });
+      }
+      known.set(key, (domain = out));
     }
     return domain;
   };

@@ -3,12 +3,14 @@
  * believes it leads advances its high watermark and answers pending produce requests from its own view
  * of the ISR, stale or not.
  */
-import { countOf, inMask, maskOf } from './ids.ts';
-import { commonPrefix, hasEntryAt } from './log.ts';
+import { readCode as codeAt } from '../layout/bytes.ts';
+import { countOf, inMask, MAX_BROKERS } from './ids.ts';
+import { commonPrefix, commonPrefixAt, epochAt, hasEntryAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
+import { type PartitionPlaces, placesOf } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
-import { type Config, NO_LEADER, type Partition, type ReplicationState, viewOf } from './state.ts';
-import { ONLY, type Replica, setGhost, setReplica, type TopicPartition } from './topicPartition.ts';
+import { type Config, NO_LEADER, type ReplicationState, viewOf } from './state.ts';
+import { ONLY, setGhost, setReplica, type TopicPartition } from './topicPartition.ts';
 
 /** Whether `b` is running and believes it leads `tp`. */
 export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition = ONLY): boolean {
@@ -33,70 +35,93 @@ export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition 
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
  *
- * Returns the new high watermark; what the leader exposed and acknowledged goes into the partition's ghost (in place
- * on a `withMutations` copy, hence the returned state).
+ * It runs after every step, so it reads the state's bytes in place (places.ts) and makes views only to
+ * write what the leader exposed and acknowledged into the partition's ghost (in place on a
+ * `withMutations` copy, hence the returned state). `view` is where the registration the leader acts on
+ * lies. Returns the new high watermark.
  */
-function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: number, me: Replica, view: Partition): [number, ReplicationState] {
-  const log = me.log;
-  const isr = maskOf(view.isr);
+function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: number, view: PartitionPlaces): [number, ReplicationState] {
+  const P = placesOf(s);
+  const shape = P.log;
+  const at = P.tps[tp.id]!;
+  const mine = at.replicas[b]!.log;
+  let bytes = s._b;
+  let o = s._o;
+  const size = sizeAt(bytes, o + mine, shape);
+  const isr = bytes[o + view.isr]!;
   const isrSize = countOf(isr);
-  const cut = maskOf(s.cut);
-  const agreement: number[] = [];
-  let low = log.size;
+  const cut = bytes[o + P.cut]!;
+  const myHw = bytes[o + at.replicas[b]!.hw]!;
+  // What each ISR member agrees on with the leader's log, by broker (-1: not a member).
+  const agreement = AGREEMENT;
+  let low = size;
   for (const m of cfg.replicas) {
+    agreement[m] = -1;
     if (!inMask(isr, m)) continue;
-    let k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? log.size : commonPrefix(log, tp.replica(s, m).log);
+    let k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : commonPrefixAt(bytes, o + mine, o + at.replicas[m]!.log, shape);
     // A member across the network cut cannot fetch from this leader, so the leader cannot learn what it
     // holds now: it keeps the high watermark where it is (it can stop an advance, never allow one).
-    if (inMask(cut, m) !== inMask(cut, b)) k = Math.min(k, me.hw);
-    agreement.push(k);
+    if (inMask(cut, m) !== inMask(cut, b)) k = Math.min(k, myHw);
+    agreement[m] = k;
     if (k < low) low = k;
   }
-  let hw = me.hw;
+  let hw = myHw;
   if ((!cfg.strictHwm || isrSize >= cfg.minIsr || cfg.mutation === 'strictHwmIgnored') && low > hw) hw = low;
 
   // Consumers read below the high watermark: that prefix is committed. It must extend, or lie inside, the
   // longest committed prefix ever exposed.
   let t = s;
+  const g = at.ghost;
   if (hw > 0) {
-    const c = tp.ghost(t).committed;
-    if (commonPrefix(log, c) < Math.min(hw, c.size)) {
-      if (!tp.ghost(t).committedRewritten) t = setGhost(t, tp, 'committedRewritten', true);
-    } else if (hw > c.size) t = setGhost(t, tp, 'committed', log.slice(0, hw));
+    const committed = sizeAt(bytes, o + g.committed, shape);
+    if (commonPrefixAt(bytes, o + mine, o + g.committed, shape) < Math.min(hw, committed)) {
+      if (bytes[o + g.committedRewritten] === 0) t = setGhost(t, tp, 'committedRewritten', true);
+    } else if (hw > committed) t = setGhost(t, tp, 'committed', tp.replica(t, b).log.slice(0, hw));
   }
   if (strongAcks(cfg)) {
-    for (let o = 0; o < log.size; o++) {
-      const e = log.get(o)!;
-      if (e.epoch !== view.leaderEpoch || tp.ghost(t).acked.has(e.value)) continue;
+    const leaderEpoch = codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth);
+    for (let e = 0; e < size; e++) {
+      bytes = t._b;
+      o = t._o;
+      const value = valueAt(bytes, o + mine, e, shape);
+      if (epochAt(bytes, o + mine, e, shape) !== leaderEpoch || inMask(bytes[o + g.acked]!, value - 1)) continue;
       let isrHolders = 0;
-      for (const k of agreement) if (k > o) isrHolders++;
-      if (!acknowledges(cfg, o, hw, isrSize, isrHolders)) continue;
+      for (const m of cfg.replicas) if (agreement[m]! > e) isrHolders++;
+      if (!acknowledges(cfg, e, hw, isrSize, isrHolders)) continue;
       let copies = 0;
-      for (const x of cfg.replicas) if (hasEntryAt(tp.replica(s, x).log, o, e)) copies++;
-      t = setGhost(t, tp, 'acked', tp.ghost(t).acked.add(e.value));
+      for (const x of cfg.replicas) {
+        const theirs = o + at.replicas[x]!.log;
+        if (e < sizeAt(bytes, theirs, shape) && sameEntryAt(bytes, o + mine, e, theirs, e, shape)) copies++;
+      }
+      t = setGhost(t, tp, 'acked', tp.ghost(t).acked.add(value));
       if (copies < cfg.minIsr && !tp.ghost(t).ackBelowMinIsr) t = setGhost(t, tp, 'ackBelowMinIsr', true);
     }
   }
   return [hw, t];
 }
 
+const AGREEMENT: number[] = Array.from({ length: MAX_BROKERS }, () => -1);
+
 /**
  * Ends every step: in every topic partition, brokers that do not lead drop their high watermark (it is
  * never read), and every broker that believes it leads settles.
  */
 export function settle(s: ReplicationState, cfg: Config): ReplicationState {
+  const P = placesOf(s);
   let t = s;
   for (const tp of cfg.tps) {
+    const at = P.tps[tp.id]!;
     // Only broker b's own iteration writes its high watermark, so the replicas read here stay right for it.
-    const brokers = t.brokers;
     for (const b of cfg.replicas) {
-      const me = tp.replica(t, b);
+      const r = at.replicas[b]!;
+      const bytes = t._b;
+      const o = t._o;
       let hw = 0;
-      if (brokers.get(b)!.running) {
-        const view = me.view ?? tp.partition(t);
-        if (view.leader === b) [hw, t] = settleLeader(t, cfg, tp, b, me, view);
+      if (bytes[o + P.running[b]!] !== 0) {
+        const view = bytes[o + r.view] !== 0 ? r.viewPartition : at.partition;
+        if (bytes[o + view.leader]! - 1 === b) [hw, t] = settleLeader(t, cfg, tp, b, view);
       }
-      if (hw !== me.hw) t = setReplica(t, tp, b, 'hw', hw);
+      if (hw !== t._b[t._o + r.hw]) t = setReplica(t, tp, b, 'hw', hw);
     }
   }
   return t;
@@ -113,10 +138,8 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
   const l = v.viewLeader[f]!;
   if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
   if (!v.running[l] || v.viewLeader[l] !== l || (v.viewEpoch[l] !== v.viewEpoch[f] && !acrossEpochs)) return NO_LEADER;
-  const mine = v.logs[f]!;
-  const theirs = v.logs[l]!;
-  const p = commonPrefix(mine, theirs);
-  return p === mine.size && p === theirs.size ? NO_LEADER : l;
+  const p = commonPrefixAt(v.bytes, v.logAt[f]!, v.logAt[l]!, v.log);
+  return p === v.leo[f] && p === v.leo[l] ? NO_LEADER : l;
 }
 
 /**

@@ -9,13 +9,26 @@
  * the records together. Every broker hosts every partition here.
  */
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
+import { readCode } from '../layout/bytes.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
+import { placesOf } from './places.ts';
 import { type BrokerSet, type Config, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
 import { ONLY, setGhost, setPartition, type TopicPartition } from './topicPartition.ts';
 
-export interface Change {
+/** A `PartitionRegistration` with its sets as masks of broker ids: what a change computes on. */
+export interface Registration {
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly isr: number;
+  readonly elr: number;
+  readonly lastKnownElr: number;
+  readonly recovering: boolean;
+}
+
+export interface Change<R = Partition> {
   /** The partition after the change (`p` itself when nothing changed). */
-  readonly partition: Partition;
+  readonly partition: R;
   readonly changed: boolean;
   /** The clean election chose a replica outside the ISR and ELR it elected from (never, by construction). */
   readonly electedOutside: boolean;
@@ -47,9 +60,41 @@ export function changePartition(
   logRank: (r: number) => number = () => 0,
   replicas: readonly number[] = cfg.replicas,
 ): Change {
-  const oldIsr = maskOf(p.isr);
-  const oldElr = maskOf(p.elr);
-  const oldLke = maskOf(p.lastKnownElr);
+  const c = changeRegistration(cfg, registrationOf(p), fenced, targetIsr, uncleanShutdown, logRank, replicas);
+  return { ...c, partition: c.changed ? cfg.layout.Partition.from(registrationInput(c.partition)) : p };
+}
+
+/** The registration of a partition record, sets as masks. */
+export function registrationOf(p: Partition): Registration {
+  return {
+    leader: p.leader,
+    leaderEpoch: p.leaderEpoch,
+    partitionEpoch: p.partitionEpoch,
+    isr: maskOf(p.isr),
+    elr: maskOf(p.elr),
+    lastKnownElr: maskOf(p.lastKnownElr),
+    recovering: p.recovering,
+  };
+}
+
+/** A registration as the layout's input for a partition record. */
+export function registrationInput(r: Registration) {
+  return { ...r, isr: idsOf(r.isr), elr: idsOf(r.elr), lastKnownElr: idsOf(r.lastKnownElr) };
+}
+
+/** `changePartition` on a registration whose sets are masks. */
+export function changeRegistration(
+  cfg: Config,
+  p: Registration,
+  fenced: number,
+  targetIsr: number,
+  uncleanShutdown = NO_LEADER,
+  logRank: (r: number) => number = () => 0,
+  replicas: readonly number[] = cfg.replicas,
+): Change<Registration> {
+  const oldIsr = p.isr;
+  const oldElr = p.elr;
+  const oldLke = p.lastKnownElr;
   const unclean = uncleanShutdown === NO_LEADER ? 0 : bit(uncleanShutdown);
   const lkl = storesLastKnownLeader(cfg);
   let isr = targetIsr;
@@ -111,15 +156,15 @@ export function changePartition(
     return { partition: p, changed: false, electedOutside, lastKnownLeaderElected, uncleanAllowed };
   }
   // PartitionRegistration.merge: a leader change bumps the leader epoch; every change bumps the partition epoch.
-  const partition = cfg.layout.Partition.from({
+  const partition: Registration = {
     leader,
     leaderEpoch: leader !== p.leader ? p.leaderEpoch + 1 : p.leaderEpoch,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: idsOf(isr),
-    elr: idsOf(elr),
-    lastKnownElr: idsOf(lke),
+    isr,
+    elr,
+    lastKnownElr: lke,
     recovering,
-  });
+  };
   return { partition, changed: true, electedOutside, lastKnownLeaderElected, uncleanAllowed };
 }
 
@@ -148,9 +193,10 @@ export function logRankOf(s: ReplicationState, tp: TopicPartition = ONLY): (r: n
 
 function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
   const logRank = cfg.election === 'longestLog' ? logRankOf(s, tp) : undefined;
-  const c = changePartition(cfg, tp.partition(s), unavailable(s), targetIsr, uncleanShutdown, logRank, cfg.assignment[tp.id]);
+  const was = registrationAt(s, tp);
+  const c = changeRegistration(cfg, was, unavailable(s), targetIsr, uncleanShutdown, logRank, cfg.assignment[tp.id]);
   if (!c.changed && !c.electedOutside) return s;
-  let t = c.changed ? setPartition(s, tp, c.partition) : s;
+  let t = c.changed ? writeRegistration(s, tp, was, c.partition) : s;
   if (c.electedOutside) t = setGhost(t, tp, 'cleanElectionOutside', true);
   if (c.lastKnownLeaderElected) {
     t = setGhost(setGhost(t, tp, 'uncleanElection', true), tp, 'uncleanOutsideStrategy', tp.ghost(t).uncleanOutsideStrategy || !c.uncleanAllowed);
@@ -158,21 +204,60 @@ function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: 
   return t;
 }
 
+/** `tp`'s registration at the controller, read from the state's bytes (places.ts). */
+export function registrationAt(s: ReplicationState, tp: TopicPartition): Registration {
+  const P = placesOf(s);
+  const p = P.tps[tp.id]!.partition;
+  const b = s._b;
+  const o = s._o;
+  return {
+    leader: b[o + p.leader]! - 1,
+    leaderEpoch: readCode(b, o + p.leaderEpoch, P.leaderEpochWidth),
+    partitionEpoch: readCode(b, o + p.partitionEpoch, P.partitionEpochWidth),
+    isr: b[o + p.isr]!,
+    elr: b[o + p.elr]!,
+    lastKnownElr: b[o + p.lastKnownElr]!,
+    recovering: b[o + p.recovering] !== 0,
+  };
+}
+
+/** Writes the fields of `tp`'s registration that moved from `was` to `r` (in place on a `withMutations` copy). */
+function writeRegistration(s: ReplicationState, tp: TopicPartition, was: Registration, r: Registration): ReplicationState {
+  const path = tp.registrationPath;
+  let t = s;
+  if (r.leader !== was.leader) t = t.setIn(path('leader'), r.leader);
+  if (r.leaderEpoch !== was.leaderEpoch) t = t.setIn(path('leaderEpoch'), r.leaderEpoch);
+  if (r.partitionEpoch !== was.partitionEpoch) t = t.setIn(path('partitionEpoch'), r.partitionEpoch);
+  if (r.isr !== was.isr) t = t.setIn(path('isr'), idsOf(r.isr));
+  if (r.elr !== was.elr) t = t.setIn(path('elr'), idsOf(r.elr));
+  if (r.lastKnownElr !== was.lastKnownElr) t = t.setIn(path('lastKnownElr'), idsOf(r.lastKnownElr));
+  if (r.recovering !== was.recovering) t = t.setIn(path('recovering'), r.recovering);
+  return t;
+}
+
 /** The partitions a broker event changes: every one the broker hosts, which is all of them. */
 const hostedBy = (cfg: Config): readonly TopicPartition[] => (cfg.mutation === 'brokerEventOnePartition' ? cfg.tps.slice(0, 1) : cfg.tps);
 
-/** One change of every topic partition, each to the target ISR `isrOf` gives it. */
-function applyAll(s: ReplicationState, cfg: Config, isrOf: (isr: number) => number, uncleanShutdown = NO_LEADER): ReplicationState {
+/** One change of every topic partition, each to its ISR without the brokers in `leaving`. */
+function applyAll(s: ReplicationState, cfg: Config, leaving: number, uncleanShutdown = NO_LEADER): ReplicationState {
   let t = s;
-  for (const tp of hostedBy(cfg)) t = apply(t, cfg, tp, isrOf(maskOf(tp.partition(t).isr)), uncleanShutdown);
+  for (const tp of hostedBy(cfg)) t = apply(t, cfg, tp, isrAt(t, tp) & ~leaving, uncleanShutdown);
   return t;
+}
+
+/** `tp`'s ISR at the controller, as a mask. */
+function isrAt(s: ReplicationState, tp: TopicPartition): number {
+  return s._b[s._o + placesOf(s).tps[tp.id]!.partition.isr]!;
 }
 
 /**
  * The brokers `isAcceptableLeader` rejects (`ReplicationControlManager`): fenced ones and, since KIP-841,
  * those in controlled shutdown.
  */
-export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | maskOf(s.shuttingDown);
+export const unavailable = (s: ReplicationState): number => {
+  const P = placesOf(s);
+  return s._b[s._o + P.fenced]! | s._b[s._o + P.shuttingDown]!;
+};
 
 /**
  * `handleBrokerInControlledShutdown` (BrokerHeartbeat with wantShutDown): the broker keeps running while
@@ -180,7 +265,7 @@ export const unavailable = (s: ReplicationState): number => maskOf(s.fenced) | m
  * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
  */
 export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  return applyAll(s.set('shuttingDown', s.shuttingDown.add(b)), cfg, (isr) => isr & ~bit(b));
+  return applyAll(s.set('shuttingDown', s.shuttingDown.add(b)), cfg, bit(b));
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR of `tp`. */
@@ -193,13 +278,14 @@ export function alterIsr(s: ReplicationState, cfg: Config, tp: TopicPartition, i
  * and, if it led, a new leader is elected in the same change.
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  if (s.fenced.has(b)) return s;
-  return applyAll(s.set('fenced', s.fenced.add(b)), cfg, (isr) => isr & ~bit(b));
+  const fenced = s._b[s._o + placesOf(s).fenced]!;
+  if (inMask(fenced, b)) return s;
+  return applyAll(s.set('fenced', idsOf(fenced | bit(b))), cfg, bit(b));
 }
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  return applyAll(s.set('fenced', s.fenced.remove(b)), cfg, (isr) => isr);
+  return applyAll(s.set('fenced', idsOf(s._b[s._o + placesOf(s).fenced]! & ~bit(b))), cfg, 0);
 }
 
 /**

@@ -10,9 +10,10 @@
  */
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
-import { inMask, maskOf } from './ids.ts';
-import { commonPrefix, holdsValue } from './log.ts';
-import { uncleanElectionAllowed } from './controller.ts';
+import { inMask } from './ids.ts';
+import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
+import { placesOf } from './places.ts';
+import { registrationAt, uncleanElectionAllowed } from './controller.ts';
 import { type Config, dataLossFailures, type Partition, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 
@@ -23,16 +24,31 @@ export function withinTolerance(s: S, cfg: Config): boolean {
   return dataLossFailures(s, cfg) < cfg.minIsr;
 }
 
-/** Every value acknowledged in `tp` is still in some broker's log of it. */
+/**
+ * Every value acknowledged in `tp` is still in some broker's log of it. Properties are tested on every
+ * state, so this and `holdsCommitted` read the logs' bytes in place (places.ts).
+ */
 export function ackedRecordsHeld(s: S, tp: TopicPartition = ONLY): boolean {
-  const brokers = s.brokers;
-  return tp.ghost(s).acked.every((v) => brokers.some((_, b) => holdsValue(tp.replica(s, b).log, v)));
+  const P = placesOf(s);
+  const at = P.tps[tp.id]!;
+  const b = s._b;
+  const o = s._o;
+  const acked = b[o + at.ghost.acked]!;
+  for (let v = 1; acked >>> (v - 1) !== 0; v++) {
+    if (!inMask(acked, v - 1)) continue;
+    let held = false;
+    for (let r = 0; r < P.brokers && !held; r++) held = holdsValueAt(b, o + at.replicas[r]!.log, v, P.log);
+    if (!held) return false;
+  }
+  return true;
 }
 
 /** Whether `b` holds the whole committed prefix of `tp`. */
 export function holdsCommitted(s: S, b: number, tp: TopicPartition = ONLY): boolean {
-  const c = tp.ghost(s).committed;
-  return commonPrefix(tp.replica(s, b).log, c) === c.size;
+  const P = placesOf(s);
+  const at = P.tps[tp.id]!;
+  const committed = s._o + at.ghost.committed;
+  return commonPrefixAt(s._b, s._o + at.replicas[b]!.log, committed, P.log) === sizeAt(s._b, committed, P.log);
 }
 
 /**
@@ -69,7 +85,10 @@ export function writesAnswered(tps: readonly TopicPartition[] = [ONLY]): Propert
 export function replicationProperties(cfg: Config): Property<S>[] {
   const strong = cfg.acks === 'all' || cfg.acks === 'quorum';
   // A property of one topic partition, claimed of every one; a witness of one, reached in any.
-  const inEvery = (holds: (s: S, tp: TopicPartition) => boolean) => (s: S) => cfg.tps.every((tp) => holds(s, tp));
+  const inEvery = (holds: (s: S, tp: TopicPartition) => boolean) => {
+    if (cfg.tps.length === 1) return (s: S) => holds(s, ONLY);
+    return (s: S) => cfg.tps.every((tp) => holds(s, tp));
+  };
   const inSome = (reached: (s: S, tp: TopicPartition) => boolean) => (s: S) => cfg.tps.some((tp) => reached(s, tp));
   const props: Property<S>[] = [
     always<S>(
@@ -121,9 +140,9 @@ export function replicationProperties(cfg: Config): Property<S>[] {
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
         inEvery((s, tp) => {
           const g = tp.ghost(s);
-          if (g.committed.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg)) return true;
-          const p = tp.partition(s);
-          const candidates = (maskOf(p.isr) | maskOf(p.elr)) & ~maskOf(s.fenced);
+          if (g.uncleanElection || !withinTolerance(s, cfg)) return true;
+          const r = registrationAt(s, tp);
+          const candidates = (r.isr | r.elr) & ~s._b[s._o + placesOf(s).fenced]!;
           return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b, tp));
         }),
       ),

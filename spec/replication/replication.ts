@@ -24,6 +24,7 @@ import { defineSpec, type Model, type ParamDef, type ParamValues, type Preset } 
 import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
+import { placesIn } from './places.ts';
 import { idsOf } from './ids.ts';
 import { assignmentOf, topicPartitionsOf } from './topicPartition.ts';
 import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
@@ -107,15 +108,26 @@ export function initialState(cfg: Config): ReplicationState {
  * TLC VIEW: nothing reads a partition epoch. A connected leader's AlterPartition always carries the
  * current one (its metadata is current), and a cut-off leader cannot send one, so the compare-and-set
  * never fails; states that differ only in partition epochs have the same futures.
+ *
+ * The view is the state's bytes with every partition epoch zeroed (the controller's and any stale copy a
+ * cut-off broker holds; a broker with no stale copy has zeros there already), written into one buffer
+ * the view reuses: the checker only fingerprints it, before it asks for the next.
  */
 function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => ReplicationState {
-  return (s) =>
-    s.withMutations((m) => {
-      for (const tp of cfg.tps) {
-        m.setIn([...tp.partitionPath, 'partitionEpoch'], 0);
-        if (!s.cut.isEmpty()) for (const b of cfg.replicas) if (tp.replica(s, b).view !== null) m.setIn([...tp.replicaPath(b, 'view'), 'partitionEpoch'], 0);
-      }
-    });
+  const State = cfg.layout.State;
+  const width = State.width;
+  const places = placesIn(State);
+  const epochs = places.tps.flatMap((tp) => [tp.partition.partitionEpoch, ...tp.replicas.map((r) => r.viewPartition.partitionEpoch)]);
+  const epochWidth = places.partitionEpochWidth;
+  const scratch = new Uint8Array(width);
+  const view = State.wrap(scratch);
+  return (s) => {
+    const b = s._b;
+    const o = s._o;
+    for (let i = 0; i < width; i++) scratch[i] = b[o + i]!;
+    for (const at of epochs) for (let k = 0; k < epochWidth; k++) scratch[at + k] = 0;
+    return view;
+  };
 }
 
 const PRE_ELR = { elr: false, strictHwm: false } as const;

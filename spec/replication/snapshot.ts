@@ -1,16 +1,21 @@
 /**
  * A plain reading of one state, as one topic partition sees it, for the guards. The checker asks every
- * action's guard about the same state in a row, so the state is read once into arrays and the last
- * state's readings are kept. States are immutable, so a reading never goes stale; a copy being written
- * (`withMutations`) is never read here.
+ * action's guard about the same state in a row, so the state is read once, from its bytes in place
+ * (places.ts), into arrays, and the last state's readings are kept. States are immutable, so a reading
+ * never goes stale; a copy being written (`withMutations`) is never read here.
  */
-import { maskOf } from './ids.ts';
-import type { Log, ReplicationState } from './state.ts';
+import { readCode } from '../layout/bytes.ts';
+import { type LogShape, placesOf } from './places.ts';
+import { sizeAt } from './log.ts';
+import type { ReplicationState } from './state.ts';
 import type { TopicPartition } from './topicPartition.ts';
 
 export interface Snapshot {
   readonly running: readonly boolean[];
-  readonly logs: readonly Log[];
+  /** The state's bytes: each broker's log lies at `bytes[logAt[b]]` (absolute offsets), shaped as `log` says. */
+  readonly bytes: Uint8Array;
+  readonly logAt: readonly number[];
+  readonly log: LogShape;
   /** Each broker's log end offset. */
   readonly leo: readonly number[];
   readonly hw: readonly number[];
@@ -51,34 +56,39 @@ export function snapshotOf(s: ReplicationState, tp: TopicPartition): Snapshot {
 }
 
 function read(s: ReplicationState, tp: TopicPartition): Snapshot {
+  const P = placesOf(s);
+  const at = P.tps[tp.id]!;
+  const b = s._b;
+  const o = s._o;
+  const p = at.partition;
+  const leader = b[o + p.leader]! - 1;
+  const leaderEpoch = readCode(b, o + p.leaderEpoch, P.leaderEpochWidth);
+  const isr = b[o + p.isr]!;
   const running: boolean[] = [];
-  const logs: Log[] = [];
+  const logAt: number[] = [];
   const leo: number[] = [];
   const hw: number[] = [];
   const viewLeader: number[] = [];
   const viewEpoch: number[] = [];
   const viewIsr: number[] = [];
-  const p = tp.partition(s);
-  const leader = p.leader;
-  const leaderEpoch = p.leaderEpoch;
-  const isr = maskOf(p.isr);
-  const brokers = s.brokers;
-  for (let i = 0; i < brokers.size; i++) {
-    running.push(brokers.get(i)!.running);
-    const r = tp.replica(s, i);
-    const log = r.log;
-    logs.push(log);
-    leo.push(log.size);
-    hw.push(r.hw);
-    const v = r.view;
-    viewLeader.push(v === null ? leader : v.leader);
-    viewEpoch.push(v === null ? leaderEpoch : v.leaderEpoch);
-    viewIsr.push(v === null ? isr : maskOf(v.isr));
+  for (let i = 0; i < P.brokers; i++) {
+    const r = at.replicas[i]!;
+    running.push(b[o + P.running[i]!] !== 0);
+    logAt.push(o + r.log);
+    leo.push(sizeAt(b, o + r.log, P.log));
+    hw.push(b[o + r.hw]!);
+    const stale = b[o + r.view] !== 0;
+    const v = r.viewPartition;
+    viewLeader.push(stale ? b[o + v.leader]! - 1 : leader);
+    viewEpoch.push(stale ? readCode(b, o + v.leaderEpoch, P.leaderEpochWidth) : leaderEpoch);
+    viewIsr.push(stale ? b[o + v.isr]! : isr);
   }
-  const faults = s.faults;
-  const snapshot: Snapshot = {
+  const f = P.faults;
+  return {
     running,
-    logs,
+    bytes: b,
+    logAt,
+    log: P.log,
     leo,
     hw,
     viewLeader,
@@ -87,16 +97,15 @@ function read(s: ReplicationState, tp: TopicPartition): Snapshot {
     leader,
     leaderEpoch,
     isr,
-    recovering: p.recovering,
-    fenced: maskOf(s.fenced),
-    shuttingDown: maskOf(s.shuttingDown),
-    cut: maskOf(s.cut),
-    produced: tp.ghost(s).produced,
-    uncleanShutdowns: faults.uncleanShutdowns,
-    cleanShutdowns: faults.cleanShutdowns,
-    emptyDisks: faults.emptyDisks,
-    partitions: faults.partitions,
-    isrShrinks: faults.isrShrinks,
+    recovering: b[o + p.recovering] !== 0,
+    fenced: b[o + P.fenced]!,
+    shuttingDown: b[o + P.shuttingDown]!,
+    cut: b[o + P.cut]!,
+    produced: b[o + at.ghost.produced]!,
+    uncleanShutdowns: b[o + f.uncleanShutdowns]!,
+    cleanShutdowns: b[o + f.cleanShutdowns]!,
+    emptyDisks: b[o + f.emptyDisks]!,
+    partitions: b[o + f.partitions]!,
+    isrShrinks: b[o + f.isrShrinks]!,
   };
-  return snapshot;
 }

@@ -20,6 +20,7 @@ export interface Replica {
 }
 
 type ReplicaField = keyof Replica;
+type RegistrationField = 'leader' | 'leaderEpoch' | 'partitionEpoch' | 'isr' | 'elr' | 'lastKnownElr' | 'recovering';
 /** The names of the observer variables (the Ghost record's fields). */
 export type GhostField = Exclude<keyof Ghost & string, keyof RecordView>;
 
@@ -33,6 +34,8 @@ export interface TopicPartition {
   /** Its observer variables. */
   ghost(s: ReplicationState): Ghost;
   readonly partitionPath: readonly Key[];
+  /** The path of one field of its registration. */
+  registrationPath(field: RegistrationField): readonly Key[];
   /** The path of one field of broker `b`'s replica. */
   replicaPath(b: number, field: ReplicaField): readonly Key[];
   /** The path of one of its observer variables. */
@@ -48,7 +51,8 @@ function pathsByBroker(prefix: (b: number) => readonly Key[]): readonly Readonly
   });
 }
 
-function ghostPaths(prefix: readonly Key[]): (field: string) => readonly Key[] {
+/** The paths of the fields of a record at `prefix`, each built on first use. */
+function fieldPaths(prefix: readonly Key[]): (field: string) => readonly Key[] {
   const cache = new Map<string, readonly Key[]>();
   return (field) => {
     let p = cache.get(field);
@@ -66,8 +70,9 @@ export const ONLY: TopicPartition = (() => {
     replica: (s, b) => s.brokers.get(b)!,
     ghost: (s) => s.ghost,
     partitionPath: ['partition'],
+    registrationPath: fieldPaths(['partition']),
     replicaPath: (b, field) => paths[b]![field],
-    ghostPath: ghostPaths(['ghost']),
+    ghostPath: fieldPaths(['ghost']),
   };
 })();
 
@@ -88,8 +93,9 @@ function sharedBrokersPartition(id: number): TopicPartition {
     replica: (s, b) => shared(s).brokers.get(b)!.replicas.get(id)!,
     ghost: (s) => shared(s).ghosts.get(id)!,
     partitionPath: ['partitions', id],
+    registrationPath: fieldPaths(['partitions', id]),
     replicaPath: (b, field) => paths[b]![field],
-    ghostPath: ghostPaths(['ghosts', id]),
+    ghostPath: fieldPaths(['ghosts', id]),
   };
 }
 

@@ -1,0 +1,221 @@
+/**
+ * Where the fields of a replication state lie in its bytes, computed once per layout. The reads made for
+ * every state and every step (the guards' snapshot, `settle`, the milestones, the properties, the VIEW)
+ * take a field's code at its offset instead of making a view for each read: a state is a few dozen
+ * bytes, and making views cost more than the model's logic. Every offset is absolute (from the state's
+ * first byte), so a read is `s._b[s._o + place]`; scalars are the layout's codes (an int's code is its
+ * value minus its minimum, a boolean's is 0 or 1, an id set's is its bit mask).
+ */
+import type { Key, LType, RecordType } from '../layout/index.ts';
+import type { IntType, MapType, OptionType, SeqType } from '../layout/types.ts';
+import { NO_LEADER, type ReplicationState } from './state.ts';
+import { type TopicPartition, topicPartitionsOf } from './topicPartition.ts';
+
+/** A `PartitionRegistration`'s fields. `leader`'s code is the leader plus one (`NO_LEADER` is code 0). */
+export interface PartitionPlaces {
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly isr: number;
+  readonly elr: number;
+  readonly lastKnownElr: number;
+  readonly recovering: number;
+}
+
+/** A broker's replica of one topic partition. */
+export interface ReplicaPlaces {
+  readonly log: number;
+  readonly hw: number;
+  /** The presence byte of the broker's stale registration (0: it acts on the controller's). */
+  readonly view: number;
+  /** The stale registration's fields (zero while there is none). */
+  readonly viewPartition: PartitionPlaces;
+}
+
+export interface GhostPlaces {
+  readonly produced: number;
+  readonly acked: number;
+  readonly committed: number;
+  readonly uncleanElection: number;
+  readonly committedRewritten: number;
+  readonly committedTruncated: number;
+  readonly ackBelowMinIsr: number;
+  readonly cleanElectionOutside: number;
+  readonly uncleanOutsideStrategy: number;
+  readonly elrElectionAfterAck: number;
+  readonly ackedCopyCrashed: number;
+  readonly electionAfterAckedCopyCrashed: number;
+  readonly preferredElected: number;
+  readonly ghostAppended: number;
+  readonly electionPastLaggingIsr: number;
+}
+
+export interface TopicPartitionPlaces {
+  readonly partition: PartitionPlaces;
+  /** By broker id. */
+  readonly replicas: readonly ReplicaPlaces[];
+  readonly ghost: GhostPlaces;
+}
+
+export interface FaultPlaces {
+  readonly uncleanShutdowns: number;
+  readonly dataLossShutdowns: number;
+  readonly cleanShutdowns: number;
+  readonly emptyDisks: number;
+  readonly partitions: number;
+  readonly isolations: number;
+  readonly isrShrinks: number;
+}
+
+/** How a log lies: its length (`lw` bytes) then its entries, `ew` bytes each. */
+export interface LogShape {
+  readonly lw: number;
+  readonly ew: number;
+  /** An entry's epoch (`epochWidth` bytes) and value (one byte), from the entry's first byte. */
+  readonly epoch: number;
+  readonly epochWidth: number;
+  readonly value: number;
+}
+
+export interface Places {
+  readonly brokers: number;
+  /** By broker id. */
+  readonly running: readonly number[];
+  readonly cleanShutdownFile: readonly number[];
+  readonly fenced: number;
+  readonly shuttingDown: number;
+  readonly cut: number;
+  readonly faults: FaultPlaces;
+  /** By topic partition id. */
+  readonly tps: readonly TopicPartitionPlaces[];
+  readonly log: LogShape;
+  /** Bytes of a leader epoch and of a partition epoch (the only scalars that may take more than one). */
+  readonly leaderEpochWidth: number;
+  readonly partitionEpochWidth: number;
+}
+
+/** A field's type and absolute offset, found by walking records, total maps and composite options. */
+function placeOf(root: LType, path: readonly Key[]): { readonly at: number; readonly type: LType } {
+  let t = root;
+  let at = 0;
+  for (const seg of path) {
+    if (t.kind === 'option') {
+      at += 1;
+      t = (t as OptionType<unknown, unknown>).inner;
+    }
+    if (t.kind === 'record') {
+      const f = (t as RecordType).byName[seg as string];
+      if (f === undefined) throw new Error(`replication layout: no field ${String(seg)} in ${path.join('.')}`);
+      at += f.offset;
+      t = f.type;
+    } else if (t.kind === 'map') {
+      const m = t as MapType;
+      at += m.at(m.domain.keyIndex(seg));
+      t = m.value;
+    } else throw new Error(`replication layout: cannot go inside ${t.kind} at ${path.join('.')}`);
+  }
+  return { at, type: t };
+}
+
+/** The offset of a one-byte field (every scalar the model reads in place but the epochs). */
+function byteAt(root: LType, path: readonly Key[]): number {
+  const { at, type } = placeOf(root, path);
+  if (type.width !== 1) throw new Error(`replication layout: ${path.join('.')} takes ${type.width} bytes, read as one`);
+  return at;
+}
+
+function partitionPlaces(root: LType, path: readonly Key[]): PartitionPlaces {
+  const at = (f: string) => placeOf(root, [...path, f]).at;
+  const one = (f: string) => byteAt(root, [...path, f]);
+  return {
+    leader: one('leader'),
+    leaderEpoch: at('leaderEpoch'),
+    partitionEpoch: at('partitionEpoch'),
+    isr: one('isr'),
+    elr: one('elr'),
+    lastKnownElr: one('lastKnownElr'),
+    recovering: one('recovering'),
+  };
+}
+
+const GHOST_FIELDS = [
+  'produced',
+  'acked',
+  'committed',
+  'uncleanElection',
+  'committedRewritten',
+  'committedTruncated',
+  'ackBelowMinIsr',
+  'cleanElectionOutside',
+  'uncleanOutsideStrategy',
+  'elrElectionAfterAck',
+  'ackedCopyCrashed',
+  'electionAfterAckedCopyCrashed',
+  'preferredElected',
+  'ghostAppended',
+  'electionPastLaggingIsr',
+] as const satisfies readonly (keyof GhostPlaces)[];
+
+const FAULT_FIELDS = ['uncleanShutdowns', 'dataLossShutdowns', 'cleanShutdowns', 'emptyDisks', 'partitions', 'isolations', 'isrShrinks'] as const satisfies readonly (keyof FaultPlaces)[];
+
+function topicPartitionPlaces(root: LType, tp: TopicPartition, brokers: number): TopicPartitionPlaces {
+  const ghost = Object.fromEntries(GHOST_FIELDS.map((f) => [f, f === 'committed' ? placeOf(root, tp.ghostPath(f)).at : byteAt(root, tp.ghostPath(f))])) as unknown as GhostPlaces;
+  const replicas = Array.from({ length: brokers }, (_, b): ReplicaPlaces => ({
+    log: placeOf(root, tp.replicaPath(b, 'log')).at,
+    hw: byteAt(root, tp.replicaPath(b, 'hw')),
+    view: placeOf(root, tp.replicaPath(b, 'view')).at,
+    viewPartition: partitionPlaces(root, tp.replicaPath(b, 'view')),
+  }));
+  return { partition: partitionPlaces(root, tp.partitionPath), replicas, ghost };
+}
+
+function placesOfLayout(root: RecordType): Places {
+  const brokersMap = root.byName['brokers']!.type as MapType;
+  const brokers = brokersMap.domain.count;
+  const partitions = root.byName['partitions']?.type as MapType | undefined;
+  const tps = topicPartitionsOf(partitions === undefined ? 1 : partitions.domain.count);
+  const ids = Array.from({ length: brokers }, (_, b) => b);
+  const log = placeOf(root, tps[0]!.replicaPath(0, 'log')).type as SeqType;
+  const entry = log.elem as RecordType;
+  const epoch = entry.byName['epoch']!;
+  const value = entry.byName['value']!;
+  if (value.type.width !== 1) throw new Error('replication layout: a record value takes one byte');
+  const tp0 = placeOf(root, tps[0]!.partitionPath).type as RecordType;
+  // The codes read in place are the values themselves (epochs, offsets, record values) or the leader plus one.
+  const min = (t: LType) => (t as IntType).min;
+  if (min(epoch.type) !== 0 || min(value.type) !== 0 || min(tp0.byName['leader']!.type) !== NO_LEADER || min(tp0.byName['leaderEpoch']!.type) !== 0) {
+    throw new Error('replication layout: epochs and values must start at 0, the leader at NO_LEADER');
+  }
+  return {
+    brokers,
+    running: ids.map((b) => byteAt(root, ['brokers', b, 'running'])),
+    cleanShutdownFile: ids.map((b) => byteAt(root, ['brokers', b, 'cleanShutdownFile'])),
+    fenced: byteAt(root, ['fenced']),
+    shuttingDown: byteAt(root, ['shuttingDown']),
+    cut: byteAt(root, ['cut']),
+    faults: Object.fromEntries(FAULT_FIELDS.map((f) => [f, byteAt(root, ['faults', f])])) as unknown as FaultPlaces,
+    tps: tps.map((tp) => topicPartitionPlaces(root, tp, brokers)),
+    log: { lw: log.lw, ew: log.ew, epoch: epoch.offset, epochWidth: epoch.type.width, value: value.offset },
+    leaderEpochWidth: tp0.byName['leaderEpoch']!.type.width,
+    partitionEpochWidth: tp0.byName['partitionEpoch']!.type.width,
+  };
+}
+
+const known = new WeakMap<LType, Places>();
+let lastType: LType | null = null;
+let lastPlaces: Places | null = null;
+
+/** The places of a replication state layout. */
+export function placesIn(layout: LType): Places {
+  if (layout === lastType) return lastPlaces!;
+  let places = known.get(layout);
+  if (places === undefined) known.set(layout, (places = placesOfLayout(layout as RecordType)));
+  lastType = layout;
+  lastPlaces = places;
+  return places;
+}
+
+/** The places of the state's own layout (states of other bounds, as tests build them, have their own). */
+export function placesOf(s: ReplicationState): Places {
+  return placesIn(s._t);
+}
