@@ -55,9 +55,11 @@ export async function checkModel<S>(
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (workers > 1 && source) {
-    const threshold = options.parallelFromStates ?? 10_000;
     // Packed states go to workers started now, which load the model while the first levels are searched here.
     const pool = packsStates(expander) ? new PackedWorkerPool(source, options.symmetry ?? false, workers) : null;
+    // The packed search's coordinator expands chunks too, so it can take over early: the longer the
+    // first levels are searched in one thread, the longer the other cores wait.
+    const threshold = options.parallelFromStates ?? (pool !== null ? 100 : 10_000);
     try {
       const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold, checkpoints);
       if ('end' in sequential) outcome = sequential;

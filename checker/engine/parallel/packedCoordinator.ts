@@ -7,8 +7,15 @@
  * it stood) with its fingerprint, its properties' verdict and its bytes. This thread merges the chunks
  * in order, which is the sequential order: it alone decides which candidates are new, logs them and
  * appends their bytes to the next level. No state is made twice, and no worker holds a copy of a level.
+ *
+ * This thread is one of the workers: `--workers N` starts N - 1 threads, and whenever the next chunk to
+ * merge is not back yet, this thread claims and expands a chunk itself. So N workers keep N cores busy,
+ * not N + 1 threads on N cores, and there is one V8 heap less to collect and compile code for.
  */
 import { Worker } from 'node:worker_threads';
+import { yieldToEventLoop } from '../limits.ts';
+import { isPacked, layoutOf } from '../state/packed.ts';
+import { ChunkExpander } from './chunkExpander.ts';
 import type { Expander } from '../expander.ts';
 import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
@@ -19,9 +26,7 @@ import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { copyInto } from '../../../spec/layout/bytes.ts';
-import { CANDIDATE_WORDS, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
-
-type Chunk = Extract<FromPackedWorker, { type: 'chunk' }>;
+import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 /** The next level, grown in place as accepted states are appended. */
 class LevelBuffer {
@@ -72,45 +77,35 @@ class WorkerHandle {
 }
 
 /**
- * The packed search's worker threads. They are started when the search starts, so loading the model in
- * each overlaps the levels searched in one thread, and the hand-over waits for none of it.
+ * The packed search's worker threads: `count` workers are this thread and `count - 1` threads. They are
+ * started when the search starts, so loading the model in each overlaps the levels searched in one
+ * thread, and the hand-over waits for none of it: a thread still loading takes its first chunks late.
  */
 export class PackedWorkerPool {
   readonly workers: readonly WorkerHandle[];
-  private readyCount = 0;
-  private failure: string | null = null;
   private readonly queue: FromPackedWorker[] = [];
   private wake: (() => void) | null = null;
 
-  constructor(source: ModelSource, symmetry: boolean, count: number) {
-    this.workers = Array.from({ length: count }, (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count }));
+  constructor(source: ModelSource, symmetry: boolean, readonly count: number) {
+    this.workers = Array.from({ length: count - 1 }, (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count }));
     // Every message goes to one queue, so chunks are taken in whatever order they arrive.
     for (const w of this.workers)
       w.listen((m) => {
-        if (m.type === 'ready') this.readyCount++;
-        else {
-          if (m.type === 'failed') this.failure ??= m.message;
-          this.queue.push(m);
-        }
+        this.queue.push(m);
         const f = this.wake;
         this.wake = null;
         f?.();
       });
   }
 
-  /** Every worker has loaded the model (or one failed, which the search then reports). */
-  get settled(): boolean {
-    return this.readyCount === this.workers.length || this.failure !== null;
-  }
-
-  async whenReady(): Promise<void> {
-    while (!this.settled) await new Promise<void>((r) => (this.wake = r));
-    if (this.failure !== null) throw new Error(`a worker thread failed: ${this.failure}`);
-  }
-
   async next(): Promise<FromPackedWorker> {
     while (this.queue.length === 0) await new Promise<void>((r) => (this.wake = r));
     return this.queue.shift()!;
+  }
+
+  /** A message already received, if any (without waiting). */
+  poll(): FromPackedWorker | undefined {
+    return this.queue.shift();
   }
 
   async stop(): Promise<void> {
@@ -128,8 +123,7 @@ export async function packedParallelBreadthFirst<S>(
   checkpoint?: NonNullable<Checkpoints['write']>,
 ): Promise<SearchOutcome> {
   try {
-    await pool.whenReady();
-    return await search(expander, pool.workers, () => pool.next(), options, limits, resume, checkpoint);
+    return await search(expander, pool, options, limits, resume, checkpoint);
   } finally {
     await pool.stop();
   }
@@ -137,14 +131,14 @@ export async function packedParallelBreadthFirst<S>(
 
 async function search<S>(
   expander: Expander<S>,
-  workers: readonly WorkerHandle[],
-  receive: () => Promise<FromPackedWorker>,
+  pool: PackedWorkerPool,
   options: CheckOptions,
   limits: Limits,
   resume: ResumePoint,
   checkpoint: NonNullable<Checkpoints['write']> | undefined,
 ): Promise<SearchOutcome> {
   const { seen, log, newStates } = resume;
+  const workers = pool.workers;
   const levelStarts = [...resume.levelStarts];
   let lastCheckpointAt = limits.seconds;
   const witnessesReached = Uint8Array.from(resume.witnessesReached);
@@ -161,6 +155,9 @@ async function search<S>(
   let nextLevel = new LevelBuffer(width, levelSize * 2);
   // The workers' heaps count against the budget too; each reports its own with every chunk.
   const workerHeaps = new Float64Array(workers.length);
+  const first = expander.initialStates()[0];
+  if (!isPacked(first)) throw new Error('the packed search needs a spec declared with a layout');
+  const own = new ChunkExpander(expander as Expander<unknown>, layoutOf(first), -1);
   const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength + workerHeaps.reduce((a, b) => a + b, 0);
   let pastBudget = false;
 
@@ -174,28 +171,45 @@ async function search<S>(
     newStates,
     witnessesReached,
     offHeapBytes: memory(),
-    workers: workers.length,
+    workers: pool.count,
   });
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
     // Enough chunks that both workers stay busy and a stop inside a level comes soon.
-    const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (workers.length * 8))));
+    const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (pool.count * 8))));
     const chunks = Math.ceil(levelSize / chunkSize);
     const nextChunk = new SharedArrayBuffer(4);
+    const claim = new Int32Array(nextChunk);
     for (const w of workers) {
       w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, nextChunk, seen: seen.buffer, witnessesReached });
     }
+    // This thread's chunks see the witnesses as the workers do: as they were when the level started.
+    own.startLevel(levelBytes, seen, Uint8Array.from(witnessesReached));
     const waiting = new Map<number, Chunk>();
+    const take = (m: FromPackedWorker): void => {
+      if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
+      if (m.type === 'chunk') {
+        waiting.set(m.chunk, m);
+        workerHeaps[m.worker] = m.heapUsed;
+      }
+    };
     let stop: SearchEnd | null = null;
     for (let chunk = 0; chunk < chunks && stop === null; chunk++) {
       while (!waiting.has(chunk)) {
-        const m = await receive();
-        if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
-        if (m.type === 'chunk') {
-          waiting.set(m.chunk, m);
-          workerHeaps[m.worker] = m.heapUsed;
+        const m = pool.poll();
+        if (m !== undefined) {
+          take(m);
+          continue;
         }
+        // Chunks are claimed in increasing order, so the one this thread takes is merged after every
+        // chunk it took before (which its own record of candidates sent relies on).
+        const mine = Atomics.add(claim, 0, 1);
+        if (mine < chunks) {
+          waiting.set(mine, own.expand(mine, chunkSize, levelSize));
+          // Lets the workers' reports in, so the next merge is of whatever came back meanwhile.
+          await yieldToEventLoop();
+        } else take(await pool.next());
       }
       const c = waiting.get(chunk)!;
       waiting.delete(chunk);

@@ -44,19 +44,19 @@ export type ToPackedWorker =
     }
   | { readonly type: 'stop' };
 
-export type FromPackedWorker =
-  | { readonly type: 'ready' }
-  | {
-      readonly type: 'chunk';
-      readonly chunk: number;
-      /** The worker's index, for its heap figure. */
-      readonly worker: number;
-      readonly parents: Uint32Array;
-      readonly candidates: Uint32Array;
-      readonly bytes: Uint8Array;
-      /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
-      readonly errors: readonly string[];
-      /** The worker's V8 heap in use, counted against the memory budget with the coordinator's. */
-      readonly heapUsed: number;
-    }
-  | { readonly type: 'failed'; readonly message: string };
+/** One chunk's report: per parent its counts, per candidate its words, and the candidates' bytes. */
+export interface ChunkReport {
+  readonly type: 'chunk';
+  readonly chunk: number;
+  /** The worker's index, for its heap figure (-1: the coordinator's own thread). */
+  readonly worker: number;
+  readonly parents: Uint32Array;
+  readonly candidates: Uint32Array;
+  readonly bytes: Uint8Array;
+  /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
+  readonly errors: readonly string[];
+  /** The worker's V8 heap in use, counted against the memory budget with the coordinator's. */
+  readonly heapUsed: number;
+}
+
+export type FromPackedWorker = ChunkReport | { readonly type: 'failed'; readonly message: string };

@@ -1,0 +1,156 @@
+/**
+ * Expands chunks of a level of the packed search into the reports the coordinator merges (see
+ * packedProtocol.ts). A worker thread runs one, and so does the coordinator's own thread, which expands
+ * chunks too whenever the next chunk to merge is not back yet.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { type Expander, SpecError } from '../expander.ts';
+import { FingerprintSet } from '../state/fingerprintSet.ts';
+import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
+import type { PackedLayout, PackedState } from '../state/packed.ts';
+import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
+
+/** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
+export interface SeenFingerprints {
+  has(hi: number, lo: number): boolean;
+}
+
+/** How often a worker's heap is measured for the memory budget (measuring costs a call into V8). */
+const HEAP_EVERY_MS = 100;
+
+export class ChunkExpander {
+  private readonly actions: number;
+  private readonly enabledBefore: Float64Array;
+  private readonly firedBefore: Float64Array;
+  // Reused for every chunk and level: a chunk's streams are copied out when sent, so nothing here is
+  // allocated per chunk, and the visitor is one function for the whole run (not a closure per parent).
+  private readonly parents = new GrowableU32();
+  private readonly candidates = new GrowableU32();
+  private readonly bytes = new GrowableBytes();
+  private errors: string[] = [];
+  // Candidates this expander already reported in this level. Its chunks are claimed in increasing
+  // order, which is the merge order, so a later copy of one is a state the coordinator has by the time
+  // it merges it: it would drop it anyway. Skipping it here spares its properties, its bytes and its merge.
+  private readonly sent = new FingerprintSet(1 << 12);
+  private seen: SeenFingerprints | null = null;
+  private witnessesReached: Uint8Array = new Uint8Array(0);
+  private states: Uint8Array = new Uint8Array(0);
+  // Per parent being expanded: successors generated, candidates reported.
+  private generated = 0;
+  private count = 0;
+  private heapUsed = 0;
+  private heapMeasuredAt = -Infinity;
+  private readonly visit: (t: unknown, action: number, params: unknown, ordinal: number) => void;
+
+  constructor(
+    private readonly expander: Expander<unknown>,
+    private readonly layout: PackedLayout,
+    private readonly index: number,
+  ) {
+    this.actions = expander.actions.length;
+    this.enabledBefore = new Float64Array(this.actions);
+    this.firedBefore = new Float64Array(this.actions);
+    const w = layout.width;
+    const witnesses = expander.witnesses;
+    const candidates = this.candidates;
+    this.visit = (t: unknown, action: number, _params: unknown, ordinal: number): void => {
+      const index = this.generated++;
+      expander.fingerprint(t);
+      const hi = expander.hi;
+      const lo = expander.lo;
+      if (this.seen!.has(hi, lo)) return;
+      if (!this.sent.add(hi, lo)) return;
+      this.count++;
+      candidates.push(hi);
+      candidates.push(lo);
+      candidates.push(action);
+      candidates.push(ordinal);
+      candidates.push(index);
+      let verdict = 0;
+      let witnessBits = 0;
+      try {
+        verdict = expander.firstViolation(t) + 1;
+        const reached = this.witnessesReached;
+        for (let i = 0; i < witnesses.length && i < 32; i++) {
+          if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+        }
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        verdict = ERROR_VERDICT;
+        witnessBits = this.errors.length;
+        this.errors.push(errorText(e));
+      }
+      candidates.push(verdict);
+      candidates.push(witnessBits >>> 0);
+      const v = t as PackedState;
+      this.bytes.pushFrom(v._b, v._o, w);
+    };
+  }
+
+  /** A new level: its states, the fingerprints seen before it, the witnesses reached before it. */
+  startLevel(states: Uint8Array, seen: SeenFingerprints, witnessesReached: Uint8Array): void {
+    this.states = states;
+    this.seen = seen;
+    this.witnessesReached = witnessesReached;
+    this.sent.clear();
+  }
+
+  /** The report of positions [chunk × chunkSize, min(count, (chunk + 1) × chunkSize)) of the level. */
+  expand(chunk: number, chunkSize: number, count: number): ChunkReport {
+    const { expander, parents, candidates, bytes, layout } = this;
+    const w = layout.width;
+    parents.clear();
+    candidates.clear();
+    bytes.clear();
+    this.errors = [];
+    const end = Math.min(count, (chunk + 1) * chunkSize);
+    for (let pos = chunk * chunkSize; pos < end; pos++) {
+      const s = layout.wrapAt(this.states, pos * w);
+      const header = parents.length;
+      for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
+      this.enabledBefore.set(expander.enabledCount);
+      this.firedBefore.set(expander.firedCount);
+      this.generated = 0;
+      this.count = 0;
+      let flags = 0;
+      try {
+        if (!expander.withinConstraint(s)) flags = FLAG_NOT_EXPANDED;
+        else expander.successors(s, this.visit);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        flags = FLAG_ERROR | (this.errors.length << 2);
+        this.errors.push(errorText(e));
+      }
+      let pairs = 0;
+      for (let a = 0; a < this.actions; a++) {
+        const enabled = expander.enabledCount[a]! - this.enabledBefore[a]!;
+        const fired = expander.firedCount[a]! - this.firedBefore[a]!;
+        if (enabled === 0 && fired === 0) continue;
+        parents.push(a);
+        parents.push(enabled);
+        parents.push(fired);
+        pairs++;
+      }
+      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
+      // (the coordinator's thread expands with the search's expander).
+      expander.enabledCount.set(this.enabledBefore);
+      expander.firedCount.set(this.firedBefore);
+      parents.set(header, this.generated);
+      parents.set(header + 1, this.count);
+      parents.set(header + 2, flags);
+      parents.set(header + 3, pairs);
+      if (flags & FLAG_ERROR) break;
+    }
+    const now = performance.now();
+    if (now - this.heapMeasuredAt >= HEAP_EVERY_MS) {
+      this.heapMeasuredAt = now;
+      this.heapUsed = getHeapStatistics().used_heap_size;
+    }
+    return { type: 'chunk', chunk, worker: this.index, parents: parents.take(), candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
+  }
+}
+
+/** A spec error as sent to the coordinator: its detail and its cause's message (see packedCoordinator.ts). */
+function errorText(e: SpecError): string {
+  return `${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`;
+}

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import twoPhase from '../../../spec/twophase/twoPhase.ts';
+import { checkModel } from '../check.ts';
+import { PackedWorkerPool } from './packedCoordinator.ts';
+
+const label = { spec: 'test', params: {} };
+const twoPhaseModule = fileURLToPath(new URL('../../../spec/twophase/twoPhase.ts', import.meta.url));
+const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
+
+test('--workers N starts N - 1 threads: the coordinator is the Nth', async () => {
+  const pool = new PackedWorkerPool({ modulePath: twoPhaseModule, params: { rm: 3 } }, false, 3);
+  try {
+    assert.equal(pool.workers.length, 2);
+    assert.equal(pool.count, 3);
+  } finally {
+    await pool.stop();
+  }
+});
+
+test('the coordinator expands chunks itself: with a worker thread that never loads, the search still ends with the counts of one thread', async () => {
+  // Before the coordinator took chunks, this search waited for the thread forever.
+  for (const bug of ['none', 'tmCommitEarly']) {
+    const params = { rm: 5, bug };
+    const one = await checkModel(twoPhase.build(params), {}, label);
+    const two = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 0 }, label, { modulePath: neverLoads, params });
+    assert.equal(two.stats.workers, 2);
+    assert.equal(two.status, one.status);
+    assert.deepEqual([two.stats.distinct, two.stats.generated, two.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
+    assert.deepEqual(two.stats.coverage, one.stats.coverage);
+    assert.deepEqual('trace' in two ? two.trace?.steps.map((s) => s.action) : [], 'trace' in one ? one.trace?.steps.map((s) => s.action) : []);
+  }
+});
+
+test('the packed search hands over to its workers after 100 states by default, with the counts, coverage and witnesses of one thread', async () => {
+  // TwoPhase rm=6: 50,816 states; every level past the first few is searched by the coordinator and a thread.
+  const params = { rm: 6, bug: 'none' };
+  const one = await checkModel(twoPhase.build(params), {}, label);
+  const two = await checkModel(twoPhase.build(params), { workers: 2 }, label, { modulePath: twoPhaseModule, params });
+  assert.deepEqual([two.status, two.stats.distinct, two.stats.generated, two.stats.depth], ['holds', 50816, one.stats.generated, one.stats.depth]);
+  assert.deepEqual(two.stats.coverage, one.stats.coverage);
+  assert.deepEqual('witnesses' in two ? two.witnesses : null, 'witnesses' in one ? one.witnesses : null);
+});
