@@ -10,11 +10,12 @@
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
 import { placesOf } from './places.ts';
-import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
+import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
+import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from './clusterFields.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
 import { brokerName, type Config, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
@@ -74,7 +75,8 @@ function consequences(cfg: Config, before: S, after: S, about = NO_LEADER): Mess
  * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
  */
 function crashed(s: S, cfg: Config, b: number): S {
-  return fenceBroker(s.set('cut', s.cut.remove(b)).set('shuttingDown', s.shuttingDown.remove(b)), cfg, b);
+  const t = setBrokerMask(s, 'cut', brokerMask(s, 'cut') & ~bit(b));
+  return fenceBroker(setBrokerMask(t, 'shuttingDown', brokerMask(t, 'shuttingDown') & ~bit(b)), cfg, b);
 }
 
 /**
@@ -99,6 +101,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     brokers.map((leader) => brokers.filter((f) => f !== leader).map((follower) => ({ ...inPartition(tp), leader, follower }))),
   );
   const CUTS: readonly Cut[] = subsetsOf(brokers).map((cut) => ({ brokers: cut }));
+  // The brokers of each cut as a mask (a cut read back from a trace is another object: its mask is computed).
+  const CUT_MASKS = new Map(CUTS.map((c) => [c.brokers, maskOfIds(c.brokers)]));
+  const cutMask = (cut: List<number>) => CUT_MASKS.get(cut) ?? maskOfIds(cut);
   const NOTHING: readonly never[] = [];
   const crashes = crashDomains(cfg);
   const each = () => ONE;
@@ -172,7 +177,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return alterIsr(m, cfg, tp, maskOf(tp.partition(m).isr) & ~bit(p.follower)).updateIn(['faults', 'isrShrinks'], (n: number) => n + 1);
+      return spendFault(alterIsr(m, cfg, tp, registrationAt(m, tp).isr & ~bit(p.follower)), 'isrShrinks');
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) & ~bit(p.follower))),
   };
@@ -199,7 +204,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return alterIsr(m, cfg, tp, maskOf(tp.partition(m).isr) | bit(p.follower));
+      return alterIsr(m, cfg, tp, registrationAt(m, tp).isr | bit(p.follower));
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) | bit(p.follower))),
   };
@@ -215,8 +220,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
     enabled: (s, p) => snapshotOf(s, tpOf(p)).recovering && controllerLeads(snapshotOf(s, tpOf(p)), p.broker),
     step: (m, p) => {
-      const at = tpOf(p).partitionPath;
-      return m.setIn([...at, 'recovering'], false).updateIn([...at, 'partitionEpoch'], (e: number) => e + 1);
+      const tp = tpOf(p);
+      return m.setIn(tp.registrationPath('recovering'), false).setIn(tp.registrationPath('partitionEpoch'), registrationAt(m, tp).partitionEpoch + 1);
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.broker, tpOf(p).partition(s).isr),
   };
@@ -229,7 +234,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const v = brokerSnapshot(s);
       return v.running[broker]! && !inMask(v.cut, broker) && !inMask(v.shuttingDown, broker) && v.cleanShutdowns < cfg.maxCleanShutdowns;
     },
-    step: (m, { broker }) => beginControlledShutdown(m.updateIn(['faults', 'cleanShutdowns'], (n: number) => n + 1), cfg, broker),
+    step: (m, { broker }) => beginControlledShutdown(spendFault(m, 'cleanShutdowns'), cfg, broker),
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
       sends: [{ from: brokerName(broker), to: CONTROLLER, label: 'BrokerHeartbeat wantShutDown' }, ...consequences(cfg, s, t, broker)],
@@ -248,7 +253,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, { broker }) => {
       const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log, true);
-      return fenceBroker(t.set('shuttingDown', t.shuttingDown.remove(broker)), cfg, broker);
+      return fenceBroker(setBrokerMask(t, 'shuttingDown', brokerMask(t, 'shuttingDown') & ~bit(broker)), cfg, broker);
     },
     describe: (s, { broker }, t) => ({
       actor: brokerName(broker),
@@ -270,10 +275,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }) => {
       const lost = cfg.tps.some((tp) => kept(keep, tp) < tp.replica(m, broker).log.size);
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false)
-        .updateIn(['faults', 'uncleanShutdowns'], (n: number) => n + 1)
-        .updateIn(['faults', 'dataLossShutdowns'], (n: number) => n + (lost ? 1 : 0));
-      return crashed(t, cfg, broker);
+      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false);
+      return crashed(spendFault(spendFault(t, 'uncleanShutdowns'), 'dataLossShutdowns', lost ? 1 : 0), cfg, broker);
     },
     describe: (s, { broker, keep }, t) => {
       const lost = cfg.tps.reduce((n, tp) => n + tp.replica(s, broker).log.size - kept(keep, tp), 0);
@@ -291,7 +294,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks,
     step: (m, { broker }) => {
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false).updateIn(['faults', 'emptyDisks'], (n: number) => n + 1);
+      const t = spendFault(stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false), 'emptyDisks');
       return crashed(t, cfg, broker);
     },
     describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(cfg, s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
@@ -303,8 +306,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: each,
     enabled: (s, { broker }) => !brokerSnapshot(s).running[broker],
     step: (m, { broker }) => {
-      const clean = m.brokers.get(broker)!.cleanShutdownFile;
-      return registerBroker(m.setIn(['brokers', broker, 'running'], true).setIn(['brokers', broker, 'cleanShutdownFile'], false), cfg, broker, clean);
+      const clean = brokerFlag(m, broker, 'cleanShutdownFile');
+      return registerBroker(setBrokerFlag(setBrokerFlag(m, broker, 'running', true), broker, 'cleanShutdownFile', false), cfg, broker, clean);
     },
     describe: (s, { broker }, t) => {
       const clean = s.brokers.get(broker)!.cleanShutdownFile;
@@ -326,16 +329,14 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // fences each, one after another.
     enabled: (s, { brokers: cut }) => {
       const v = brokerSnapshot(s);
-      return v.cut === 0 && v.partitions < cfg.maxPartitions && cut.every((b) => v.running[b]!);
+      return v.cut === 0 && v.partitions < cfg.maxPartitions && (cutMask(cut) & ~v.runningMask) === 0;
     },
     step: (m, { brokers: cut }) => {
-      let t = m
-        .set('cut', cut)
-        .updateIn(['faults', 'partitions'], (n: number) => n + 1)
-        .updateIn(['faults', 'isolations'], (n: number) => n + (cfg.countIsolations ? cut.size : 0));
+      const mask = cutMask(cut);
+      let t = spendFault(spendFault(setBrokerMask(m, 'cut', mask), 'partitions'), 'isolations', cfg.countIsolations ? cut.size : 0);
       // Each cut-off broker keeps every partition record as it was when the network split.
-      for (const b of cut) for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', tp.partition(t));
-      for (const b of cut) t = fenceBroker(t, cfg, b);
+      for (const b of idsOf(mask)) for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', tp.partition(t));
+      for (const b of idsOf(mask)) t = fenceBroker(t, cfg, b);
       return t;
     },
     describe: (s, { brokers: cut }, t) => ({
@@ -350,11 +351,11 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     name: 'HealNetwork',
     enabled: (s) => brokerSnapshot(s).cut !== 0,
     step: (m) => {
-      const cut = idsOf(maskOf(m.cut));
-      let t = m.set('cut', idsOf(0));
+      const cut = idsOf(brokerMask(m, 'cut'));
+      let t = setBrokerMask(m, 'cut', 0);
       for (const b of cut) {
         for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', null);
-        if (t.brokers.get(b)!.running) t = unfenceBroker(t, cfg, b);
+        if (brokerFlag(t, b, 'running')) t = unfenceBroker(t, cfg, b);
       }
       return t;
     },

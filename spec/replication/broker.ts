@@ -5,7 +5,7 @@
  */
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { countOf, inMask, MAX_BROKERS } from './ids.ts';
-import { commonPrefix, commonPrefixAt, epochAt, hasEntryAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
+import { commonPrefixAt, epochAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
 import { type PartitionPlaces, placesOf } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
@@ -144,23 +144,33 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
 
 /**
  * One fetch round trip: the follower truncates a divergent suffix (KIP-101/279/320, see `commonPrefix`)
- * and appends the next record of the leader's log.
+ * and appends the next record of the leader's log. The logs are compared in the state's bytes (places.ts).
  */
 export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartition = ONLY): ReplicationState {
-  const mine = tp.replica(s, f).log;
-  const theirs = tp.replica(s, l).log;
-  const p = commonPrefix(mine, theirs);
+  const P = placesOf(s);
+  const shape = P.log;
+  const at = P.tps[tp.id]!;
+  const b = s._b;
+  const o = s._o;
+  const mine = o + at.replicas[f]!.log;
+  const theirs = o + at.replicas[l]!.log;
+  const p = commonPrefixAt(b, mine, theirs, shape);
+  const mineSize = sizeAt(b, mine, shape);
   let truncated = false;
-  const ghost = tp.ghost(s);
-  if (p < mine.size && !ghost.committedTruncated) {
-    const c = ghost.committed;
-    for (let o = p; o < Math.min(mine.size, c.size); o++) {
-      const e = mine.get(o)!;
-      if (!hasEntryAt(c, o, e)) continue;
-      const elsewhere = s.brokers.some((_, i) => i !== f && hasEntryAt(tp.replica(s, i).log, o, e));
+  if (p < mineSize && b[o + at.ghost.committedTruncated] === 0) {
+    // A committed record the follower drops, held by no other broker at its offset, is gone.
+    const committed = o + at.ghost.committed;
+    const end = Math.min(mineSize, sizeAt(b, committed, shape));
+    for (let e = p; e < end; e++) {
+      if (!sameEntryAt(b, committed, e, mine, e, shape)) continue;
+      let elsewhere = false;
+      for (let i = 0; i < P.brokers && !elsewhere; i++) {
+        const log = o + at.replicas[i]!.log;
+        elsewhere = i !== f && e < sizeAt(b, log, shape) && sameEntryAt(b, log, e, mine, e, shape);
+      }
       if (!elsewhere) truncated = true;
     }
   }
-  const t = setReplica(s, tp, f, 'log', p < theirs.size ? theirs.slice(0, p + 1) : mine.slice(0, p));
+  const t = setReplica(s, tp, f, 'log', p < sizeAt(b, theirs, shape) ? tp.replica(s, l).log.slice(0, p + 1) : tp.replica(s, f).log.slice(0, p));
   return truncated ? setGhost(t, tp, 'committedTruncated', true) : t;
 }

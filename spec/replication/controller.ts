@@ -11,6 +11,7 @@
 import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
 import { readCode } from '../layout/bytes.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
+import { brokerMask, setBrokerMask } from './clusterFields.ts';
 import { placesOf } from './places.ts';
 import { type BrokerSet, type Config, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
 import { ONLY, setGhost, setPartition, type TopicPartition } from './topicPartition.ts';
@@ -254,10 +255,7 @@ function isrAt(s: ReplicationState, tp: TopicPartition): number {
  * The brokers `isAcceptableLeader` rejects (`ReplicationControlManager`): fenced ones and, since KIP-841,
  * those in controlled shutdown.
  */
-export const unavailable = (s: ReplicationState): number => {
-  const P = placesOf(s);
-  return s._b[s._o + P.fenced]! | s._b[s._o + P.shuttingDown]!;
-};
+export const unavailable = (s: ReplicationState): number => brokerMask(s, 'fenced') | brokerMask(s, 'shuttingDown');
 
 /**
  * `handleBrokerInControlledShutdown` (BrokerHeartbeat with wantShutDown): the broker keeps running while
@@ -265,7 +263,7 @@ export const unavailable = (s: ReplicationState): number => {
  * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
  */
 export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  return applyAll(s.set('shuttingDown', s.shuttingDown.add(b)), cfg, bit(b));
+  return applyAll(setBrokerMask(s, 'shuttingDown', brokerMask(s, 'shuttingDown') | bit(b)), cfg, bit(b));
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR of `tp`. */
@@ -278,14 +276,14 @@ export function alterIsr(s: ReplicationState, cfg: Config, tp: TopicPartition, i
  * and, if it led, a new leader is elected in the same change.
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  const fenced = s._b[s._o + placesOf(s).fenced]!;
+  const fenced = brokerMask(s, 'fenced');
   if (inMask(fenced, b)) return s;
-  return applyAll(s.set('fenced', idsOf(fenced | bit(b))), cfg, bit(b));
+  return applyAll(setBrokerMask(s, 'fenced', fenced | bit(b)), cfg, bit(b));
 }
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
-  return applyAll(s.set('fenced', idsOf(s._b[s._o + placesOf(s).fenced]! & ~bit(b))), cfg, 0);
+  return applyAll(setBrokerMask(s, 'fenced', brokerMask(s, 'fenced') & ~bit(b)), cfg, 0);
 }
 
 /**
@@ -304,9 +302,8 @@ export function registerBroker(s: ReplicationState, cfg: Config, b: number, clea
   let t = s;
   if (cfg.elr && restartLooksUnclean(cfg, clean) && cfg.mutation !== 'uncleanRestartKeepsElr') {
     for (const tp of hostedBy(cfg)) {
-      const p = tp.partition(t);
-      const isr = maskOf(p.isr);
-      if (inMask(isr | maskOf(p.elr), b)) t = apply(t, cfg, tp, isr & ~bit(b), b);
+      const p = registrationAt(t, tp);
+      if (inMask(p.isr | p.elr, b)) t = apply(t, cfg, tp, p.isr & ~bit(b), b);
     }
   }
   return unfenceBroker(t, cfg, b);

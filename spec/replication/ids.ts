@@ -29,3 +29,10 @@ export function countOf(mask: number): number {
 export function idsOf(mask: number): readonly number[] {
   return IDS[mask]!;
 }
+
+/** The mask of some broker ids. */
+export function maskOfIds(ids: Iterable<number>): number {
+  let mask = 0;
+  for (const b of ids) mask |= bit(b);
+  return mask;
+}

@@ -13,8 +13,8 @@ import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask } from './ids.ts';
 import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
 import { placesOf } from './places.ts';
-import { registrationAt, uncleanElectionAllowed } from './controller.ts';
-import { type Config, dataLossFailures, type Partition, type ReplicationState, viewOf } from './state.ts';
+import { registrationAt } from './controller.ts';
+import { type Config, dataLossFailures, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 
 type S = ReplicationState;

@@ -12,6 +12,8 @@ import type { TopicPartition } from './topicPartition.ts';
 
 export interface Snapshot {
   readonly running: readonly boolean[];
+  /** The running brokers, as a mask. */
+  readonly runningMask: number;
   /** The state's bytes: each broker's log lies at `bytes[logAt[b]]` (absolute offsets), shaped as `log` says. */
   readonly bytes: Uint8Array;
   readonly logAt: readonly number[];
@@ -71,9 +73,12 @@ function read(s: ReplicationState, tp: TopicPartition): Snapshot {
   const viewLeader: number[] = [];
   const viewEpoch: number[] = [];
   const viewIsr: number[] = [];
+  let runningMask = 0;
   for (let i = 0; i < P.brokers; i++) {
     const r = at.replicas[i]!;
-    running.push(b[o + P.running[i]!] !== 0);
+    const up = b[o + P.running[i]!] !== 0;
+    running.push(up);
+    if (up) runningMask |= 1 << i;
     logAt.push(o + r.log);
     leo.push(sizeAt(b, o + r.log, P.log));
     hw.push(b[o + r.hw]!);
@@ -86,6 +91,7 @@ function read(s: ReplicationState, tp: TopicPartition): Snapshot {
   const f = P.faults;
   return {
     running,
+    runningMask,
     bytes: b,
     logAt,
     log: P.log,
