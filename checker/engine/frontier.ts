@@ -1,11 +1,12 @@
 /**
  * One BFS level's states waiting to be expanded, with their ids, in discovery order.
  *
- * `ByteFrontier` keeps packed states as bytes in large chunks, each state written as its difference from
- * the one before it (frontierCodec.ts: a KRaft state of 509 bytes takes a few dozen), plus 4 bytes for its
- * id; the chunk being expanded is decoded whole and its states are viewed in place. `ObjectFrontier` keeps
- * Immutable.js states of specs without a layout as the objects the spec built, so a successor is made
- * from exactly the value a trace rebuild makes it from (an Immutable Map iterates in insertion order).
+ * `ByteFrontier` keeps packed states as bytes in large chunks, plus 4 bytes for each id. A wide state is
+ * written as its difference from the one before it (frontierCodec.ts: a KRaft state of 509 bytes takes a
+ * few dozen); the chunk being expanded is decoded whole and its states are viewed in place.
+ * `ObjectFrontier` keeps Immutable.js states of specs without a layout as the objects the spec built, so a
+ * successor is made from exactly the value a trace rebuild makes it from (an Immutable Map iterates in
+ * insertion order).
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,11 @@ export class ObjectFrontier<S> implements Frontier<S> {
 }
 
 const CHUNK_BYTES = 1 << 22;
+/**
+ * States narrower than this are stored as they are: they cost little raw (TwoPhase's 31 bytes), and on a
+ * model that fast the encoding would be a few percent of each step.
+ */
+const ENCODE_FROM_WIDTH = 128;
 
 /**
  * Where a frontier's chunks go when memory runs short (TLC's disk-backed state queue): one file per
@@ -124,6 +130,8 @@ export class ByteFrontier<S> implements Frontier<S> {
   private decodedChunk = -1;
   /** Chunks written to disk so far, over the frontier's life. */
   spilledChunks = 0;
+  /** States stored as they are (a chunk is its own decoded form). */
+  private readonly raw: boolean;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -131,6 +139,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     chunkBytes = CHUNK_BYTES,
   ) {
     this.perChunk = Math.max(1, Math.floor(chunkBytes / Math.max(1, layout.width)));
+    this.raw = layout.width < ENCODE_FROM_WIDTH;
     const padded = (layout.width + 3) & ~3;
     this.last = new Uint8Array(padded);
     this.last32 = new Uint32Array(this.last.buffer);
@@ -148,7 +157,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     return this.count - this.head;
   }
   get bytes(): number {
-    return this.held + this.decoded.length;
+    return this.held + (this.raw ? 0 : this.decoded.length);
   }
 
   push(s: S, bytes: Uint8Array | null, id: number): void {
@@ -157,7 +166,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     const at = this.count - c * this.perChunk;
     if (c === this.chunks.length) {
       if (c > 0) this.close(c - 1);
-      const first = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), Math.max(4096, (this.perChunk * w) >>> 4)));
+      const first = new Uint8Array(this.raw ? this.perChunk * w : Math.min(this.perChunk * maxEncodedWidth(w), Math.max(4096, (this.perChunk * w) >>> 4)));
       this.chunks.push(first);
       this.used.push(0);
       this.ids.push(new Uint32Array(this.perChunk));
@@ -167,6 +176,17 @@ export class ByteFrontier<S> implements Frontier<S> {
     }
     let chunk = this.chunks[c]!;
     let o = this.used[c]!;
+    if (this.raw) {
+      if (bytes !== null) copyInto(bytes, 0, chunk, o, w);
+      else {
+        const v = s as PackedState;
+        copyInto(v._b, v._o, chunk, o, w);
+      }
+      this.used[c] = o + w;
+      this.ids[c]![at] = id;
+      this.count++;
+      return;
+    }
     if (o + maxEncodedWidth(w) > chunk.length) {
       const grown = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), chunk.length * 2));
       grown.set(chunk.subarray(0, o));
@@ -242,6 +262,10 @@ export class ByteFrontier<S> implements Frontier<S> {
     const w = this.layout.width;
     const code = this.chunks[c]!;
     const n = this.statesIn(c);
+    if (this.raw) {
+      into.set(code.subarray(first * w, n * w), io);
+      return;
+    }
     // Each state is decoded over the one before it: the first over zeros, or over a scratch copy.
     const scratch = first === 0 ? null : new Uint8Array(w);
     let ci = 0;
@@ -259,6 +283,12 @@ export class ByteFrontier<S> implements Frontier<S> {
 
   private readChunk(c: number): void {
     if (this.decodedChunk === c) return;
+    if (this.raw) {
+      this.load(c);
+      this.decoded = this.chunks[c]!;
+      this.decodedChunk = c;
+      return;
+    }
     const decoded = new Uint8Array(this.statesIn(c) * this.layout.width);
     this.decodeChunk(c, decoded, 0, 0);
     this.decoded = decoded;
