@@ -666,9 +666,11 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
 
   get(k: K, notSetValue?: V): V {
-    const i = this._t.domain.keyIndex(k);
+    const t = this._t;
+    const i = t.domain.keyIndex(k);
     if (i < 0 || !this.present(i)) return notSetValue as V;
-    return this.valueAt(i);
+    const scalar = t.scalarValue;
+    return scalar !== null ? (scalar.read(this._b, this._o + t.at(i)) as V) : this.valueAt(i);
   }
   has(k: K): boolean {
     const i = this._t.domain.keyIndex(k);
