@@ -115,14 +115,12 @@ export async function breadthFirst<S>(
   }
 
   let parentId = 0;
+  /** The state being expanded. */
+  let parent: S | null = null;
   let violation: SearchEnd | null = null;
   let pastBudget = false;
-  const visit = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
-    generated++;
-    expander.fingerprint(t);
-    recorder?.edge(t, actionIndex, _params as ActionParams, ordinal);
-    const hi = expander.hi;
-    const lo = expander.lo;
+  /** Records a successor already fingerprinted (in `hi`, `lo`): counts, parent link, properties, queue. */
+  const record = (t: S, actionIndex: number, ordinal: number, hi: number, lo: number): void => {
     if (log.size >= maxStates) {
       // --max-states N keeps exactly N states: a new state past it is only noted, so the run ends incomplete.
       if (!seen.has(hi, lo)) pastBudget = true;
@@ -139,6 +137,56 @@ export async function breadthFirst<S>(
     if (bad >= 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: bad };
     nextQueue.push(t, null, id);
   };
+  // The liveness recorder reads each edge's fingerprint as it comes: successors go one at a time.
+  const visitNow = (t: S, actionIndex: number, params: unknown, ordinal: number): void => {
+    generated++;
+    expander.fingerprint(t);
+    recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
+    record(t, actionIndex, ordinal, expander.hi, expander.lo);
+  };
+  // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
+  // set once the state is expanded whole: the table is tens of megabytes, a lookup is a trip to memory,
+  // and lookups issued together wait for memory together instead of one after another. They are recorded
+  // in the order they came, so counts, ids and traces are those of visiting each at once.
+  const batch = new SuccessorBatch<S>();
+  const collect = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
+    generated++;
+    // A step that changed nothing (a write of the value already there gives back the same state, on
+    // views as on Immutable.js values) leads to the state being expanded, which was seen already.
+    if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, true);
+    expander.fingerprint(t);
+    batch.push(t, actionIndex, ordinal, expander.hi, expander.lo, false);
+  };
+  const visit = recorder === undefined ? collect : visitNow;
+  /**
+   * Records the collected successors, in order. `threw`: expanding the state threw, in the action at
+   * `expander.expandingAction` (the successors collected before came first, as they would have).
+   */
+  const flush = (generatedBefore: number, threw: boolean): void => {
+    const n = batch.length;
+    if (n === 0) return;
+    batch.length = 0;
+    const { states, actionOf, ordinalOf, hiOf, loOf, unchanged } = batch;
+    for (let i = 0; i < n; i++) if (unchanged[i] === 0) seen.touch(hiOf[i]!, loOf[i]!);
+    let i = 0;
+    try {
+      for (; i < n; i++) if (unchanged[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
+    } catch (e) {
+      // A property threw at successor i: leave the counts as visiting each successor at once would
+      // have, when nothing after successor i was generated and its action's count not yet taken.
+      generated = generatedBefore + i + 1;
+      const stop = threw ? expander.expandingAction : expander.actions.length;
+      let j = i;
+      while (j > 0 && actionOf[j - 1] === actionOf[i]) j--;
+      for (let last = -1; j < n && actionOf[j]! < stop; j++) {
+        const a = actionOf[j]!;
+        if (a !== last) expander.enabledCount[a]!--;
+        expander.firedCount[a]!--;
+        last = a;
+      }
+      throw e;
+    }
+  };
 
   if (current === null || next === null) return outcome({ kind: 'complete' });
   let nextQueue: Frontier<S> = next;
@@ -147,12 +195,21 @@ export async function breadthFirst<S>(
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
     while (current.remaining > 0) {
       const s = current.peekState();
+      parent = s;
       parentId = current.peekId();
       curId = parentId;
       try {
         if (expander.withinConstraint(s)) {
           recorder?.expand(s);
-          const count = expander.successors(s, visit);
+          const generatedBefore = generated;
+          let count: number;
+          try {
+            count = expander.successors(s, visit);
+          } catch (e) {
+            flush(generatedBefore, true);
+            throw e;
+          }
+          flush(generatedBefore, false);
           if (count === 0 && deadlock) {
             current.shift();
             return outcome({ kind: 'deadlock', stateId: parentId });
@@ -211,4 +268,41 @@ export async function breadthFirst<S>(
     }
   }
   return outcome({ kind: 'complete' });
+}
+
+/** Successors of the state being expanded, with their fingerprints, waiting to be looked up. */
+class SuccessorBatch<S> {
+  states: (S | undefined)[] = [];
+  actionOf = new Int32Array(64);
+  ordinalOf = new Int32Array(64);
+  hiOf = new Uint32Array(64);
+  loOf = new Uint32Array(64);
+  /** 1 for a successor that is the state being expanded itself: already seen, nothing to look up. */
+  unchanged = new Uint8Array(64);
+  length = 0;
+
+  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, unchanged: boolean): void {
+    const i = this.length++;
+    if (i === this.hiOf.length) this.grow();
+    this.states[i] = t;
+    this.actionOf[i] = actionIndex;
+    this.ordinalOf[i] = ordinal;
+    this.hiOf[i] = hi;
+    this.loOf[i] = lo;
+    this.unchanged[i] = unchanged ? 1 : 0;
+  }
+
+  private grow(): void {
+    const cap = this.hiOf.length * 2;
+    const more = <A extends Int32Array | Uint32Array | Uint8Array>(a: A, make: (n: number) => A): A => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.actionOf = more(this.actionOf, (n) => new Int32Array(n));
+    this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
+    this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
+    this.loOf = more(this.loOf, (n) => new Uint32Array(n));
+    this.unchanged = more(this.unchanged, (n) => new Uint8Array(n));
+  }
 }

@@ -46,6 +46,8 @@ export class Expander<S> {
   private readonly symmetryCheck: SymmetryDeclarationCheck<S> | null;
   hi = 0;
   lo = 0;
+  /** The action `successors` is running (when it throws, the one that threw). */
+  expandingAction = -1;
 
   constructor(
     readonly model: Model<S>,
@@ -133,6 +135,7 @@ export class Expander<S> {
     for (let a = 0; a < actions.length; a++) {
       const action = actions[a]!;
       if (action.disabledBy !== undefined) continue;
+      this.expandingAction = a;
       let fired = 0;
       if (action.params === undefined) {
         if (this.isEnabled(action, s, EMPTY_PARAMS)) {

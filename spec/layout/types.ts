@@ -416,6 +416,8 @@ export class MapType<K extends Key = Key, R = unknown, I = unknown> extends LTyp
   readonly slot: number;
   /** Each key as text: the path step of a value read from its slot. */
   readonly keyNames: readonly string[];
+  /** The value type when it is a scalar (read without a view), else null. */
+  readonly scalarValue: ScalarType | null;
   constructor(
     readonly domain: EnumType<K>,
     readonly value: LType<R, I>,
@@ -423,6 +425,7 @@ export class MapType<K extends Key = Key, R = unknown, I = unknown> extends LTyp
   ) {
     super();
     this.keyNames = domain.values.map(String);
+    this.scalarValue = value.isComposite() ? null : (value as unknown as ScalarType);
     this.slot = value.width + (partial ? 1 : 0);
     this.width = domain.count * this.slot;
   }

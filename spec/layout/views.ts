@@ -141,6 +141,17 @@ export abstract class View {
       } else break;
     }
     if (i < path.length) return this._writeAt(locate(this, path), value);
+    if (!t.isComposite()) {
+      // A scalar leaf: writing the value already there changes nothing, as in Immutable.js.
+      const c = (t as ScalarType).code(value);
+      if (c >= 0) {
+        if (readCode(this._b, this._o + off, t.width) === c) return this;
+        const o = this._copy();
+        const nb = NB;
+        writeCode(nb, o + off, t.width, c);
+        return this._rewrap(nb, o);
+      }
+    }
     const o = this._copy();
     const nb = NB;
     try {
@@ -501,6 +512,18 @@ export class RecordView<F = any> extends View {
   set(k: string, v: unknown): this {
     const f = this._t.byName[k];
     if (f === undefined) return this._setTag(k, v);
+    const t = f.type;
+    if (!t.isComposite()) {
+      // Writing the value already there changes nothing, as in Immutable.js.
+      const c = (t as ScalarType).code(v);
+      if (c >= 0) {
+        if (readCode(this._b, this._o + f.offset, t.width) === c) return this;
+        const o = this._copy();
+        const nb = NB;
+        writeCode(nb, o + f.offset, t.width, c);
+        return this._rewrap(nb, o);
+      }
+    }
     const o = this._copy();
     const nb = NB;
     try {
@@ -643,9 +666,11 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
 
   get(k: K, notSetValue?: V): V {
-    const i = this._t.domain.keyIndex(k);
+    const t = this._t;
+    const i = t.domain.keyIndex(k);
     if (i < 0 || !this.present(i)) return notSetValue as V;
-    return this.valueAt(i);
+    const scalar = t.scalarValue;
+    return scalar !== null ? (scalar.read(this._b, this._o + t.at(i)) as V) : this.valueAt(i);
   }
   has(k: K): boolean {
     const i = this._t.domain.keyIndex(k);
@@ -656,6 +681,12 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     const t = this._t;
     const i = t.domain.keyIndex(k);
     if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
+    const value = t.value;
+    if (!value.isComposite() && this.present(i)) {
+      // Writing the value already there changes nothing, as in Immutable.js.
+      const c = (value as unknown as ScalarType).code(v);
+      if (c >= 0 && readCode(this._b, this._o + t.at(i), value.width) === c) return this;
+    }
     const o = this._copy();
     const nb = NB;
     if (t.partial) nb[o + i * t.slot] = 1;

@@ -12,6 +12,8 @@ export class FingerprintSet {
   private capacity: number;
   private limit: number;
   size = 0;
+  /** What `touch` read, kept so the reads are not optimized away. */
+  private touched = 0;
 
   constructor(initialCapacity = 1 << 16) {
     this.capacity = Math.max(16, Math.ceil(initialCapacity / MAX_LOAD));
@@ -45,6 +47,14 @@ export class FingerprintSet {
       if (h === hi && l === lo) return false;
       if (++i === cap) i = 0;
     }
+  }
+
+  /**
+   * Reads the slot where the fingerprint's probe starts, to bring it into the cache ahead of `add`:
+   * lookups of several fingerprints touched one after another wait for memory together.
+   */
+  touch(hi: number, lo: number): void {
+    this.touched ^= this.slots[2 * slotOf(hi, lo, this.capacity)]!;
   }
 
   has(hi: number, lo: number): boolean {

@@ -18,22 +18,37 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-function word(b: Uint8Array, i: number, end: number): number {
-  if (i + 4 <= end) return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
-  let w = 0;
-  for (let k = 0; i + k < end; k++) w |= b[i + k]! << (8 * k);
-  return w;
-}
-
 /** Hashes `bytes[start, end)`; the result is in `hashHi`/`hashLo`. */
 export function hash64(bytes: Uint8Array, start = 0, end = bytes.length): void {
+  const b = bytes;
   const len = end - start;
   let h1 = 0x9747b28c ^ len;
   let h2 = 0x5bd1e995 ^ len;
   let i = start;
-  for (; i < end; i += 8) {
-    let k1 = word(bytes, i, end);
-    let k2 = i + 4 < end ? word(bytes, i + 4, end) : 0;
+  // Whole 8-byte blocks, then the last partial block (zero-padded, the second word 0 when it is past the end).
+  for (; i + 8 <= end; i += 8) {
+    let k1 = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+    let k2 = b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24);
+    k1 = Math.imul(k1, C1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, C2);
+    h1 ^= k1;
+    h1 = (h1 << 19) | (h1 >>> 13);
+    h1 = (h1 + h2) | 0;
+    h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = (k2 << 16) | (k2 >>> 16);
+    k2 = Math.imul(k2, C3);
+    h2 ^= k2;
+    h2 = (h2 << 17) | (h2 >>> 15);
+    h2 = (h2 + h1) | 0;
+    h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  }
+  if (i < end) {
+    let k1 = 0;
+    let k2 = 0;
+    for (let k = 0; k < 4 && i + k < end; k++) k1 |= b[i + k]! << (8 * k);
+    for (let k = 4; k < 8 && i + k < end; k++) k2 |= b[i + k]! << (8 * (k - 4));
     k1 = Math.imul(k1, C1);
     k1 = (k1 << 15) | (k1 >>> 17);
     k1 = Math.imul(k1, C2);
