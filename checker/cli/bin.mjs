@@ -38,7 +38,11 @@ if ((command === 'check' || command === 'ci') && !limitChosen && process.env.KMC
 
 async function relaunch() {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [`--max-old-space-size=${wantMb}`, ...process.execArgv, process.argv[1], ...args], {
+  // A young generation of 8 MB semi-spaces instead of V8's 16 for a heap this large: a search makes
+  // short-lived views by the million, and the larger nursery only raised the peak RSS (by a fifth on a
+  // KRaft run of 10^6 states) at no measurable gain in speed.
+  const semiSpace = /--max-semi-space-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`) ? [] : ['--max-semi-space-size=8'];
+  const child = spawn(process.execPath, [`--max-old-space-size=${wantMb}`, ...semiSpace, ...process.execArgv, process.argv[1], ...args], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, KMC_HEAP_SET: String(wantMb), KMC_LAUNCHER_PID: String(process.pid) },
     detached: process.platform !== 'win32',
