@@ -176,12 +176,11 @@ export class ByteFrontier<S> implements Frontier<S> {
     }
     let chunk = this.chunks[c]!;
     let o = this.used[c]!;
+    // The state's bytes: given, or read from its view.
+    const src = bytes ?? (s as PackedState)._b;
+    const so = bytes !== null ? 0 : (s as PackedState)._o;
     if (this.raw) {
-      if (bytes !== null) copyInto(bytes, 0, chunk, o, w);
-      else {
-        const v = s as PackedState;
-        copyInto(v._b, v._o, chunk, o, w);
-      }
+      copyInto(src, so, chunk, o, w);
       this.used[c] = o + w;
       this.ids[c]![at] = id;
       this.count++;
@@ -193,11 +192,7 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.held += grown.length - chunk.length;
       this.chunks[c] = chunk = grown;
     }
-    if (bytes !== null) copyInto(bytes, 0, this.cur, 0, w);
-    else {
-      const v = s as PackedState;
-      copyInto(v._b, v._o, this.cur, 0, w);
-    }
+    copyInto(src, so, this.cur, 0, w);
     o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
     this.used[c] = o;
     this.ids[c]![at] = id;

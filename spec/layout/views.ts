@@ -99,6 +99,18 @@ export abstract class View {
     return this._t.read(b, o, this._p, this._k) as this;
   }
 
+  /**
+   * Writes scalar code `c` of type `t` at offset `off` of this view's region. Writing the value already
+   * there changes nothing, so it gives back this view itself, as Immutable.js does.
+   */
+  protected _writeScalar(off: number, t: ScalarType, c: number): this {
+    if (readCode(this._b, this._o + off, t.width) === c) return this;
+    const o = this._copy();
+    const nb = NB;
+    writeCode(nb, o + off, t.width, c);
+    return this._rewrap(nb, o);
+  }
+
   /** Re-throws a bounds error raised `under` this view with its full path. */
   protected _fail(e: unknown, under: string): never {
     if (e instanceof LayoutError) throw new LayoutError(joinPath(joinPath(this._path(), under), e.path), e.value, e.bound);
@@ -142,15 +154,9 @@ export abstract class View {
     }
     if (i < path.length) return this._writeAt(locate(this, path), value);
     if (!t.isComposite()) {
-      // A scalar leaf: writing the value already there changes nothing, as in Immutable.js.
+      // A scalar leaf (a value out of its bounds, code -1, is written below to raise its error).
       const c = (t as ScalarType).code(value);
-      if (c >= 0) {
-        if (readCode(this._b, this._o + off, t.width) === c) return this;
-        const o = this._copy();
-        const nb = NB;
-        writeCode(nb, o + off, t.width, c);
-        return this._rewrap(nb, o);
-      }
+      if (c >= 0) return this._writeScalar(off, t as ScalarType, c);
     }
     const o = this._copy();
     const nb = NB;
@@ -514,15 +520,8 @@ export class RecordView<F = any> extends View {
     if (f === undefined) return this._setTag(k, v);
     const t = f.type;
     if (!t.isComposite()) {
-      // Writing the value already there changes nothing, as in Immutable.js.
       const c = (t as ScalarType).code(v);
-      if (c >= 0) {
-        if (readCode(this._b, this._o + f.offset, t.width) === c) return this;
-        const o = this._copy();
-        const nb = NB;
-        writeCode(nb, o + f.offset, t.width, c);
-        return this._rewrap(nb, o);
-      }
+      if (c >= 0) return this._writeScalar(f.offset, t as ScalarType, c);
     }
     const o = this._copy();
     const nb = NB;
