@@ -15,7 +15,7 @@
 import { Record, type RecordOf, Set, is } from 'immutable';
 import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
-import { equalBytes, hashRegion } from '../layout/bytes.ts';
+import { BytesMemo } from '../layout/bytesMemo.ts';
 import { addInPlace, removeInPlace, removeInPlaceWhere } from './packedNetwork.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
@@ -258,19 +258,30 @@ interface NetIndex {
 /** Immutable.js states: by the network's value (states share it). */
 const indexByNet = new WeakMap<object, NetIndex>();
 /**
- * What indexing needs of one packed message: its own copy of the bytes, a view of them, its key and its
- * action parameters. Kept per distinct message, by layout and then by a hash of the bytes, so a packed
+ * What indexing needs of one packed message: a view of its own copy of the bytes, its key and its
+ * action parameters. Kept per distinct message, by layout and then by the bytes, so a packed
  * state's network is indexed from these (a state reads its network afresh, but holds few messages,
  * drawn from a small set). Bounded: emptied when full.
  */
 interface PackedMsg {
-  readonly bytes: Uint8Array;
   readonly m: Msg;
   readonly key: string;
   readonly param: { s: string; m: Msg };
 }
-const packedMsgs = new WeakMap<object, globalThis.Map<number, PackedMsg[]>>();
-const PACKED_MSGS_LIMIT = 1 << 16;
+type ElementType = { read(b: Uint8Array, o: number, p: null, k: string): unknown };
+const packedMsgs = new WeakMap<object, BytesMemo<PackedMsg>>();
+
+function packedMsgsOf(t: object, elem: ElementType): BytesMemo<PackedMsg> {
+  let memo = packedMsgs.get(t);
+  if (memo === undefined) {
+    memo = new BytesMemo((bytes) => {
+      const m = elem.read(bytes, 0, null, '[]') as Msg;
+      return { m, key: contentKey(m), param: { s: m.to, m } };
+    });
+    packedMsgs.set(t, memo);
+  }
+  return memo;
+}
 
 /**
  * The last packed state indexed and its index: the engine asks for the messages of each type of one
@@ -286,38 +297,15 @@ function indexOf(s: KraftState): NetIndex {
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
     return x;
   }
-  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: { read(b: Uint8Array, o: number, p: null, k: string): unknown }; size(b: Uint8Array, o: number): number } };
+  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number } };
   const t = net._t;
-  let table = packedMsgs.get(t);
-  if (table === undefined) packedMsgs.set(t, (table = new globalThis.Map()));
+  const memo = packedMsgsOf(t, t.elem);
   const b = net._b;
   const base = net._o + t.lw;
   const n = t.size(b, net._o);
   const ew = t.ew;
   const entries: PackedMsg[] = [];
-  for (let i = 0; i < n; i++) {
-    const o = base + i * ew;
-    const h = hashRegion(b, o, ew);
-    let bucket = table.get(h);
-    let x: PackedMsg | undefined;
-    if (bucket !== undefined) {
-      for (const y of bucket) {
-        if (equalBytes(y.bytes, 0, b, o, ew)) {
-          x = y;
-          break;
-        }
-      }
-    } else {
-      if (table.size >= PACKED_MSGS_LIMIT) table.clear();
-      table.set(h, (bucket = []));
-    }
-    if (x === undefined) {
-      const bytes = b.slice(o, o + ew);
-      const m = t.elem.read(bytes, 0, null, '[]') as Msg;
-      bucket.push((x = { bytes, m, key: contentKey(m), param: { s: m.to, m } }));
-    }
-    entries.push(x);
-  }
+  for (let i = 0; i < n; i++) entries.push(memo.of(b, base + i * ew, ew));
   // In the network's (byte) order, then by key: the order `buildIndex` gives.
   entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const all: Msg[] = [];
