@@ -14,12 +14,12 @@ import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
-import { type CheckpointIdentity, type CheckpointState, writeCheckpoint } from './checkpoint.ts';
+import { type CheckpointState, type CheckpointTarget, writeCheckpoint } from './checkpoint.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 
 /** Where to write checkpoints at level boundaries, and a checkpoint to start from. */
 export interface Checkpoints {
-  readonly write?: { readonly directory: string; readonly everySeconds: number; readonly identity: CheckpointIdentity };
+  readonly write?: CheckpointTarget;
   readonly resumeFrom?: CheckpointState;
 }
 import { join } from 'node:path';
@@ -248,8 +248,7 @@ export async function breadthFirst<S>(
     levelStarts.push(log.size - current.length);
     const every = checkpoints.write?.everySeconds ?? Infinity;
     if (checkpoints.write && current instanceof ByteFrontier && limits.seconds - lastCheckpointAt >= every) {
-      writeCheckpoint(checkpoints.write.directory, {
-        identity: checkpoints.write.identity,
+      writeCheckpoint(checkpoints.write, {
         seen,
         log,
         level: current.contiguous(0).bytes,

@@ -20,6 +20,7 @@ import { PackedWorkerPool, packedParallelBreadthFirst } from './parallel/packedC
 import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
 import { CheckpointError, readCheckpoint } from './checkpoint.ts';
+import { rulesDigest } from './rulesDigest.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { checkLiveness, LivenessRecorder, livenessRefusal } from './liveness/checkLiveness.ts';
 
@@ -114,13 +115,16 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
   if (!isPacked(first)) {
     throw new ConfigError('checkpoints need a spec that declares its state layout (its states are then plain bytes); this spec keeps Immutable.js states. See docs/layouts.md.');
   }
+  const symmetry = options.symmetry ?? false;
+  const layout = layoutOf(first);
   const identity = {
     spec: label.spec,
     params: label.params,
-    width: layoutOf(first).width,
+    width: layout.width,
     actions: expander.actions.map((a) => a.name),
-    symmetry: options.symmetry ?? false,
+    symmetry,
   };
+  const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);
   let resumeFrom;
   if (options.resumeDirectory !== undefined) {
     try {
@@ -129,10 +133,17 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
       if (e instanceof CheckpointError) throw new ConfigError(e.message);
       throw e;
     }
+    if (rulesOf(resumeFrom.level) !== resumeFrom.rules) {
+      throw new ConfigError(
+        `the checkpoint in ${options.resumeDirectory} was written by another version of ${label.spec}: the same parameters and actions, ` +
+          'but from the states it saved the rules now lead to other successors or other invariant verdicts, so the resumed counts would belong to neither version. ' +
+          'Resume with the spec as it was, or start afresh without --resume.',
+      );
+    }
   }
   const directory = options.checkpointDirectory ?? options.resumeDirectory;
   return {
-    ...(directory !== undefined ? { write: { directory, everySeconds: options.checkpointEverySeconds ?? 600, identity } } : {}),
+    ...(directory !== undefined ? { write: { directory, everySeconds: options.checkpointEverySeconds ?? 600, identity, rulesOf } } : {}),
     ...(resumeFrom ? { resumeFrom } : {}),
   };
 }

@@ -64,6 +64,30 @@ test('a checkpoint of another run is refused, naming what differs', async () => 
   }
 });
 
+test('a checkpoint written by another version of the spec (same name, parameters and actions, other rules) is refused', async () => {
+  const dir = tempDir();
+  try {
+    const params = { rm: 4 };
+    await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 100 }, label(params));
+    const model = twoPhase.build(params);
+    // A resource manager may no longer choose to abort: every saved state with a working one now has fewer successors.
+    const edited = { ...model, actions: model.actions.map((a) => (a.name === 'RMChooseToAbort' ? { ...a, enabled: () => false } : a)) };
+    await assert.rejects(
+      checkModel(edited, { resumeDirectory: dir }, label(params)),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /was written by another version of twophase: the same parameters and actions, but from the states it saved the rules now lead to other successors/.test((e as Error).message),
+    );
+    // The spec as it was still resumes, to the uninterrupted counts.
+    const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
+    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    assert.equal(resumed.stats.distinct, full.stats.distinct);
+    assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the uninterrupted counts', async () => {
   const { spawn, spawnSync } = await import('node:child_process');
   const { existsSync, readFileSync } = await import('node:fs');

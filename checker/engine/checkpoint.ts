@@ -13,7 +13,7 @@ import type { ParamValues } from '../../spec/spec.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { StateLog } from './stateLog.ts';
 
-const VERSION = 1;
+const VERSION = 2;
 
 /** What a checkpoint says about the run it belongs to, checked again on resume. */
 export interface CheckpointIdentity {
@@ -24,8 +24,19 @@ export interface CheckpointIdentity {
   readonly symmetry: boolean;
 }
 
+/** Where a run writes its checkpoints, and what it says about itself there. */
+export interface CheckpointTarget {
+  readonly directory: string;
+  readonly everySeconds: number;
+  readonly identity: CheckpointIdentity;
+  /** The rules digest (rulesDigest.ts) of the spec over a level's states. */
+  readonly rulesOf: (level: Uint8Array) => string;
+}
+
 export interface CheckpointState {
   readonly identity: CheckpointIdentity;
+  /** What the spec's rules do to the initial states and to a sample of `level` (rulesDigest.ts). */
+  readonly rules: string;
   readonly seen: FingerprintSet;
   readonly log: StateLog;
   /** The states of the level to expand next, `width` bytes each; their ids are the log's last ones. */
@@ -44,12 +55,17 @@ export class CheckpointError extends Error {}
 
 const FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin', 'meta.json'] as const;
 
-export function writeCheckpoint(dir: string, c: CheckpointState): void {
+/** What a search hands over to be saved: everything but what the target adds. */
+export type SavedSearch = Omit<CheckpointState, 'identity' | 'rules'>;
+
+export function writeCheckpoint(target: CheckpointTarget, c: SavedSearch): void {
+  const dir = target.directory;
   mkdirSync(dir, { recursive: true });
   const { parents, steps } = c.log.snapshot();
   const meta = {
     version: VERSION,
-    identity: c.identity,
+    identity: target.identity,
+    rules: target.rulesOf(c.level),
     seenSize: c.seen.size,
     distinct: c.log.size,
     levelStarts: c.levelStarts,
@@ -81,6 +97,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
   let meta: {
     version: number;
     identity: CheckpointIdentity;
+    rules: string;
     seenSize: number;
     distinct: number;
     levelStarts: number[];
@@ -111,6 +128,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
   const level = new Uint8Array(readFileSync(join(dir, 'level.bin')));
   return {
     identity: meta.identity,
+    rules: meta.rules,
     seen: FingerprintSet.fromSlots(words('seen.bin'), meta.seenSize),
     log: StateLog.restore(parents, steps),
     level,

@@ -231,8 +231,7 @@ async function search<S>(
     levelSize = nextLevel.count;
     levelStarts.push(levelFirstId);
     if (checkpoint && limits.seconds - lastCheckpointAt >= checkpoint.everySeconds) {
-      writeCheckpoint(checkpoint.directory, {
-        identity: checkpoint.identity,
+      writeCheckpoint(checkpoint, {
         seen,
         log,
         level: levelBytes.subarray(0, levelSize * width),
