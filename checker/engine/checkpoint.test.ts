@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import twoPhase from '../../spec/twophase/twoPhase.ts';
 import { ConfigError, checkModel } from './check.ts';
 
@@ -42,6 +43,28 @@ test('a resumed search finds the same counterexample as an uninterrupted one', a
     assert.equal(resumed.stats.distinct, full.stats.distinct);
     const steps = (r: typeof full) => ('trace' in r ? r.trace?.steps.map((s) => `${s.action} ${JSON.stringify(s.params)}`) : []);
     assert.deepEqual(steps(resumed), steps(full));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('checkpoints written by two workers resume, with one worker or two, to the uninterrupted counts', async () => {
+  const dir = tempDir();
+  try {
+    const params = { rm: 6 };
+    const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
+    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const stopped = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 0, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params), source);
+    assert.equal(stopped.status, 'incomplete');
+    assert.equal(stopped.stats.workers, 2);
+    for (const workers of [1, 2]) {
+      const resumed = await checkModel(twoPhase.build(params), { workers, parallelFromStates: 0, resumeDirectory: dir, checkpointEverySeconds: 1e9 }, label(params), source);
+      assert.equal(resumed.status, 'holds');
+      assert.equal(resumed.stats.workers, workers);
+      assert.equal(resumed.stats.distinct, full.stats.distinct);
+      assert.equal(resumed.stats.generated, full.stats.generated);
+      assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
