@@ -167,7 +167,8 @@ export async function breadthFirst<S>(
     if (n === 0) return;
     batch.length = 0;
     const { states, actionOf, ordinalOf, hiOf, loOf, unchanged } = batch;
-    for (let i = 0; i < n; i++) if (unchanged[i] === 0) seen.touch(hiOf[i]!, loOf[i]!);
+    // A successor the set knows at once (a state seen a moment ago) is seen: nothing to record.
+    for (let i = 0; i < n; i++) if (unchanged[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) unchanged[i] = 1;
     let i = 0;
     try {
       for (; i < n; i++) if (unchanged[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
