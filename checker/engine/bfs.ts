@@ -146,8 +146,9 @@ export async function breadthFirst<S>(
   };
   // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
   // set once the state is expanded whole: the table is tens of megabytes, a lookup is a trip to memory,
-  // and lookups issued together wait for memory together instead of one after another. They are recorded
-  // in the order they came, so counts, ids and traces are those of visiting each at once.
+  // and lookups issued together (each touched as it comes, while the spec computes the next successor)
+  // wait for memory together instead of one after another. They are recorded in the order they came, so
+  // counts, ids and traces are those of visiting each at once.
   const batch = new SuccessorBatch<S>();
   const collect = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
     generated++;
@@ -155,7 +156,10 @@ export async function breadthFirst<S>(
     // views as on Immutable.js values) leads to the state being expanded, which was seen already.
     if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, true);
     expander.fingerprint(t);
-    batch.push(t, actionIndex, ordinal, expander.hi, expander.lo, false);
+    const hi = expander.hi;
+    const lo = expander.lo;
+    // A state the set knows at once (seen a moment ago, by a sibling or a cousin) is not recorded either.
+    batch.push(t, actionIndex, ordinal, hi, lo, seen.touch(hi, lo));
   };
   const visit = recorder === undefined ? collect : visitNow;
   /**
@@ -166,12 +170,10 @@ export async function breadthFirst<S>(
     const n = batch.length;
     if (n === 0) return;
     batch.length = 0;
-    const { states, actionOf, ordinalOf, hiOf, loOf, unchanged } = batch;
-    // A successor the set knows at once (a state seen a moment ago) is seen: nothing to record.
-    for (let i = 0; i < n; i++) if (unchanged[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) unchanged[i] = 1;
+    const { states, actionOf, ordinalOf, hiOf, loOf, known } = batch;
     let i = 0;
     try {
-      for (; i < n; i++) if (unchanged[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
+      for (; i < n; i++) if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
     } catch (e) {
       // A property threw at successor i: leave the counts as visiting each successor at once would
       // have, when nothing after successor i was generated and its action's count not yet taken.
@@ -278,11 +280,14 @@ class SuccessorBatch<S> {
   ordinalOf = new Int32Array(64);
   hiOf = new Uint32Array(64);
   loOf = new Uint32Array(64);
-  /** 1 for a successor that is the state being expanded itself: already seen, nothing to look up. */
-  unchanged = new Uint8Array(64);
+  /**
+   * 1 for a successor known to be seen already, nothing to look up: the state being expanded itself, or
+   * a state the fingerprint set's recent cache holds.
+   */
+  known = new Uint8Array(64);
   length = 0;
 
-  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, unchanged: boolean): void {
+  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, known: boolean): void {
     const i = this.length++;
     if (i === this.hiOf.length) this.grow();
     this.states[i] = t;
@@ -290,7 +295,7 @@ class SuccessorBatch<S> {
     this.ordinalOf[i] = ordinal;
     this.hiOf[i] = hi;
     this.loOf[i] = lo;
-    this.unchanged[i] = unchanged ? 1 : 0;
+    this.known[i] = known ? 1 : 0;
   }
 
   private grow(): void {
@@ -304,6 +309,6 @@ class SuccessorBatch<S> {
     this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
     this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
     this.loOf = more(this.loOf, (n) => new Uint32Array(n));
-    this.unchanged = more(this.unchanged, (n) => new Uint8Array(n));
+    this.known = more(this.known, (n) => new Uint8Array(n));
   }
 }

@@ -24,17 +24,15 @@ export class FingerprintSet {
   /** What `touch` read, kept so the reads are not optimized away. */
   private touched = 0;
   /** The recent cache: pairs (hi, lo) of fingerprints in the table, at `lo & recentMask`; (0, 0) empty. */
-  private readonly recent: Uint32Array;
-  private readonly recentMask: number;
+  private recent: Uint32Array;
+  private recentMask: number;
 
   constructor(initialCapacity = 1 << 16) {
     this.capacity = Math.max(16, Math.ceil(initialCapacity / MAX_LOAD));
     this.slots = allocate(this.capacity);
     this.limit = Math.floor(this.capacity * MAX_LOAD);
-    let entries = 16;
-    while (entries < MAX_RECENT && entries * 2 < initialCapacity) entries *= 2;
-    this.recent = new Uint32Array(2 * entries);
-    this.recentMask = entries - 1;
+    this.recentMask = recentEntries(initialCapacity) - 1;
+    this.recent = new Uint32Array(2 * (this.recentMask + 1));
   }
 
   get bytes(): number {
@@ -109,6 +107,8 @@ export class FingerprintSet {
     set.capacity = slots.length / 2;
     set.limit = Math.floor(set.capacity * MAX_LOAD);
     set.size = size;
+    set.recentMask = recentEntries(size) - 1;
+    set.recent = new Uint32Array(2 * (set.recentMask + 1));
     return set;
   }
 
@@ -129,6 +129,13 @@ export class FingerprintSet {
     this.capacity = cap;
     this.limit = Math.floor(cap * MAX_LOAD);
   }
+}
+
+/** The recent cache of a set made for `states`: half as many entries, between 16 and MAX_RECENT. */
+function recentEntries(states: number): number {
+  let entries = 16;
+  while (entries < MAX_RECENT && entries * 2 < states) entries *= 2;
+  return entries;
 }
 
 function allocate(capacity: number): Uint32Array {

@@ -75,3 +75,34 @@ export function hash64(bytes: Uint8Array, start = 0, end = bytes.length): void {
   hashHi = h1 >>> 0;
   hashLo = h2 >>> 0;
 }
+
+/**
+ * `hash64` of 8 bytes given as two little-endian 32-bit words (`hash64` of those bytes gives the same
+ * result), for a value that is a number: no bytes to write and read back.
+ */
+export function hash64Words(k1: number, k2: number): void {
+  let h1 = 0x9747b28c ^ 8;
+  let h2 = 0x5bd1e995 ^ 8;
+  k1 = Math.imul(k1, C1);
+  k1 = (k1 << 15) | (k1 >>> 17);
+  k1 = Math.imul(k1, C2);
+  h1 ^= k1;
+  h1 = (h1 << 19) | (h1 >>> 13);
+  h1 = (h1 + h2) | 0;
+  h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+  k2 = Math.imul(k2, C2);
+  k2 = (k2 << 16) | (k2 >>> 16);
+  k2 = Math.imul(k2, C3);
+  h2 ^= k2;
+  h2 = (h2 << 17) | (h2 >>> 15);
+  h2 = (h2 + h1) | 0;
+  h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  h1 = fmix(h1);
+  h2 = fmix(h2);
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  hashHi = h1 >>> 0;
+  hashLo = h2 >>> 0;
+}
