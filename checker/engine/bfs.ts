@@ -146,8 +146,8 @@ export async function breadthFirst<S>(
   };
   // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
   // set once the state is expanded whole: the table is tens of megabytes, a lookup is a trip to memory,
-  // and lookups issued together (each touched as it comes, while the spec computes the next successor)
-  // wait for memory together instead of one after another. They are recorded in the order they came, so
+  // and lookups issued together wait for memory together instead of one after another (touched as each
+  // came, between the spec's steps, they waited one by one). They are recorded in the order they came, so
   // counts, ids and traces are those of visiting each at once.
   const batch = new SuccessorBatch<S>();
   const collect = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
@@ -156,10 +156,7 @@ export async function breadthFirst<S>(
     // views as on Immutable.js values) leads to the state being expanded, which was seen already.
     if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, true);
     expander.fingerprint(t);
-    const hi = expander.hi;
-    const lo = expander.lo;
-    // A state the set knows at once (seen a moment ago, by a sibling or a cousin) is not recorded either.
-    batch.push(t, actionIndex, ordinal, hi, lo, seen.touch(hi, lo));
+    batch.push(t, actionIndex, ordinal, expander.hi, expander.lo, false);
   };
   const visit = recorder === undefined ? collect : visitNow;
   /**
@@ -171,6 +168,8 @@ export async function breadthFirst<S>(
     if (n === 0) return;
     batch.length = 0;
     const { states, actionOf, ordinalOf, hiOf, loOf, known } = batch;
+    // A state the set knows at once (seen a moment ago, by a sibling or a cousin) is not recorded either.
+    for (let i = 0; i < n; i++) if (known[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) known[i] = 1;
     let i = 0;
     try {
       for (; i < n; i++) if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
