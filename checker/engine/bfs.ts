@@ -11,7 +11,7 @@ import { Limits, yieldToEventLoop } from './limits.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
-import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
+import { ByteFrontier, type Frontier, NumberFrontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
 import { type CheckpointIdentity, type CheckpointState, writeCheckpoint } from './checkpoint.ts';
@@ -85,9 +85,15 @@ export async function breadthFirst<S>(
   try {
     const inits = expander.initialStates();
     if (inits.length > 0) {
-      // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
-      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
-      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
+      // Packed states are kept as bytes, numbers as numbers; Immutable.js states as the objects the spec built.
+      const frontier = (): Frontier<S> =>
+        isPacked(inits[0])
+          ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes)
+          : typeof inits[0] === 'number'
+            ? new NumberFrontier<S>()
+            : new ObjectFrontier<S>();
+      current = frontier();
+      next = frontier();
     }
     if (resumed) {
       if (!(current instanceof ByteFrontier)) throw new Error('only a spec with a layout can resume from a checkpoint');
