@@ -93,17 +93,17 @@ export class Fingerprinter {
 
   /** Fingerprint of `v`; the two lanes are left in `hi` and `lo` (never both zero). */
   of(v: unknown, rename: ReadonlyMap<unknown, unknown> | null = null): void {
-    if (v instanceof PackedView) {
-      // A packed state is its bytes; symmetry permutes them through the layout (Expander), never by value.
-      if (rename !== null) throw new Error('a packed state is renamed through its layout, not by value');
-      this.ofBytes(v._b, v._o, v._t.width);
-      return;
-    }
     this.rename = rename;
     if (typeof v === 'number') {
       // A state that is one number (a model packed by hand): the byte hash of its 8 bytes, without the
       // lanes and final mix of a value inside a collection.
       this.topNumber(this.renamed(v) as number);
+      return;
+    }
+    if (v instanceof PackedView) {
+      // A packed state is its bytes; symmetry permutes them through the layout (Expander), never by value.
+      if (rename !== null) throw new Error('a packed state is renamed through its layout, not by value');
+      this.ofBytes(v._b, v._o, v._t.width);
       return;
     }
     this.value(v);
