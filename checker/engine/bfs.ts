@@ -11,7 +11,7 @@ import { Limits, yieldToEventLoop } from './limits.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
-import { ByteFrontier, type Frontier, ObjectFrontier } from './frontier.ts';
+import { ByteFrontier, type Frontier, NumberFrontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
 import { type CheckpointState, type CheckpointTarget, writeCheckpoint } from './checkpoint.ts';
@@ -85,9 +85,15 @@ export async function breadthFirst<S>(
   try {
     const inits = expander.initialStates();
     if (inits.length > 0) {
-      // Packed states are kept as bytes; Immutable.js states as the objects the spec built.
-      current = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
-      next = isPacked(inits[0]) ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes) : new ObjectFrontier<S>();
+      // Packed states are kept as bytes, numbers as numbers; Immutable.js states as the objects the spec built.
+      const frontier = (): Frontier<S> =>
+        isPacked(inits[0])
+          ? new ByteFrontier<S>(layoutOf(inits[0]), spillDir, chunkBytes)
+          : typeof inits[0] === 'number'
+            ? new NumberFrontier<S>()
+            : new ObjectFrontier<S>();
+      current = frontier();
+      next = frontier();
     }
     if (resumed) {
       if (!(current instanceof ByteFrontier)) throw new Error('only a spec with a layout can resume from a checkpoint');
@@ -146,8 +152,9 @@ export async function breadthFirst<S>(
   };
   // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
   // set once the state is expanded whole: the table is tens of megabytes, a lookup is a trip to memory,
-  // and lookups issued together wait for memory together instead of one after another. They are recorded
-  // in the order they came, so counts, ids and traces are those of visiting each at once.
+  // and lookups issued together wait for memory together instead of one after another (touched as each
+  // came, between the spec's steps, they waited one by one). They are recorded in the order they came, so
+  // counts, ids and traces are those of visiting each at once.
   const batch = new SuccessorBatch<S>();
   const collect = (t: S, actionIndex: number, _params: unknown, ordinal: number): void => {
     generated++;
@@ -166,11 +173,12 @@ export async function breadthFirst<S>(
     const n = batch.length;
     if (n === 0) return;
     batch.length = 0;
-    const { states, actionOf, ordinalOf, hiOf, loOf, unchanged } = batch;
-    for (let i = 0; i < n; i++) if (unchanged[i] === 0) seen.touch(hiOf[i]!, loOf[i]!);
+    const { states, actionOf, ordinalOf, hiOf, loOf, known } = batch;
+    // A state the set knows at once (seen a moment ago, by a sibling or a cousin) is not recorded either.
+    for (let i = 0; i < n; i++) if (known[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) known[i] = 1;
     let i = 0;
     try {
-      for (; i < n; i++) if (unchanged[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
+      for (; i < n; i++) if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
     } catch (e) {
       // A property threw at successor i: leave the counts as visiting each successor at once would
       // have, when nothing after successor i was generated and its action's count not yet taken.
@@ -276,11 +284,14 @@ class SuccessorBatch<S> {
   ordinalOf = new Int32Array(64);
   hiOf = new Uint32Array(64);
   loOf = new Uint32Array(64);
-  /** 1 for a successor that is the state being expanded itself: already seen, nothing to look up. */
-  unchanged = new Uint8Array(64);
+  /**
+   * 1 for a successor known to be seen already, nothing to look up: the state being expanded itself, or
+   * a state the fingerprint set's recent cache holds.
+   */
+  known = new Uint8Array(64);
   length = 0;
 
-  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, unchanged: boolean): void {
+  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, known: boolean): void {
     const i = this.length++;
     if (i === this.hiOf.length) this.grow();
     this.states[i] = t;
@@ -288,7 +299,7 @@ class SuccessorBatch<S> {
     this.ordinalOf[i] = ordinal;
     this.hiOf[i] = hi;
     this.loOf[i] = lo;
-    this.unchanged[i] = unchanged ? 1 : 0;
+    this.known[i] = known ? 1 : 0;
   }
 
   private grow(): void {
@@ -302,6 +313,6 @@ class SuccessorBatch<S> {
     this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
     this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
     this.loOf = more(this.loOf, (n) => new Uint32Array(n));
-    this.unchanged = more(this.unchanged, (n) => new Uint8Array(n));
+    this.known = more(this.known, (n) => new Uint8Array(n));
   }
 }

@@ -13,7 +13,7 @@
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
 import { View as PackedView } from '../../spec/layout/views.ts';
-import { hash64, hashHi, hashLo } from './state/hash64.ts';
+import { hash64, hash64Words, hashHi, hashLo } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
@@ -93,19 +93,32 @@ export class Fingerprinter {
 
   /** Fingerprint of `v`; the two lanes are left in `hi` and `lo` (never both zero). */
   of(v: unknown, rename: ReadonlyMap<unknown, unknown> | null = null): void {
+    this.rename = rename;
+    if (typeof v === 'number') {
+      // A state that is one number (a model packed by hand): the byte hash of its 8 bytes, without the
+      // lanes and final mix of a value inside a collection.
+      this.topNumber(this.renamed(v) as number);
+      return;
+    }
     if (v instanceof PackedView) {
       // A packed state is its bytes; symmetry permutes them through the layout (Expander), never by value.
       if (rename !== null) throw new Error('a packed state is renamed through its layout, not by value');
       this.ofBytes(v._b, v._o, v._t.width);
       return;
     }
-    this.rename = rename;
     this.value(v);
     let hi = fmix(this.hi ^ 0x5bd1e995) >>> 0;
     const lo = fmix((this.lo ^ 0x1b873593) + hi) >>> 0;
     if (hi === 0 && lo === 0) hi = 1; // (0, 0) marks an empty slot in the seen-set
     this.hi = hi;
     this.lo = lo;
+  }
+
+  private topNumber(n: number): void {
+    f64[0] = n === 0 || Number.isNaN(n) ? (n === 0 ? 0 : NaN) : n; // Immutable.is: -0 equals 0, NaN equals NaN
+    hash64Words(f64Words[0]!, f64Words[1]!);
+    this.hi = hashHi === 0 && hashLo === 0 ? 1 : hashHi; // (0, 0) marks an empty slot in the seen-set
+    this.lo = hashLo;
   }
 
   /** Fingerprint of `w` bytes at `b[o]` (a packed value): the engine's 64-bit byte hash. */

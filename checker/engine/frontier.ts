@@ -61,6 +61,61 @@ export class ObjectFrontier<S> implements Frontier<S> {
   }
 }
 
+/**
+ * States that are numbers (a model packed by hand into one number) kept as numbers, 12 bytes a state in
+ * two typed arrays: in a JS array each would be a boxed number the garbage collector moves to its old
+ * space and marks there. A state of another type, should the spec make one, is kept aside as it is.
+ */
+export class NumberFrontier<S> implements Frontier<S> {
+  private values = new Float64Array(1024);
+  private ids = new Uint32Array(1024);
+  /** States that are not numbers, by position. */
+  private others: Map<number, S> | null = null;
+  private count = 0;
+  private head = 0;
+
+  get length(): number {
+    return this.count;
+  }
+  get remaining(): number {
+    return this.count - this.head;
+  }
+  get bytes(): number {
+    return this.values.byteLength + this.ids.byteLength;
+  }
+  push(s: S, _bytes: Uint8Array | null, id: number): void {
+    const i = this.count++;
+    if (i === this.values.length) {
+      const values = new Float64Array(i * 2);
+      values.set(this.values);
+      this.values = values;
+      const ids = new Uint32Array(i * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+    }
+    if (typeof s === 'number') this.values[i] = s;
+    else (this.others ??= new Map()).set(i, s);
+    this.ids[i] = id;
+  }
+  peekState(): S {
+    const other = this.others?.get(this.head);
+    return other !== undefined ? other : (this.values[this.head] as S);
+  }
+  peekId(): number {
+    return this.ids[this.head]!;
+  }
+  shift(): void {
+    this.others?.delete(this.head);
+    this.head++;
+  }
+  /** Empties it, keeping its capacity (the two frontiers take turns, each as wide as a level). */
+  reset(): void {
+    this.count = 0;
+    this.head = 0;
+    this.others = null;
+  }
+}
+
 const CHUNK_BYTES = 1 << 22;
 /**
  * States narrower than this are stored as they are: they cost little raw (TwoPhase's 31 bytes), and on a
