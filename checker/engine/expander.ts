@@ -46,6 +46,11 @@ export class Expander<S> {
   private readonly symmetryCheck: SymmetryDeclarationCheck<S> | null;
   hi = 0;
   lo = 0;
+  /**
+   * Per action: 1 when its guard is declared with the state alone (`enabled: (s) => ...`), so it cannot
+   * read the parameters and is asked once per state instead of once per parameter choice.
+   */
+  private readonly guardOfState: Uint8Array;
   /** The action `successors` is running (when it throws, the one that threw). */
   expandingAction = -1;
 
@@ -58,6 +63,7 @@ export class Expander<S> {
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
+    this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && a.enabled.length === 1 ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
   }
@@ -150,12 +156,24 @@ export class Expander<S> {
           throw new SpecError('params', `${action.name}: params() threw`, e);
         }
         let ordinal = 0;
-        for (const p of choices) {
-          if (this.isEnabled(action, s, p)) {
+        if (this.guardOfState[a] === 1) {
+          // The guard reads the state only: its answer for the first choice is its answer for them all.
+          let on = -1;
+          for (const p of choices) {
+            if (on < 0) on = this.isEnabled(action, s, p) ? 1 : 0;
+            if (on === 0) break;
             visit(this.apply(action, s, p), a, p, ordinal);
             fired++;
+            ordinal++;
           }
-          ordinal++;
+        } else {
+          for (const p of choices) {
+            if (this.isEnabled(action, s, p)) {
+              visit(this.apply(action, s, p), a, p, ordinal);
+              fired++;
+            }
+            ordinal++;
+          }
         }
       }
       if (fired > 0) {

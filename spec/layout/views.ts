@@ -648,6 +648,8 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
   private valueAt(i: number): V {
     const t = this._t;
+    const scalar = t.scalarValue;
+    if (scalar !== null) return scalar.read(this._b, this._o + t.at(i)) as V;
     if (!cachesElements(t.value)) return t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!);
     const c = (this._c ??= new Array<V | undefined>(t.domain.count));
     const v = c[i];
@@ -917,30 +919,43 @@ export class IdSetView<K extends Key = Key> extends View {
     if (bits === 0) return notSetValue;
     return this._t.domain.values[31 - Math.clz32(bits & -bits)] as K;
   }
+  // The loops below walk the bits themselves: a property tests every new state, and going through the
+  // `values()` generator made each call allocate.
   forEach(fn: (id: K, id2: K, self: this) => unknown): number {
+    const bits = this.bits;
+    const values = this._t.domain.values;
     let n = 0;
-    for (const id of this.values()) {
+    for (let i = 0; i < values.length; i++) {
+      if (((bits >>> i) & 1) === 0) continue;
       n++;
-      if (fn(id, id, this) === false) break;
+      if (fn(values[i] as K, values[i] as K, this) === false) break;
     }
     return n;
   }
   some(pred: Pred<K, K>): boolean {
-    for (const id of this.values()) if (pred(id, id, this)) return true;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) return true;
     return false;
   }
   every(pred: Pred<K, K>): boolean {
-    for (const id of this.values()) if (!pred(id, id, this)) return false;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && !pred(values[i] as K, values[i] as K, this)) return false;
     return true;
   }
   count(pred?: Pred<K, K>): number {
     if (pred === undefined) return this.size;
+    const bits = this.bits;
+    const values = this._t.domain.values;
     let n = 0;
-    for (const id of this.values()) if (pred(id, id, this)) n++;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) n++;
     return n;
   }
   find(pred: Pred<K, K>): K | undefined {
-    for (const id of this.values()) if (pred(id, id, this)) return id;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) return values[i] as K;
     return undefined;
   }
   filter(pred: Pred<K, K>): this {
