@@ -7,10 +7,11 @@
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { Fingerprinter } from './fingerprint.ts';
-import { hash64, hashHi, hashLo } from './state/hash64.ts';
+import { LITTLE_ENDIAN, hash64, hash64Words, hashHi, hashLo } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
+import { wordsOf } from '../../spec/layout/bytes.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 
@@ -96,7 +97,10 @@ export class Expander<S> {
     }
     if (v instanceof PackedView) {
       if (this.renamings.length > 0) return this.packedFingerprint(v);
-      hash64(v._b, v._o, v._o + v._t.width);
+      // A successor lies in the slab of layout writes, on a word: hashed a word at a time.
+      const words = LITTLE_ENDIAN && (v._o & 3) === 0 ? wordsOf(v._b) : null;
+      if (words !== null) hash64Words(words, v._b, v._o, v._o + v._t.width);
+      else hash64(v._b, v._o, v._o + v._t.width);
       this.hi = hashHi;
       this.lo = hashLo;
       return;

@@ -8,7 +8,7 @@
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
-import { allocBytes, codeWidth, compareBytes, copyInto, readCode, writeCode } from './bytes.ts';
+import { allocBytes, arena, codeWidth, compareBytes, copyInto, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
@@ -52,9 +52,18 @@ export abstract class LType<R = unknown, I = unknown> {
     return this.read(bytes, 0, null, '');
   }
 
-  /** Reads a value laid out by this type at offset `o` of `bytes` (the engine's frontier chunks). */
+  /**
+   * Reads a value laid out by this type at offset `o` of `bytes` (the engine's frontier chunks). A value
+   * at an offset off a 32-bit word is read from a copy on one: the state being expanded is copied once
+   * here, and then a word at a time by each write of its successors (see `copyInto`).
+   */
   wrapAt(bytes: Uint8Array, o: number): R {
     if (o < 0 || bytes.length < o + this.width) throw new RangeError(`${this.describe()} needs ${this.width} bytes at ${o}; got ${bytes.length}`);
+    if (((o + bytes.byteOffset) & 3) !== 0 && this.width >= 8) {
+      const a = reserve(this.width);
+      copyInto(bytes, o, arena.b, a, this.width);
+      return this.read(arena.b, a, null, '');
+    }
     return this.read(bytes, o, null, '');
   }
 }

@@ -75,3 +75,65 @@ export function hash64(bytes: Uint8Array, start = 0, end = bytes.length): void {
   hashHi = h1 >>> 0;
   hashLo = h2 >>> 0;
 }
+
+/**
+ * `hash64(bytes, start, end)` for a `start` on a 32-bit word, reading whole blocks from `words` (an
+ * Int32Array over the same memory as `bytes`, from its start): the same result, with a quarter of the
+ * loads. For little-endian machines only, where a word is its four bytes read as `hash64` reads them.
+ */
+export function hash64Words(words: Int32Array, bytes: Uint8Array, start: number, end: number): void {
+  const b = bytes;
+  const len = end - start;
+  let h1 = 0x9747b28c ^ len;
+  let h2 = 0x5bd1e995 ^ len;
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    let k1 = words[i >> 2]!;
+    let k2 = words[(i >> 2) + 1]!;
+    k1 = Math.imul(k1, C1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, C2);
+    h1 ^= k1;
+    h1 = (h1 << 19) | (h1 >>> 13);
+    h1 = (h1 + h2) | 0;
+    h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = (k2 << 16) | (k2 >>> 16);
+    k2 = Math.imul(k2, C3);
+    h2 ^= k2;
+    h2 = (h2 << 17) | (h2 >>> 15);
+    h2 = (h2 + h1) | 0;
+    h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  }
+  if (i < end) {
+    let k1 = 0;
+    let k2 = 0;
+    for (let k = 0; k < 4 && i + k < end; k++) k1 |= b[i + k]! << (8 * k);
+    for (let k = 4; k < 8 && i + k < end; k++) k2 |= b[i + k]! << (8 * (k - 4));
+    k1 = Math.imul(k1, C1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, C2);
+    h1 ^= k1;
+    h1 = (h1 << 19) | (h1 >>> 13);
+    h1 = (h1 + h2) | 0;
+    h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = (k2 << 16) | (k2 >>> 16);
+    k2 = Math.imul(k2, C3);
+    h2 ^= k2;
+    h2 = (h2 << 17) | (h2 >>> 15);
+    h2 = (h2 + h1) | 0;
+    h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  }
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  h1 = fmix(h1);
+  h2 = fmix(h2);
+  h1 = (h1 + h2) | 0;
+  h2 = (h2 + h1) | 0;
+  hashHi = h1 >>> 0;
+  hashLo = h2 >>> 0;
+}
+
+/** Whether this machine stores the low byte of a word first (what `hash64Words` needs). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
