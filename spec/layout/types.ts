@@ -162,6 +162,15 @@ export type Key = string | number;
 export class EnumType<V extends Key = Key> extends ScalarType<V> {
   readonly kind: 'enum' | 'ids' = 'enum';
   private readonly index = new Map<unknown, number>();
+  /**
+   * Lookups without hashing, for the guards and writes that name a key or value by the million: values
+   * 0, 1, 2... (or any run of consecutive integers) are found by subtraction (`numberBase`); strings whose
+   * first (or else last) characters are distinct ASCII by that character (`byChar`, the position in
+   * `charFromEnd`), then checked whole. Other domains use `index`.
+   */
+  private readonly numberBase: number | null;
+  private readonly byChar: Int32Array | null;
+  private readonly charFromEnd: boolean;
   constructor(readonly values: readonly V[]) {
     super(values.length);
     if (values.length === 0) throw new RangeError('an enum or id domain needs at least one value');
@@ -170,15 +179,32 @@ export class EnumType<V extends Key = Key> extends ScalarType<V> {
       if (this.index.has(v)) throw new RangeError(`value ${String(v)} is listed twice`);
       this.index.set(v, i);
     });
+    const first = values[0]!;
+    this.numberBase = typeof first === 'number' && Number.isSafeInteger(first) && values.every((v, i) => v === first + i) ? first : null;
+    const byFirst = charTable(values, false);
+    this.charFromEnd = byFirst === null;
+    this.byChar = byFirst ?? charTable(values, true);
   }
   code(v: unknown): number {
+    if (typeof v === 'string') {
+      const byChar = this.byChar;
+      if (byChar !== null) {
+        if (v.length === 0) return -1;
+        const ch = v.charCodeAt(this.charFromEnd ? v.length - 1 : 0);
+        const i = ch < 128 ? byChar[ch]! : -1;
+        return i >= 0 && this.values[i] === v ? i : -1;
+      }
+    } else if (typeof v === 'number' && this.numberBase !== null) {
+      const i = v - this.numberBase;
+      return Number.isInteger(i) && i >= 0 && i < this.count ? i | 0 : -1;
+    }
     const i = this.index.get(v);
     return i === undefined ? -1 : i;
   }
   /** Position of a map key or set member; keys of plain objects are strings, so numeric ids also match their text. */
   keyIndex(k: unknown): number {
-    const i = this.index.get(k);
-    if (i !== undefined) return i;
+    const i = this.code(k);
+    if (i >= 0) return i;
     if (typeof k === 'string' && k !== '' && typeof this.values[0] === 'number') {
       const j = this.index.get(Number(k));
       if (j !== undefined) return j;
@@ -195,6 +221,22 @@ export class EnumType<V extends Key = Key> extends ScalarType<V> {
   describe(): string {
     return `one of ${this.values.map(String).join(', ')}`;
   }
+}
+
+/**
+ * Index by character code of each value of an all-string domain whose first (`fromEnd` false) or last
+ * characters are distinct ASCII codes; -1 for the other codes. Null when the values do not allow it.
+ */
+function charTable(values: readonly unknown[], fromEnd: boolean): Int32Array | null {
+  const table = new Int32Array(128).fill(-1);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'string' || v.length === 0) return null;
+    const ch = v.charCodeAt(fromEnd ? v.length - 1 : 0);
+    if (ch >= 128 || table[ch] !== -1) return null;
+    table[ch] = i;
+  }
+  return table;
 }
 
 /** An id domain: an enum whose values name interchangeable things (map keys, idSet members, symmetry). */
