@@ -92,6 +92,29 @@ export function wordsOf(b: Uint8Array): Int32Array | null {
   return wordsOfLast;
 }
 
+/**
+ * A fresh slab region holding a copy of `src[so, so + w)`: its offset in `arena.b`. The region's padding
+ * up to the next word is its own, so a last partial word is copied whole when the source has one.
+ */
+export function copyToSlab(src: Uint8Array, so: number, w: number): number {
+  const d = reserve(w);
+  if (w >= 8 && w <= WORD_COPY_MAX && (so & 3) === 0) {
+    const sw = wordsOf(src);
+    if (sw !== null) {
+      const dw = arena.w;
+      const a = so >> 2;
+      const b = d >> 2;
+      let n = (w + 3) >> 2;
+      if (a + n > sw.length) n = w >> 2;
+      for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
+      for (let i = n << 2; i < w; i++) arena.b[d + i] = src[so + i]!;
+      return d;
+    }
+  }
+  copyInto(src, so, arena.b, d, w);
+  return d;
+}
+
 /** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
 export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   // A write's copy of a state into the slab, both ends on a word: a word at a time, a quarter of the

@@ -8,7 +8,7 @@
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
-import { allocBytes, arena, codeWidth, compareBytes, copyInto, readCode, reserve, writeCode } from './bytes.ts';
+import { allocBytes, arena, codeWidth, compareBytes, copyInto, copyToSlab, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
@@ -60,8 +60,7 @@ export abstract class LType<R = unknown, I = unknown> {
   wrapAt(bytes: Uint8Array, o: number): R {
     if (o < 0 || bytes.length < o + this.width) throw new RangeError(`${this.describe()} needs ${this.width} bytes at ${o}; got ${bytes.length}`);
     if (((o + bytes.byteOffset) & 3) !== 0 && this.width >= 8) {
-      const a = reserve(this.width);
-      copyInto(bytes, o, arena.b, a, this.width);
+      const a = copyToSlab(bytes, o, this.width);
       return this.read(arena.b, a, null, '');
     }
     return this.read(bytes, o, null, '');

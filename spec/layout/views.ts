@@ -8,7 +8,7 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
-import { arena, copyInto, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
+import { arena, copyInto, copyToSlab, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, ScalarType, SeqType, VariantType } from './types.ts';
 
@@ -79,11 +79,8 @@ export abstract class View {
    * `NB` (a shared slab, so a write makes no typed array of its own).
    */
   protected _copy(): number {
-    const w = this._t.width;
-    const o = reserve(w);
-    const nb = arena.b;
-    copyInto(this._b, this._o, nb, o, w);
-    NB = nb;
+    const o = copyToSlab(this._b, this._o, this._t.width);
+    NB = arena.b;
     return o;
   }
 
