@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EnumType, IdsType } from './types.ts';
+import { EnumType, IdsType, RecordType } from './types.ts';
 
 /** What a lookup must give: the position of a value listed, -1 for anything else (as a Map of the values would). */
 function expected(values: readonly (string | number)[], x: unknown): number {
@@ -28,4 +28,14 @@ test('enum and id lookups find every value and nothing else, whatever the values
   const ids = new IdsType('n', [1, 2, 3]);
   assert.deepEqual(['1', '3', '4', '', 'x', 2].map((k) => ids.keyIndex(k)), [0, 2, -1, -1, -1, 1]);
   assert.equal(new IdsType('n', [5, 6]).keyIndex('6'), 1);
+});
+
+test('a record finds its fields by name, the same field again or another, and nothing else', () => {
+  const t = new RecordType('R', { a: new EnumType(['x', 'y']), b: new EnumType([1, 2]) });
+  const names = ['a', 'a', 'b', 'toString', 'b', 'a', '', 'c', 'a'];
+  assert.deepEqual(
+    names.map((n) => t.field(n)?.name),
+    ['a', 'a', 'b', undefined, 'b', 'a', undefined, undefined, 'a'],
+  );
+  assert.equal(t.field(['a'].join('')), t.field('a'), 'a name made anew finds the same field');
 });

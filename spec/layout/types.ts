@@ -346,6 +346,9 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   readonly View: RecordClass;
   /** Where the fields lie: from the first field's offset, `length` bytes (a variant case's tag byte and padding aside). */
   readonly span: { readonly start: number; readonly length: number };
+  /** The field `field` last found, by name (see `field`). */
+  private lastName: unknown = undefined;
+  private lastField: Field | undefined = undefined;
   /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
   steady: boolean | undefined = undefined;
   private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
@@ -378,6 +381,19 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
 
   read(b: Uint8Array, o: number, parent: View | null, key: string): RecordOf<F> {
     return new this.View(b, o, parent, key) as unknown as RecordOf<F>;
+  }
+
+  /**
+   * The field named `name`, or undefined. Writes by name (`setIn`, `set`) tend to name one field again
+   * and again (the next step writes where the last one did): the last field found is kept, and compared
+   * with a string comparison instead of a dictionary lookup.
+   */
+  field(name: unknown): Field | undefined {
+    if (name === this.lastName) return this.lastField;
+    const f = this.byName[name as string];
+    this.lastName = name;
+    this.lastField = f;
+    return f;
   }
 
   write(b: Uint8Array, o: number, v: unknown): void {

@@ -137,7 +137,7 @@ export abstract class View {
     let i = 0;
     for (; i < path.length; i++) {
       if (t.kind === 'record') {
-        const f = (t as RecordType).byName[path[i] as string];
+        const f = (t as RecordType).field(path[i]);
         if (f === undefined) break;
         off += f.offset;
         t = f.type;
@@ -499,7 +499,7 @@ export class RecordView<F = any> extends View {
 
   get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
   get(k: string, notSetValue?: unknown): any {
-    const f = this._t.byName[k];
+    const f = this._t.field(k);
     if (f === undefined) {
       const tag = this._t.tag;
       return tag !== null && k === tag.field ? tag.value : notSetValue;
@@ -513,7 +513,7 @@ export class RecordView<F = any> extends View {
 
   set<K extends keyof F & string>(k: K, v: InputOf<F[K]> | ReadOf<F[K]>): this;
   set(k: string, v: unknown): this {
-    const f = this._t.byName[k];
+    const f = this._t.field(k);
     if (f === undefined) return this._setTag(k, v);
     const t = f.type;
     if (!t.isComposite()) {
