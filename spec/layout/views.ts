@@ -679,11 +679,16 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     const t = this._t;
     const i = t.domain.keyIndex(k);
     if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
-    const value = t.value;
-    if (!value.isComposite() && this.present(i)) {
+    const scalar = t.scalarValue;
+    if (scalar !== null && !t.partial) {
+      // A scalar in a total map: its code goes straight in (a value out of bounds, code -1, is written
+      // below to raise its error).
+      const c = scalar.code(v);
+      if (c >= 0) return this._writeScalar(t.at(i), scalar, c);
+    } else if (scalar !== null && this.present(i)) {
       // Writing the value already there changes nothing, as in Immutable.js.
-      const c = (value as unknown as ScalarType).code(v);
-      if (c >= 0 && readCode(this._b, this._o + t.at(i), value.width) === c) return this;
+      const c = scalar.code(v);
+      if (c >= 0 && readCode(this._b, this._o + t.at(i), scalar.width) === c) return this;
     }
     const o = this._copy();
     const nb = NB;
