@@ -56,6 +56,10 @@ export type ActionParams = Readonly<Record<string, unknown>>;
 export interface Action<S, P extends ActionParams = ActionParams> {
   readonly name: string;
   readonly params?: (s: S) => Iterable<P>;
+  /**
+   * Declared with the state alone (`(s) => ...`), the guard does not depend on the parameters, and the
+   * checker asks it once per state rather than once per parameter choice.
+   */
   readonly enabled?: (s: S, p: P) => boolean;
   readonly next: (s: S, p: P) => S;
   /** Optional narration of a step for pictures; never affects the search. */

@@ -7,10 +7,11 @@
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { Fingerprinter } from './fingerprint.ts';
-import { hash64, hashHi, hashLo } from './state/hash64.ts';
+import { LITTLE_ENDIAN, hash64, hash64Aligned, hashHi, hashLo } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
+import { wordsOf } from '../../spec/layout/bytes.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 
@@ -46,6 +47,11 @@ export class Expander<S> {
   private readonly symmetryCheck: SymmetryDeclarationCheck<S> | null;
   hi = 0;
   lo = 0;
+  /**
+   * Per action: 1 when its guard is declared with the state alone (`enabled: (s) => ...`), so it cannot
+   * read the parameters and is asked once per state instead of once per parameter choice.
+   */
+  private readonly guardOfState: Uint8Array;
   /** The action `successors` is running (when it throws, the one that threw). */
   expandingAction = -1;
 
@@ -58,6 +64,7 @@ export class Expander<S> {
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
+    this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && a.enabled.length === 1 ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
   }
@@ -90,7 +97,10 @@ export class Expander<S> {
     }
     if (v instanceof PackedView) {
       if (this.renamings.length > 0) return this.packedFingerprint(v);
-      hash64(v._b, v._o, v._o + v._t.width);
+      // A successor lies in the slab of layout writes, on a word: hashed a word at a time.
+      const words = LITTLE_ENDIAN && (v._o & 3) === 0 ? wordsOf(v._b) : null;
+      if (words !== null) hash64Aligned(words, v._b, v._o, v._o + v._t.width);
+      else hash64(v._b, v._o, v._o + v._t.width);
       this.hi = hashHi;
       this.lo = hashLo;
       return;
@@ -150,12 +160,24 @@ export class Expander<S> {
           throw new SpecError('params', `${action.name}: params() threw`, e);
         }
         let ordinal = 0;
-        for (const p of choices) {
-          if (this.isEnabled(action, s, p)) {
+        if (this.guardOfState[a] === 1) {
+          // The guard reads the state only: its answer for the first choice is its answer for them all.
+          let on = -1;
+          for (const p of choices) {
+            if (on < 0) on = this.isEnabled(action, s, p) ? 1 : 0;
+            if (on === 0) break;
             visit(this.apply(action, s, p), a, p, ordinal);
             fired++;
+            ordinal++;
           }
-          ordinal++;
+        } else {
+          for (const p of choices) {
+            if (this.isEnabled(action, s, p)) {
+              visit(this.apply(action, s, p), a, p, ordinal);
+              fired++;
+            }
+            ordinal++;
+          }
         }
       }
       if (fired > 0) {

@@ -13,7 +13,7 @@
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
 import { View as PackedView } from '../../spec/layout/views.ts';
-import { hash64, hash64Words, hashHi, hashLo } from './state/hash64.ts';
+import { hash64, hashHi, hashLo } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
@@ -81,6 +81,7 @@ const stringLanes = new Int32Array(2 * MAX_CACHED_STRINGS);
 
 const f64 = new Float64Array(1);
 const f64Words = new Int32Array(f64.buffer);
+const f64Bytes = new Uint8Array(f64.buffer);
 
 /**
  * Computes fingerprints. Not re-entrant: results are left in `hi`/`lo` to avoid allocating per state.
@@ -116,7 +117,7 @@ export class Fingerprinter {
 
   private topNumber(n: number): void {
     f64[0] = n === 0 || Number.isNaN(n) ? (n === 0 ? 0 : NaN) : n; // Immutable.is: -0 equals 0, NaN equals NaN
-    hash64Words(f64Words[0]!, f64Words[1]!);
+    hash64(f64Bytes, 0, 8);
     this.hi = hashHi === 0 && hashLo === 0 ? 1 : hashHi; // (0, 0) marks an empty slot in the seen-set
     this.lo = hashLo;
   }

@@ -50,20 +50,24 @@ export function hashRegion(b: Uint8Array, o: number, w: number): number {
 
 // States are small and made by the million: a write carves its copy out of a shared slab and the new
 // view reads it at an offset, so a write allocates no typed array and no ArrayBuffer of its own. Slabs
-// are never reused, so fresh bytes are zero; a slab lives as long as any view of it.
+// are never reused, so fresh bytes are zero; a slab lives as long as any view of it. Regions start on a
+// multiple of 4, so a copy into the slab can go a 32-bit word at a time (see `copyInto`).
 const SLAB_BYTES = 1 << 18;
 
-/** The slab fresh regions are carved from (`reserve` may replace it: read `arena.b` after calling it). */
-export const arena = { b: new Uint8Array(SLAB_BYTES), used: 0 };
+/** The slab fresh regions are carved from, and its words (`reserve` may replace it: read `arena.b` after calling it). */
+const firstSlab = new Uint8Array(SLAB_BYTES);
+export const arena = { b: firstSlab, w: new Int32Array(firstSlab.buffer), used: 0 };
 
-/** Offset in `arena.b` of `w` fresh zero bytes. */
+/** Offset in `arena.b` of `w` fresh zero bytes, a multiple of 4. */
 export function reserve(w: number): number {
   let at = arena.used;
   if (at + w > arena.b.length) {
-    arena.b = new Uint8Array(Math.max(SLAB_BYTES, w));
+    const b = new Uint8Array(Math.max(SLAB_BYTES, (w + 3) & ~3));
+    arena.b = b;
+    arena.w = new Int32Array(b.buffer);
     at = 0;
   }
-  arena.used = at + w;
+  arena.used = (at + w + 3) & ~3;
   return at;
 }
 
@@ -72,8 +76,61 @@ export function allocBytes(w: number): Uint8Array {
   return new Uint8Array(w);
 }
 
+// The words of the last buffer other than the slab asked for (in a search, the frontier chunk of the
+// state being expanded, copied for each of its successors), or null when it does not start on a word.
+// Kept until another buffer is asked for.
+let wordsOfBytes: Uint8Array | null = null;
+let wordsOfLast: Int32Array | null = null;
+
+/** The 32-bit words of `b` (an Int32Array over its memory, from its start), or null when `b` does not start on a word. */
+export function wordsOf(b: Uint8Array): Int32Array | null {
+  if (b === arena.b) return arena.w;
+  if (b !== wordsOfBytes) {
+    wordsOfBytes = b;
+    wordsOfLast = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
+  }
+  return wordsOfLast;
+}
+
+/**
+ * A fresh slab region holding a copy of `src[so, so + w)`: its offset in `arena.b`. The region's padding
+ * up to the next word is its own, so a last partial word is copied whole when the source has one.
+ */
+export function copyToSlab(src: Uint8Array, so: number, w: number): number {
+  const d = reserve(w);
+  if (w >= 8 && w <= WORD_COPY_MAX && (so & 3) === 0) {
+    const sw = wordsOf(src);
+    if (sw !== null) {
+      const dw = arena.w;
+      const a = so >> 2;
+      const b = d >> 2;
+      let n = (w + 3) >> 2;
+      if (a + n > sw.length) n = w >> 2;
+      for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
+      for (let i = n << 2; i < w; i++) arena.b[d + i] = src[so + i]!;
+      return d;
+    }
+  }
+  copyInto(src, so, arena.b, d, w);
+  return d;
+}
+
 /** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
 export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
+  // A write's copy of a state into the slab, both ends on a word: a word at a time, a quarter of the
+  // loads and stores (each bounds-checked) of a byte loop, and no subarray for a wide state.
+  if (dst === arena.b && w >= 8 && w <= WORD_COPY_MAX && ((so | d) & 3) === 0) {
+    const sw = wordsOf(src);
+    if (sw !== null) {
+      const dw = arena.w;
+      const n = w >> 2;
+      const a = so >> 2;
+      const b = d >> 2;
+      for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
+      for (let i = n << 2; i < w; i++) dst[d + i] = src[so + i]!;
+      return;
+    }
+  }
   if (w <= 64) {
     // Four bytes a turn: a state is copied for every successor, and the loop's own cost was most of it.
     let i = 0;
@@ -90,3 +147,6 @@ export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number
     dst.set(src.subarray(so, so + w), d);
   }
 }
+
+/** Widest region copied by words; wider ones go through `set`, whose own cost is then small beside the copy. */
+const WORD_COPY_MAX = 2048;

@@ -8,7 +8,7 @@
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
 import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
-import { allocBytes, codeWidth, compareBytes, copyInto, readCode, writeCode } from './bytes.ts';
+import { allocBytes, arena, codeWidth, compareBytes, copyInto, copyToSlab, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
 import { makeRecordClass, type RecordClass } from './recordClass.ts';
@@ -52,9 +52,17 @@ export abstract class LType<R = unknown, I = unknown> {
     return this.read(bytes, 0, null, '');
   }
 
-  /** Reads a value laid out by this type at offset `o` of `bytes` (the engine's frontier chunks). */
+  /**
+   * Reads a value laid out by this type at offset `o` of `bytes` (the engine's frontier chunks). A value
+   * at an offset off a 32-bit word is read from a copy on one: the state being expanded is copied once
+   * here, and then a word at a time by each write of its successors (see `copyInto`).
+   */
   wrapAt(bytes: Uint8Array, o: number): R {
     if (o < 0 || bytes.length < o + this.width) throw new RangeError(`${this.describe()} needs ${this.width} bytes at ${o}; got ${bytes.length}`);
+    if (((o + bytes.byteOffset) & 3) !== 0 && this.width >= 8) {
+      const a = copyToSlab(bytes, o, this.width);
+      return this.read(arena.b, a, null, '');
+    }
     return this.read(bytes, o, null, '');
   }
 }
@@ -153,6 +161,15 @@ export type Key = string | number;
 export class EnumType<V extends Key = Key> extends ScalarType<V> {
   readonly kind: 'enum' | 'ids' = 'enum';
   private readonly index = new Map<unknown, number>();
+  /**
+   * Lookups without hashing, for the guards and writes that name a key or value by the million: values
+   * 0, 1, 2... (or any run of consecutive integers) are found by subtraction (`numberBase`); strings whose
+   * first (or else last) characters are distinct ASCII by that character (`byChar`, the position in
+   * `charFromEnd`), then checked whole. Other domains use `index`.
+   */
+  private readonly numberBase: number | null;
+  private readonly byChar: Int32Array | null;
+  private readonly charFromEnd: boolean;
   constructor(readonly values: readonly V[]) {
     super(values.length);
     if (values.length === 0) throw new RangeError('an enum or id domain needs at least one value');
@@ -161,15 +178,32 @@ export class EnumType<V extends Key = Key> extends ScalarType<V> {
       if (this.index.has(v)) throw new RangeError(`value ${String(v)} is listed twice`);
       this.index.set(v, i);
     });
+    const first = values[0]!;
+    this.numberBase = typeof first === 'number' && Number.isSafeInteger(first) && values.every((v, i) => v === first + i) ? first : null;
+    const byFirst = charTable(values, false);
+    this.charFromEnd = byFirst === null;
+    this.byChar = byFirst ?? charTable(values, true);
   }
   code(v: unknown): number {
+    if (typeof v === 'string') {
+      const byChar = this.byChar;
+      if (byChar !== null) {
+        if (v.length === 0) return -1;
+        const ch = v.charCodeAt(this.charFromEnd ? v.length - 1 : 0);
+        const i = ch < 128 ? byChar[ch]! : -1;
+        return i >= 0 && this.values[i] === v ? i : -1;
+      }
+    } else if (typeof v === 'number' && this.numberBase !== null) {
+      const i = v - this.numberBase;
+      return Number.isInteger(i) && i >= 0 && i < this.count ? i | 0 : -1;
+    }
     const i = this.index.get(v);
     return i === undefined ? -1 : i;
   }
   /** Position of a map key or set member; keys of plain objects are strings, so numeric ids also match their text. */
   keyIndex(k: unknown): number {
-    const i = this.index.get(k);
-    if (i !== undefined) return i;
+    const i = this.code(k);
+    if (i >= 0) return i;
     if (typeof k === 'string' && k !== '' && typeof this.values[0] === 'number') {
       const j = this.index.get(Number(k));
       if (j !== undefined) return j;
@@ -186,6 +220,22 @@ export class EnumType<V extends Key = Key> extends ScalarType<V> {
   describe(): string {
     return `one of ${this.values.map(String).join(', ')}`;
   }
+}
+
+/**
+ * Index by character code of each value of an all-string domain whose first (`fromEnd` false) or last
+ * characters are distinct ASCII codes; -1 for the other codes. Null when the values do not allow it.
+ */
+function charTable(values: readonly unknown[], fromEnd: boolean): Int32Array | null {
+  const table = new Int32Array(128).fill(-1);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'string' || v.length === 0) return null;
+    const ch = v.charCodeAt(fromEnd ? v.length - 1 : 0);
+    if (ch >= 128 || table[ch] !== -1) return null;
+    table[ch] = i;
+  }
+  return table;
 }
 
 /** An id domain: an enum whose values name interchangeable things (map keys, idSet members, symmetry). */
@@ -296,6 +346,9 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   readonly View: RecordClass;
   /** Where the fields lie: from the first field's offset, `length` bytes (a variant case's tag byte and padding aside). */
   readonly span: { readonly start: number; readonly length: number };
+  /** The field `field` last found, by name (see `field`). */
+  private lastName: unknown = undefined;
+  private lastField: Field | undefined = undefined;
   /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
   steady: boolean | undefined = undefined;
   private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
@@ -328,6 +381,19 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
 
   read(b: Uint8Array, o: number, parent: View | null, key: string): RecordOf<F> {
     return new this.View(b, o, parent, key) as unknown as RecordOf<F>;
+  }
+
+  /**
+   * The field named `name`, or undefined. Writes by name (`setIn`, `set`) tend to name one field again
+   * and again (the next step writes where the last one did): the last field found is kept, and compared
+   * with a string comparison instead of a dictionary lookup.
+   */
+  field(name: unknown): Field | undefined {
+    if (name === this.lastName) return this.lastField;
+    const f = this.byName[name as string];
+    this.lastName = name;
+    this.lastField = f;
+    return f;
   }
 
   write(b: Uint8Array, o: number, v: unknown): void {

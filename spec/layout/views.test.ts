@@ -174,6 +174,11 @@ test('idSet views: bit per id, set algebra, iteration in domain order', () => {
   assert.equal(v.count((id) => id !== 'n1'), 1);
   assert.deepEqual(v.filter((id) => id === 'n3').toArray(), ['n3']);
   assert.ok(v.some((id) => id === 'n3') && v.every((id) => id !== 'n2'));
+  assert.ok(!v.some((id) => id === 'n2') && !v.every((id) => id === 'n1'));
+  assert.equal(v.find((id) => id !== 'n1'), 'n3');
+  const visited: string[] = [];
+  assert.equal(v.forEach((id) => (visited.push(id), false)), 1, 'forEach stops when the callback returns false');
+  assert.deepEqual(visited, ['n1']);
   assert.ok(is(v.toImmutable(), ISet(['n3', 'n1'])));
   assert.ok(is(v.map((id) => id.toUpperCase()), ISet(['N1', 'N3'])));
   const e = errorOf(() => init.setIn(['replicas', 'n2', 'votes'], v.toArray().concat(['n7' as 'n1'])));

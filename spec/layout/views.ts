@@ -8,7 +8,7 @@
  * write is out of bounds.
  */
 import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
-import { arena, copyInto, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
+import { arena, copyInto, copyToSlab, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, ScalarType, SeqType, VariantType } from './types.ts';
 
@@ -79,11 +79,8 @@ export abstract class View {
    * `NB` (a shared slab, so a write makes no typed array of its own).
    */
   protected _copy(): number {
-    const w = this._t.width;
-    const o = reserve(w);
-    const nb = arena.b;
-    copyInto(this._b, this._o, nb, o, w);
-    NB = nb;
+    const o = copyToSlab(this._b, this._o, this._t.width);
+    NB = arena.b;
     return o;
   }
 
@@ -140,7 +137,7 @@ export abstract class View {
     let i = 0;
     for (; i < path.length; i++) {
       if (t.kind === 'record') {
-        const f = (t as RecordType).byName[path[i] as string];
+        const f = (t as RecordType).field(path[i]);
         if (f === undefined) break;
         off += f.offset;
         t = f.type;
@@ -502,7 +499,7 @@ export class RecordView<F = any> extends View {
 
   get<K extends keyof F & string>(k: K, notSetValue?: unknown): ReadOf<F[K]>;
   get(k: string, notSetValue?: unknown): any {
-    const f = this._t.byName[k];
+    const f = this._t.field(k);
     if (f === undefined) {
       const tag = this._t.tag;
       return tag !== null && k === tag.field ? tag.value : notSetValue;
@@ -516,7 +513,7 @@ export class RecordView<F = any> extends View {
 
   set<K extends keyof F & string>(k: K, v: InputOf<F[K]> | ReadOf<F[K]>): this;
   set(k: string, v: unknown): this {
-    const f = this._t.byName[k];
+    const f = this._t.field(k);
     if (f === undefined) return this._setTag(k, v);
     const t = f.type;
     if (!t.isComposite()) {
@@ -648,6 +645,8 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
   }
   private valueAt(i: number): V {
     const t = this._t;
+    const scalar = t.scalarValue;
+    if (scalar !== null) return scalar.read(this._b, this._o + t.at(i)) as V;
     if (!cachesElements(t.value)) return t.value.read(this._b, this._o + t.at(i), this, t.keyNames[i]!);
     const c = (this._c ??= new Array<V | undefined>(t.domain.count));
     const v = c[i];
@@ -680,11 +679,16 @@ export class MapView<K extends Key = Key, V = unknown, I = unknown> extends View
     const t = this._t;
     const i = t.domain.keyIndex(k);
     if (i < 0) throw new LayoutError(joinPath(this._path(), String(k)), k, `a key of ${t.domain.describe()}`);
-    const value = t.value;
-    if (!value.isComposite() && this.present(i)) {
+    const scalar = t.scalarValue;
+    if (scalar !== null && !t.partial) {
+      // A scalar in a total map: its code goes straight in (a value out of bounds, code -1, is written
+      // below to raise its error).
+      const c = scalar.code(v);
+      if (c >= 0) return this._writeScalar(t.at(i), scalar, c);
+    } else if (scalar !== null && this.present(i)) {
       // Writing the value already there changes nothing, as in Immutable.js.
-      const c = (value as unknown as ScalarType).code(v);
-      if (c >= 0 && readCode(this._b, this._o + t.at(i), value.width) === c) return this;
+      const c = scalar.code(v);
+      if (c >= 0 && readCode(this._b, this._o + t.at(i), scalar.width) === c) return this;
     }
     const o = this._copy();
     const nb = NB;
@@ -917,30 +921,43 @@ export class IdSetView<K extends Key = Key> extends View {
     if (bits === 0) return notSetValue;
     return this._t.domain.values[31 - Math.clz32(bits & -bits)] as K;
   }
+  // The loops below walk the bits themselves: a property tests every new state, and going through the
+  // `values()` generator made each call allocate.
   forEach(fn: (id: K, id2: K, self: this) => unknown): number {
+    const bits = this.bits;
+    const values = this._t.domain.values;
     let n = 0;
-    for (const id of this.values()) {
+    for (let i = 0; i < values.length; i++) {
+      if (((bits >>> i) & 1) === 0) continue;
       n++;
-      if (fn(id, id, this) === false) break;
+      if (fn(values[i] as K, values[i] as K, this) === false) break;
     }
     return n;
   }
   some(pred: Pred<K, K>): boolean {
-    for (const id of this.values()) if (pred(id, id, this)) return true;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) return true;
     return false;
   }
   every(pred: Pred<K, K>): boolean {
-    for (const id of this.values()) if (!pred(id, id, this)) return false;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && !pred(values[i] as K, values[i] as K, this)) return false;
     return true;
   }
   count(pred?: Pred<K, K>): number {
     if (pred === undefined) return this.size;
+    const bits = this.bits;
+    const values = this._t.domain.values;
     let n = 0;
-    for (const id of this.values()) if (pred(id, id, this)) n++;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) n++;
     return n;
   }
   find(pred: Pred<K, K>): K | undefined {
-    for (const id of this.values()) if (pred(id, id, this)) return id;
+    const bits = this.bits;
+    const values = this._t.domain.values;
+    for (let i = 0; i < values.length; i++) if ((bits >>> i) & 1 && pred(values[i] as K, values[i] as K, this)) return values[i] as K;
     return undefined;
   }
   filter(pred: Pred<K, K>): this {

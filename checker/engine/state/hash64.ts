@@ -26,8 +26,8 @@ export function hash64(bytes: Uint8Array, start: number, end: number): void {
   let h2 = 0x5bd1e995 ^ len;
   let i = start;
   // Whole 8-byte blocks, then the last partial block (zero-padded, the second word 0 when it is past the end).
-  // The tail repeats the block mix rather than sharing it: one loop testing for the tail in every block,
-  // or a mix function over shared state, made hashing about 15 % slower.
+  // The tail (in `finish`) repeats the block mix rather than sharing it: one loop testing for the tail in
+  // every block, or a mix function over shared state, made hashing about 15 % slower.
   const whole = end - 7;
   for (; i < whole; i += 8) {
     let k1 = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
@@ -47,6 +47,48 @@ export function hash64(bytes: Uint8Array, start: number, end: number): void {
     h2 = (h2 + h1) | 0;
     h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
   }
+  finish(b, i, end, h1, h2);
+}
+
+
+/**
+ * `hash64Aligned(words, bytes, start, end)`: `hash64(bytes, start, end)` for a `start` on a 32-bit word,
+ * reading whole blocks from `words` (an Int32Array over the same memory as `bytes`, from its start): the
+ * same result with a quarter of the loads. Little-endian machines only (see `LITTLE_ENDIAN`), where a word
+ * is its four bytes read as `hash64` reads them.
+ */
+export function hash64Aligned(words: Int32Array, bytes: Uint8Array, start: number, end: number): void {
+  const len = end - start;
+  let h1 = 0x9747b28c ^ len;
+  let h2 = 0x5bd1e995 ^ len;
+  let i = start;
+  const whole = end - 7;
+  for (; i < whole; i += 8) {
+    let k1 = words[i >> 2]!;
+    let k2 = words[(i >> 2) + 1]!;
+    k1 = Math.imul(k1, C1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, C2);
+    h1 ^= k1;
+    h1 = (h1 << 19) | (h1 >>> 13);
+    h1 = (h1 + h2) | 0;
+    h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
+    k2 = Math.imul(k2, C2);
+    k2 = (k2 << 16) | (k2 >>> 16);
+    k2 = Math.imul(k2, C3);
+    h2 ^= k2;
+    h2 = (h2 << 17) | (h2 >>> 15);
+    h2 = (h2 + h1) | 0;
+    h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
+  }
+  finish(bytes, i, end, h1, h2);
+}
+
+/** Whether this machine stores the low byte of a word first (what `hash64Aligned` needs). */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The last partial block of `b[i, end)` (zero-padded), then the final mix; leaves the result in `hashHi`/`hashLo`. */
+function finish(b: Uint8Array, i: number, end: number, h1: number, h2: number): void {
   if (i < end) {
     let k1 = 0;
     let k2 = 0;
@@ -89,37 +131,6 @@ export function hash64(bytes: Uint8Array, start: number, end: number): void {
     h2 = (h2 + h1) | 0;
     h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
   }
-  h1 = (h1 + h2) | 0;
-  h2 = (h2 + h1) | 0;
-  h1 = fmix(h1);
-  h2 = fmix(h2);
-  h1 = (h1 + h2) | 0;
-  h2 = (h2 + h1) | 0;
-  hashHi = h1 >>> 0;
-  hashLo = h2 >>> 0;
-}
-
-/**
- * `hash64` of 8 bytes given as two little-endian 32-bit words (`hash64` of those bytes gives the same
- * result), for a value that is a number: no bytes to write and read back.
- */
-export function hash64Words(k1: number, k2: number): void {
-  let h1 = 0x9747b28c ^ 8;
-  let h2 = 0x5bd1e995 ^ 8;
-  k1 = Math.imul(k1, C1);
-  k1 = (k1 << 15) | (k1 >>> 17);
-  k1 = Math.imul(k1, C2);
-  h1 ^= k1;
-  h1 = (h1 << 19) | (h1 >>> 13);
-  h1 = (h1 + h2) | 0;
-  h1 = (Math.imul(h1, 5) + 0x561ccd1b) | 0;
-  k2 = Math.imul(k2, C2);
-  k2 = (k2 << 16) | (k2 >>> 16);
-  k2 = Math.imul(k2, C3);
-  h2 ^= k2;
-  h2 = (h2 << 17) | (h2 >>> 15);
-  h2 = (h2 + h1) | 0;
-  h2 = (Math.imul(h2, 5) + 0x0bcaa747) | 0;
   h1 = (h1 + h2) | 0;
   h2 = (h2 + h1) | 0;
   h1 = fmix(h1);
