@@ -56,6 +56,25 @@ test('a guard that takes the parameters is asked for each choice', () => {
   assert.deepEqual(asked, [1, 2, 3]);
 });
 
+test('a guard of length 1 that can still read the parameters is asked for each choice', () => {
+  const guards: Action<number, { d: number }>['enabled'][] = [
+    (_s, p = { d: 0 }) => p.d !== 2,
+    (_s, ...rest) => rest[0]!.d !== 2,
+    function (this: unknown, _s: number) {
+      // eslint-disable-next-line prefer-rest-params
+      return (arguments[1] as { d: number }).d !== 2;
+    },
+  ];
+  for (const enabled of guards) {
+    assert.equal(enabled!.length, 1);
+    const e = oneAction({ name: 'Step', params: () => [{ d: 1 }, { d: 2 }, { d: 3 }], enabled, next: (s, { d }) => s + d });
+    assert.deepEqual(successorsOf(e, 0), [
+      [1, 0],
+      [3, 2],
+    ]);
+  }
+});
+
 test('a guard of the state alone is not asked when there is no choice, and its error names the first choice', () => {
   let asked = 0;
   const none = oneAction({ name: 'Step', params: () => [], enabled: () => (asked++, true), next: (s) => s });

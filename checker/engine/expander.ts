@@ -48,8 +48,8 @@ export class Expander<S> {
   hi = 0;
   lo = 0;
   /**
-   * Per action: 1 when its guard is declared with the state alone (`enabled: (s) => ...`), so it cannot
-   * read the parameters and is asked once per state instead of once per parameter choice.
+   * Per action: 1 when its guard is an arrow function declared with the state alone (`enabled: (s) => ...`),
+   * so it cannot read the parameters and is asked once per state instead of once per parameter choice.
    */
   private readonly guardOfState: Uint8Array;
   /** The action `successors` is running (when it throws, the one that threw). */
@@ -64,7 +64,7 @@ export class Expander<S> {
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
-    this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && a.enabled.length === 1 ? 1 : 0));
+    this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && readsStateOnly(a.enabled) ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
   }
@@ -329,4 +329,14 @@ function formatParamsBrief(p: ActionParams): string {
   const keys = Object.keys(p);
   if (keys.length === 0) return '';
   return `(${keys.map((k) => `${k}=${String(p[k])}`).join(', ')})`;
+}
+
+/**
+ * Whether `guard` cannot see its second argument: an arrow function (which has no `arguments` of its own)
+ * whose only parameter is a plain name. `(s, p = …) => …`, `(s, ...rest) => …` and `function (s) {…}`
+ * also have length 1 but may read the parameters, so they are asked once per choice.
+ */
+function readsStateOnly(guard: (...args: never[]) => unknown): boolean {
+  if (guard.length !== 1) return false;
+  return /^(?:async\s*)?(?:[A-Za-z_$][\w$]*|\(\s*[A-Za-z_$][\w$]*\s*\))\s*=>/.test(Function.prototype.toString.call(guard));
 }
