@@ -57,8 +57,8 @@ export interface Action<S, P extends ActionParams = ActionParams> {
   readonly name: string;
   readonly params?: (s: S) => Iterable<P>;
   /**
-   * Declared with the state alone (`(s) => ...`), the guard does not depend on the parameters, and the
-   * checker asks it once per state rather than once per parameter choice.
+   * Written as an arrow function of the state alone (`(s) => ...`), the guard cannot depend on the
+   * parameters, and the checker asks it once per state rather than once per parameter choice.
    */
   readonly enabled?: (s: S, p: P) => boolean;
   readonly next: (s: S, p: P) => S;
