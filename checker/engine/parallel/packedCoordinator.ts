@@ -28,6 +28,9 @@ import { writeCheckpoint } from '../checkpoint.ts';
 import { copyInto } from '../../../spec/layout/bytes.ts';
 import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
+/** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
+const LOOKAHEAD = 8;
+
 /** The next level, grown in place as accepted states are appended. */
 class LevelBuffer {
   bytes: Uint8Array;
@@ -257,6 +260,10 @@ async function search<S>(
     let at = 0;
     let ci = 0;
     let pos = firstPos;
+    // The fingerprint table is tens of megabytes: each lookup starts the one LOOKAHEAD candidates on,
+    // so that many trips to memory overlap instead of following one another.
+    const total = cand.length / CANDIDATE_WORDS;
+    for (let k = 0; k < LOOKAHEAD && k < total; k++) seen.touch(cand[k * CANDIDATE_WORDS]!, cand[k * CANDIDATE_WORDS + 1]!);
     while (at < p.length) {
       const gen = p[at]!;
       const count = p[at + 1]!;
@@ -272,6 +279,7 @@ async function search<S>(
       let violation: SearchEnd | null = null;
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
+        if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
           if (!seen.has(cand[o]!, cand[o + 1]!)) pastBudget = true;
