@@ -1,3 +1,5 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /**
  * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
  *
@@ -22,6 +24,13 @@ export const ERROR_VERDICT = 0xffffffff;
 
 export interface PackedWorkerSetup {
   readonly packed: true;
+  /**
+   * Where the worker posts its chunk reports. The coordinator takes them off this port itself
+   * (receiveMessageOnPort) between its own chunks, without a turn of its event loop for each.
+   */
+  readonly reports: MessagePort;
+  /** One Int32 the worker adds one to, and wakes, after each report: the coordinator waits on it. */
+  readonly mail: SharedArrayBuffer;
   readonly modulePath: string;
   readonly params: Readonly<Record<string, string | number | boolean>>;
   readonly symmetry: boolean;

@@ -9,7 +9,13 @@ import type { FromPackedWorker, PackedWorkerSetup, ToPackedWorker } from './pack
 
 export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   const port = parentPort!;
-  const send = (m: FromPackedWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  const mail = new Int32Array(setup.mail);
+  const send = (m: FromPackedWorker, transfer: ArrayBuffer[] = []) => {
+    setup.reports.postMessage(m, transfer);
+    // Posted first, counted after: a coordinator woken by the count finds the report on its port.
+    Atomics.add(mail, 0, 1);
+    Atomics.notify(mail, 0);
+  };
   const definition = await importDefinition(setup.modulePath);
   const expander = new Expander(definition.build(setup.params), setup.symmetry);
   const first = expander.initialStates()[0];
@@ -30,7 +36,10 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   port.on('message', (m: ToPackedWorker) => {
     try {
       if (m.type === 'level') expandLevel(m);
-      else port.close();
+      else {
+        setup.reports.close();
+        port.close();
+      }
     } catch (e) {
       send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
