@@ -140,13 +140,18 @@ export class ChunkExpander {
     bytes.clear();
     this.errors = [];
     const end = Math.min(count, (chunk + 1) * chunkSize);
+    // The counts as they stand: every parent's own are read off against them, then undone.
+    const enabledCount = expander.enabledCount;
+    const firedCount = expander.firedCount;
+    const enabledBefore = this.enabledBefore;
+    const firedBefore = this.firedBefore;
+    enabledBefore.set(enabledCount);
+    firedBefore.set(firedCount);
     for (let pos = chunk * chunkSize; pos < end; pos++) {
       const s = layout.wrapAt(this.states, pos * w);
       this.parent = s;
       const header = parents.length;
       for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
-      this.enabledBefore.set(expander.enabledCount);
-      this.firedBefore.set(expander.firedCount);
       this.generated = 0;
       this.count = 0;
       let flags = 0;
@@ -161,20 +166,20 @@ export class ChunkExpander {
         flags = FLAG_ERROR | (this.errors.length << 2);
         this.errors.push(errorText(e));
       }
+      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
+      // (the coordinator's thread expands with the search's expander).
       let pairs = 0;
       for (let a = 0; a < this.actions; a++) {
-        const enabled = expander.enabledCount[a]! - this.enabledBefore[a]!;
-        const fired = expander.firedCount[a]! - this.firedBefore[a]!;
+        const enabled = enabledCount[a]! - enabledBefore[a]!;
+        const fired = firedCount[a]! - firedBefore[a]!;
         if (enabled === 0 && fired === 0) continue;
+        enabledCount[a] = enabledBefore[a]!;
+        firedCount[a] = firedBefore[a]!;
         parents.push(a);
         parents.push(enabled);
         parents.push(fired);
         pairs++;
       }
-      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
-      // (the coordinator's thread expands with the search's expander).
-      expander.enabledCount.set(this.enabledBefore);
-      expander.firedCount.set(this.firedBefore);
       parents.set(header, this.generated);
       parents.set(header + 1, this.count);
       parents.set(header + 2, flags);
