@@ -131,15 +131,14 @@ export class ChunkExpander {
     this.sent.clear();
   }
 
-  /** The report of positions [chunk × chunkSize, min(count, (chunk + 1) × chunkSize)) of the level. */
-  expand(chunk: number, chunkSize: number, count: number): ChunkReport {
+  /** The report of chunk `chunk`: positions [start, end) of the level. */
+  expand(chunk: number, start: number, end: number): ChunkReport {
     const { expander, parents, candidates, bytes, layout } = this;
     const w = layout.width;
     parents.clear();
     candidates.clear();
     bytes.clear();
     this.errors = [];
-    const end = Math.min(count, (chunk + 1) * chunkSize);
     // The counts as they stand: every parent's own are read off against them, then undone.
     const enabledCount = expander.enabledCount;
     const firedCount = expander.firedCount;
@@ -147,7 +146,7 @@ export class ChunkExpander {
     const firedBefore = this.firedBefore;
     enabledBefore.set(enabledCount);
     firedBefore.set(firedCount);
-    for (let pos = chunk * chunkSize; pos < end; pos++) {
+    for (let pos = start; pos < end; pos++) {
       const s = layout.wrapAt(this.states, pos * w);
       this.parent = s;
       const header = parents.length;

@@ -16,6 +16,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from '
 import { yieldToEventLoop } from '../limits.ts';
 import { isPacked, layoutOf } from '../state/packed.ts';
 import { ChunkExpander } from './chunkExpander.ts';
+import { levelChunks } from './levelChunks.ts';
 import type { Expander } from '../expander.ts';
 import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
@@ -195,13 +196,12 @@ async function search<S>(
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
-    // Enough chunks that both workers stay busy and a stop inside a level comes soon.
-    const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (pool.count * 8))));
-    const chunks = Math.ceil(levelSize / chunkSize);
+    const starts = levelChunks(levelSize, pool.count);
+    const chunks = starts.length - 1;
     const nextChunk = new SharedArrayBuffer(4);
     const claim = new Int32Array(nextChunk);
     for (const w of workers) {
-      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, nextChunk, seen: seen.buffer, witnessesReached });
+      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, starts, nextChunk, seen: seen.buffer, witnessesReached });
     }
     // This thread's chunks see the witnesses as the workers do: as they were when the level started.
     own.startLevel(levelBytes, seen, Uint8Array.from(witnessesReached));
@@ -225,7 +225,7 @@ async function search<S>(
         // chunk it took before (which its own record of candidates sent relies on).
         const mine = Atomics.add(claim, 0, 1);
         if (mine < chunks) {
-          waiting.set(mine, own.expand(mine, chunkSize, levelSize));
+          waiting.set(mine, own.expand(mine, starts[mine]!, starts[mine + 1]!));
           // The workers' reports need no turn of the event loop (see PackedWorkerPool.poll); signals
           // and timers get one every 50 ms.
           if (limits.shouldYield()) await yieldToEventLoop();
@@ -233,11 +233,11 @@ async function search<S>(
       }
       const c = waiting.get(chunk)!;
       waiting.delete(chunk);
-      stop = merge(c, chunk * chunkSize);
+      stop = merge(c, starts[chunk]!);
       if (stop === null) {
         const reason = limits.exceeded(log.size, memory());
         if (reason !== null) stop = { kind: 'incomplete', reason };
-        limits.progress({ distinct: log.size, generated, queued: levelSize - (chunk + 1) * chunkSize + nextLevel.count, depth });
+        limits.progress({ distinct: log.size, generated, queued: levelSize - starts[chunk + 1]! + nextLevel.count, depth });
       }
     }
     if (stop !== null) {

@@ -24,11 +24,12 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
 
   function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
     chunks.startLevel(new Uint8Array(m.states), new FingerprintSetView(m.seen), m.witnessesReached);
-    const total = Math.ceil(m.count / m.chunkSize);
+    const starts = m.starts;
+    const total = starts.length - 1;
     const nextChunk = new Int32Array(m.nextChunk);
     // Claimed in increasing order: this worker's chunks are merged in the order it expands them.
     for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < total; chunk = Atomics.add(nextChunk, 0, 1)) {
-      const r = chunks.expand(chunk, m.chunkSize, m.count);
+      const r = chunks.expand(chunk, starts[chunk]!, starts[chunk + 1]!);
       send(r, [r.parents.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
     }
   }
