@@ -13,6 +13,8 @@ import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type Chunk
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
 export interface SeenFingerprints {
   has(hi: number, lo: number): boolean;
+  /** Brings the fingerprint's slot into the cache ahead of `has`. */
+  touch(hi: number, lo: number): void;
 }
 
 /** How often a worker's heap is measured for the memory budget (measuring costs a call into V8). */
@@ -35,11 +37,13 @@ export class ChunkExpander {
   private seen: SeenFingerprints | null = null;
   private witnessesReached: Uint8Array = new Uint8Array(0);
   private states: Uint8Array = new Uint8Array(0);
+  private parent: unknown = null;
   // Per parent being expanded: successors generated, candidates reported.
   private generated = 0;
   private count = 0;
   private heapUsed = 0;
   private heapMeasuredAt = -Infinity;
+  private readonly batch = new SuccessorBatch();
   private readonly visit: (t: unknown, action: number, params: unknown, ordinal: number) => void;
 
   constructor(
@@ -50,41 +54,73 @@ export class ChunkExpander {
     this.actions = expander.actions.length;
     this.enabledBefore = new Float64Array(this.actions);
     this.firedBefore = new Float64Array(this.actions);
-    const w = layout.width;
-    const witnesses = expander.witnesses;
-    const candidates = this.candidates;
     this.visit = (t: unknown, action: number, _params: unknown, ordinal: number): void => {
       const index = this.generated++;
+      // A step that changed nothing gives back the state being expanded (as in bfs.ts), which is in the
+      // level, so seen: no fingerprint to compute, no lookup.
+      if (t === this.parent) return;
       expander.fingerprint(t);
-      const hi = expander.hi;
-      const lo = expander.lo;
-      if (this.seen!.has(hi, lo)) return;
-      if (!this.sent.add(hi, lo)) return;
-      this.count++;
-      candidates.push(hi);
-      candidates.push(lo);
-      candidates.push(action);
-      candidates.push(ordinal);
-      candidates.push(index);
-      let verdict = 0;
-      let witnessBits = 0;
-      try {
-        verdict = expander.firstViolation(t) + 1;
-        const reached = this.witnessesReached;
-        for (let i = 0; i < witnesses.length && i < 32; i++) {
-          if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
-        }
-      } catch (e) {
-        if (!(e instanceof SpecError)) throw e;
-        verdict = ERROR_VERDICT;
-        witnessBits = this.errors.length;
-        this.errors.push(errorText(e));
-      }
-      candidates.push(verdict);
-      candidates.push(witnessBits >>> 0);
-      const v = t as PackedState;
-      this.bytes.pushFrom(v._b, v._o, w);
+      this.batch.push(t, action, ordinal, index, expander.hi, expander.lo);
     };
+  }
+
+  /**
+   * Reports the successors of the state just expanded that are neither in this level's record of
+   * candidates sent nor in the fingerprints seen, in the order they came. Both tables are probed for the
+   * whole batch before any answer is used, so their trips to memory overlap (as in bfs.ts). The record is
+   * probed first: most successors are copies of states this expander reported earlier in the level.
+   */
+  private flush(): void {
+    const batch = this.batch;
+    const n = batch.length;
+    if (n === 0) return;
+    batch.length = 0;
+    const { hiOf, loOf, keep } = batch;
+    const sent = this.sent;
+    const seen = this.seen!;
+    for (let i = 0; i < n; i++) sent.touch(hiOf[i]!, loOf[i]!);
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const fresh = sent.add(hiOf[i]!, loOf[i]!);
+      keep[i] = fresh ? 1 : 0;
+      if (fresh) {
+        kept++;
+        seen.touch(hiOf[i]!, loOf[i]!);
+      }
+    }
+    if (kept === 0) return;
+    for (let i = 0; i < n; i++) if (keep[i] === 1 && !seen.has(hiOf[i]!, loOf[i]!)) this.report(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!, hiOf[i]!, loOf[i]!);
+    batch.states.fill(undefined, 0, n);
+  }
+
+  /** A candidate: its words (what its properties say of it) and its bytes. */
+  private report(t: unknown, action: number, ordinal: number, index: number, hi: number, lo: number): void {
+    const { expander, candidates } = this;
+    const witnesses = expander.witnesses;
+    this.count++;
+    candidates.push(hi);
+    candidates.push(lo);
+    candidates.push(action);
+    candidates.push(ordinal);
+    candidates.push(index);
+    let verdict = 0;
+    let witnessBits = 0;
+    try {
+      verdict = expander.firstViolation(t) + 1;
+      const reached = this.witnessesReached;
+      for (let i = 0; i < witnesses.length && i < 32; i++) {
+        if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+      }
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      verdict = ERROR_VERDICT;
+      witnessBits = this.errors.length;
+      this.errors.push(errorText(e));
+    }
+    candidates.push(verdict);
+    candidates.push(witnessBits >>> 0);
+    const v = t as PackedState;
+    this.bytes.pushFrom(v._b, v._o, this.layout.width);
   }
 
   /** A new level: its states, the fingerprints seen before it, the witnesses reached before it. */
@@ -95,46 +131,54 @@ export class ChunkExpander {
     this.sent.clear();
   }
 
-  /** The report of positions [chunk × chunkSize, min(count, (chunk + 1) × chunkSize)) of the level. */
-  expand(chunk: number, chunkSize: number, count: number): ChunkReport {
+  /** The report of chunk `chunk`: positions [start, end) of the level. */
+  expand(chunk: number, start: number, end: number): ChunkReport {
     const { expander, parents, candidates, bytes, layout } = this;
     const w = layout.width;
     parents.clear();
     candidates.clear();
     bytes.clear();
     this.errors = [];
-    const end = Math.min(count, (chunk + 1) * chunkSize);
-    for (let pos = chunk * chunkSize; pos < end; pos++) {
+    // The counts as they stand: every parent's own are read off against them, then undone.
+    const enabledCount = expander.enabledCount;
+    const firedCount = expander.firedCount;
+    const enabledBefore = this.enabledBefore;
+    const firedBefore = this.firedBefore;
+    enabledBefore.set(enabledCount);
+    firedBefore.set(firedCount);
+    for (let pos = start; pos < end; pos++) {
       const s = layout.wrapAt(this.states, pos * w);
+      this.parent = s;
       const header = parents.length;
       for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
-      this.enabledBefore.set(expander.enabledCount);
-      this.firedBefore.set(expander.firedCount);
       this.generated = 0;
       this.count = 0;
       let flags = 0;
       try {
         if (!expander.withinConstraint(s)) flags = FLAG_NOT_EXPANDED;
         else expander.successors(s, this.visit);
+        this.flush();
       } catch (e) {
         if (!(e instanceof SpecError)) throw e;
+        // The successors made before the action threw are reported, as visiting each at once would.
+        this.flush();
         flags = FLAG_ERROR | (this.errors.length << 2);
         this.errors.push(errorText(e));
       }
+      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
+      // (the coordinator's thread expands with the search's expander).
       let pairs = 0;
       for (let a = 0; a < this.actions; a++) {
-        const enabled = expander.enabledCount[a]! - this.enabledBefore[a]!;
-        const fired = expander.firedCount[a]! - this.firedBefore[a]!;
+        const enabled = enabledCount[a]! - enabledBefore[a]!;
+        const fired = firedCount[a]! - firedBefore[a]!;
         if (enabled === 0 && fired === 0) continue;
+        enabledCount[a] = enabledBefore[a]!;
+        firedCount[a] = firedBefore[a]!;
         parents.push(a);
         parents.push(enabled);
         parents.push(fired);
         pairs++;
       }
-      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
-      // (the coordinator's thread expands with the search's expander).
-      expander.enabledCount.set(this.enabledBefore);
-      expander.firedCount.set(this.firedBefore);
       parents.set(header, this.generated);
       parents.set(header + 1, this.count);
       parents.set(header + 2, flags);
@@ -153,4 +197,43 @@ export class ChunkExpander {
 /** A spec error as sent to the coordinator: its detail and its cause's message (see packedCoordinator.ts). */
 function errorText(e: SpecError): string {
   return `${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`;
+}
+
+/** The successors of the state being expanded, with their fingerprints, waiting to be looked up. */
+class SuccessorBatch {
+  states: unknown[] = [];
+  actionOf = new Int32Array(64);
+  ordinalOf = new Int32Array(64);
+  indexOf = new Int32Array(64);
+  hiOf = new Uint32Array(64);
+  loOf = new Uint32Array(64);
+  /** 1 for a successor not reported earlier in the level (set by the flush). */
+  keep = new Uint8Array(64);
+  length = 0;
+
+  push(t: unknown, action: number, ordinal: number, index: number, hi: number, lo: number): void {
+    const i = this.length++;
+    if (i === this.hiOf.length) this.grow();
+    this.states[i] = t;
+    this.actionOf[i] = action;
+    this.ordinalOf[i] = ordinal;
+    this.indexOf[i] = index;
+    this.hiOf[i] = hi;
+    this.loOf[i] = lo;
+  }
+
+  private grow(): void {
+    const cap = this.hiOf.length * 2;
+    const more = <A extends Int32Array | Uint32Array | Uint8Array>(a: A, make: (n: number) => A): A => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.actionOf = more(this.actionOf, (n) => new Int32Array(n));
+    this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
+    this.indexOf = more(this.indexOf, (n) => new Int32Array(n));
+    this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
+    this.loOf = more(this.loOf, (n) => new Uint32Array(n));
+    this.keep = new Uint8Array(cap);
+  }
 }

@@ -12,10 +12,11 @@
  * merge is not back yet, this thread claims and expands a chunk itself. So N workers keep N cores busy,
  * not N + 1 threads on N cores, and there is one V8 heap less to collect and compile code for.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { yieldToEventLoop } from '../limits.ts';
 import { isPacked, layoutOf } from '../state/packed.ts';
 import { ChunkExpander } from './chunkExpander.ts';
+import { levelChunks } from './levelChunks.ts';
 import type { Expander } from '../expander.ts';
 import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
@@ -27,6 +28,12 @@ import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { copyInto } from '../../../spec/layout/bytes.ts';
 import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
+
+/** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
+const LOOKAHEAD = 8;
+
+/** The longest this thread sleeps waiting for a report before its event loop runs. */
+const WAIT_MS = 20;
 
 /** The next level, grown in place as accepted states are appended. */
 class LevelBuffer {
@@ -49,29 +56,26 @@ class LevelBuffer {
 
 class WorkerHandle {
   private readonly worker: Worker;
-  private onMessage: ((m: FromPackedWorker) => void) | null = null;
-  private readonly inbox: FromPackedWorker[] = [];
+  private readonly reports: MessagePort;
 
-  constructor(setup: PackedWorkerSetup) {
-    this.worker = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
-    this.worker.on('message', (m: FromPackedWorker) => this.deliver(m));
-    this.worker.on('error', (e) => this.deliver({ type: 'failed', message: e.message }));
+  constructor(setup: Omit<PackedWorkerSetup, 'reports'>, failed: (m: FromPackedWorker) => void) {
+    const { port1, port2 } = new MessageChannel();
+    this.reports = port1;
+    this.worker = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: { ...setup, reports: port2 }, transferList: [port2] });
+    this.worker.on('error', (e) => failed({ type: 'failed', message: e.message }));
     this.worker.on('exit', (code) => {
-      if (code !== 0) this.deliver({ type: 'failed', message: `worker thread exited with code ${code}` });
+      if (code !== 0) failed({ type: 'failed', message: `worker thread exited with code ${code}` });
     });
   }
-  private deliver(m: FromPackedWorker): void {
-    if (this.onMessage) this.onMessage(m);
-    else this.inbox.push(m);
-  }
-  listen(f: (m: FromPackedWorker) => void): void {
-    this.onMessage = f;
-    for (const m of this.inbox.splice(0)) f(m);
+  /** The worker's next report, if one is waiting (taken off its port at once, not by the event loop). */
+  receive(): FromPackedWorker | undefined {
+    return receiveMessageOnPort(this.reports)?.message as FromPackedWorker | undefined;
   }
   send(m: ToPackedWorker): void {
     this.worker.postMessage(m);
   }
   async stop(): Promise<void> {
+    this.reports.close();
     await this.worker.terminate();
   }
 }
@@ -83,29 +87,45 @@ class WorkerHandle {
  */
 export class PackedWorkerPool {
   readonly workers: readonly WorkerHandle[];
-  private readonly queue: FromPackedWorker[] = [];
-  private wake: (() => void) | null = null;
+  /** A thread's failure, as the event loop tells it. */
+  private readonly failures: FromPackedWorker[] = [];
+  private readonly mail = new Int32Array(new SharedArrayBuffer(4));
+  /** The worker polled first next time, so no worker's reports wait behind another's. */
+  private first = 0;
 
   constructor(source: ModelSource, symmetry: boolean, readonly count: number) {
-    this.workers = Array.from({ length: count - 1 }, (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count }));
-    // Every message goes to one queue, so chunks are taken in whatever order they arrive.
-    for (const w of this.workers)
-      w.listen((m) => {
-        this.queue.push(m);
-        const f = this.wake;
-        this.wake = null;
-        f?.();
-      });
-  }
-
-  async next(): Promise<FromPackedWorker> {
-    while (this.queue.length === 0) await new Promise<void>((r) => (this.wake = r));
-    return this.queue.shift()!;
+    this.workers = Array.from(
+      { length: count - 1 },
+      (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count, mail: this.mail.buffer as SharedArrayBuffer }, (m) => this.failures.push(m)),
+    );
   }
 
   /** A message already received, if any (without waiting). */
   poll(): FromPackedWorker | undefined {
-    return this.queue.shift();
+    if (this.failures.length > 0) return this.failures.shift();
+    const n = this.workers.length;
+    for (let k = 0; k < n; k++) {
+      const i = (this.first + k) % n;
+      const m = this.workers[i]!.receive();
+      if (m !== undefined) {
+        this.first = (i + 1) % n;
+        return m;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The next message. This thread sleeps until a worker counts a report in `mail`, and at least every
+   * WAIT_MS lets its event loop run (signals, timers, and a thread's failure come that way).
+   */
+  async next(): Promise<FromPackedWorker> {
+    for (;;) {
+      const posted = Atomics.load(this.mail, 0);
+      const m = this.poll();
+      if (m !== undefined) return m;
+      if (Atomics.wait(this.mail, 0, posted, WAIT_MS) === 'timed-out') await yieldToEventLoop();
+    }
   }
 
   async stop(): Promise<void> {
@@ -176,13 +196,12 @@ async function search<S>(
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
-    // Enough chunks that both workers stay busy and a stop inside a level comes soon.
-    const chunkSize = Math.max(16, Math.min(1024, Math.ceil(levelSize / (pool.count * 8))));
-    const chunks = Math.ceil(levelSize / chunkSize);
+    const starts = levelChunks(levelSize, pool.count);
+    const chunks = starts.length - 1;
     const nextChunk = new SharedArrayBuffer(4);
     const claim = new Int32Array(nextChunk);
     for (const w of workers) {
-      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, chunkSize, nextChunk, seen: seen.buffer, witnessesReached });
+      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, starts, nextChunk, seen: seen.buffer, witnessesReached });
     }
     // This thread's chunks see the witnesses as the workers do: as they were when the level started.
     own.startLevel(levelBytes, seen, Uint8Array.from(witnessesReached));
@@ -206,18 +225,19 @@ async function search<S>(
         // chunk it took before (which its own record of candidates sent relies on).
         const mine = Atomics.add(claim, 0, 1);
         if (mine < chunks) {
-          waiting.set(mine, own.expand(mine, chunkSize, levelSize));
-          // Lets the workers' reports in, so the next merge is of whatever came back meanwhile.
-          await yieldToEventLoop();
+          waiting.set(mine, own.expand(mine, starts[mine]!, starts[mine + 1]!));
+          // The workers' reports need no turn of the event loop (see PackedWorkerPool.poll); signals
+          // and timers get one every 50 ms.
+          if (limits.shouldYield()) await yieldToEventLoop();
         } else take(await pool.next());
       }
       const c = waiting.get(chunk)!;
       waiting.delete(chunk);
-      stop = merge(c, chunk * chunkSize);
+      stop = merge(c, starts[chunk]!);
       if (stop === null) {
         const reason = limits.exceeded(log.size, memory());
         if (reason !== null) stop = { kind: 'incomplete', reason };
-        limits.progress({ distinct: log.size, generated, queued: levelSize - (chunk + 1) * chunkSize + nextLevel.count, depth });
+        limits.progress({ distinct: log.size, generated, queued: levelSize - starts[chunk + 1]! + nextLevel.count, depth });
       }
     }
     if (stop !== null) {
@@ -256,6 +276,10 @@ async function search<S>(
     let at = 0;
     let ci = 0;
     let pos = firstPos;
+    // The fingerprint table is tens of megabytes: each lookup starts the one LOOKAHEAD candidates on,
+    // so that many trips to memory overlap instead of following one another.
+    const total = cand.length / CANDIDATE_WORDS;
+    for (let k = 0; k < LOOKAHEAD && k < total; k++) seen.touch(cand[k * CANDIDATE_WORDS]!, cand[k * CANDIDATE_WORDS + 1]!);
     while (at < p.length) {
       const gen = p[at]!;
       const count = p[at + 1]!;
@@ -271,6 +295,7 @@ async function search<S>(
       let violation: SearchEnd | null = null;
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
+        if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
           if (!seen.has(cand[o]!, cand[o + 1]!)) pastBudget = true;

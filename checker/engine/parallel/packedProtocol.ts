@@ -1,7 +1,10 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /**
  * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
  *
- * A level lives once, as bytes in shared memory. It is cut into chunks of consecutive positions, which
+ * A level lives once, as bytes in shared memory. It is cut into chunks of consecutive positions (large
+ * first, small towards its end: levelChunks.ts), which
  * the workers claim in increasing order from a shared counter, so a worker slowed down (by the machine or
  * by costlier states) takes fewer chunks instead of holding up the merge. For each parent a worker reports what the sequential search would have
  * counted, and each successor not already in the shared fingerprint set as a candidate: its fingerprint,
@@ -22,6 +25,13 @@ export const ERROR_VERDICT = 0xffffffff;
 
 export interface PackedWorkerSetup {
   readonly packed: true;
+  /**
+   * Where the worker posts its chunk reports. The coordinator takes them off this port itself
+   * (receiveMessageOnPort) between its own chunks, without a turn of its event loop for each.
+   */
+  readonly reports: MessagePort;
+  /** One Int32 the worker adds one to, and wakes, after each report: the coordinator waits on it. */
+  readonly mail: SharedArrayBuffer;
   readonly modulePath: string;
   readonly params: Readonly<Record<string, string | number | boolean>>;
   readonly symmetry: boolean;
@@ -35,7 +45,8 @@ export type ToPackedWorker =
       /** `count` states of `width` bytes each. */
       readonly states: SharedArrayBuffer;
       readonly count: number;
-      readonly chunkSize: number;
+      /** Where each chunk starts, then `count` (levelChunks.ts). */
+      readonly starts: Int32Array;
       /** One Int32: the next chunk to claim (Atomics.add). */
       readonly nextChunk: SharedArrayBuffer;
       readonly seen: SharedArrayBuffer;

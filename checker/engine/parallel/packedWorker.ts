@@ -9,7 +9,13 @@ import type { FromPackedWorker, PackedWorkerSetup, ToPackedWorker } from './pack
 
 export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   const port = parentPort!;
-  const send = (m: FromPackedWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  const mail = new Int32Array(setup.mail);
+  const send = (m: FromPackedWorker, transfer: ArrayBuffer[] = []) => {
+    setup.reports.postMessage(m, transfer);
+    // Posted first, counted after: a coordinator woken by the count finds the report on its port.
+    Atomics.add(mail, 0, 1);
+    Atomics.notify(mail, 0);
+  };
   const definition = await importDefinition(setup.modulePath);
   const expander = new Expander(definition.build(setup.params), setup.symmetry);
   const first = expander.initialStates()[0];
@@ -18,11 +24,12 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
 
   function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
     chunks.startLevel(new Uint8Array(m.states), new FingerprintSetView(m.seen), m.witnessesReached);
-    const total = Math.ceil(m.count / m.chunkSize);
+    const starts = m.starts;
+    const total = starts.length - 1;
     const nextChunk = new Int32Array(m.nextChunk);
     // Claimed in increasing order: this worker's chunks are merged in the order it expands them.
     for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < total; chunk = Atomics.add(nextChunk, 0, 1)) {
-      const r = chunks.expand(chunk, m.chunkSize, m.count);
+      const r = chunks.expand(chunk, starts[chunk]!, starts[chunk + 1]!);
       send(r, [r.parents.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
     }
   }
@@ -30,7 +37,10 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   port.on('message', (m: ToPackedWorker) => {
     try {
       if (m.type === 'level') expandLevel(m);
-      else port.close();
+      else {
+        setup.reports.close();
+        port.close();
+      }
     } catch (e) {
       send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }

@@ -167,7 +167,12 @@ export class FingerprintSetView {
     this.slots = new Uint32Array(buffer);
     this.capacity = this.slots.length / 2;
   }
+  private touched = 0;
   has(hi: number, lo: number): boolean {
     return probe(this.slots, this.capacity, hi, lo);
+  }
+  /** As FingerprintSet.touch: starts the trip to memory for a lookup made soon after. */
+  touch(hi: number, lo: number): void {
+    this.touched ^= this.slots[2 * slotOf(hi, lo, this.capacity)]!;
   }
 }
