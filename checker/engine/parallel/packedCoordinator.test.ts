@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import twoPhase from '../../../spec/twophase/twoPhase.ts';
+import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
 import { checkModel } from '../check.ts';
 import { PackedWorkerPool } from './packedCoordinator.ts';
 
 const label = { spec: 'test', params: {} };
 const twoPhaseModule = fileURLToPath(new URL('../../../spec/twophase/twoPhase.ts', import.meta.url));
 const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
+const propertyThrowsModule = fileURLToPath(new URL('../../../test/fixtures/propertyThrows.ts', import.meta.url));
 
 test('--workers N starts N - 1 threads: the coordinator is the Nth', async () => {
   const pool = new PackedWorkerPool({ modulePath: twoPhaseModule, params: { rm: 3 } }, false, 3);
@@ -41,4 +43,18 @@ test('the packed search hands over to its workers after 100 states by default, w
   assert.deepEqual([two.status, two.stats.distinct, two.stats.generated, two.stats.depth], ['holds', 50816, one.stats.generated, one.stats.depth]);
   assert.deepEqual(two.stats.coverage, one.stats.coverage);
   assert.deepEqual('witnesses' in two ? two.witnesses : null, 'witnesses' in one ? one.witnesses : null);
+});
+
+test('a property that throws ends the search with the one-thread counts and coverage, whatever the number of workers', async () => {
+  const params = { rm: 5 };
+  const one = await checkModel(propertyThrows.build(params), {}, label);
+  assert.equal(one.status, 'error');
+  for (const workers of [2, 3]) {
+    const many = await checkModel(propertyThrows.build(params), { workers, parallelFromStates: 0 }, label, { modulePath: propertyThrowsModule, params });
+    assert.equal(many.stats.workers, workers);
+    assert.equal(many.status, 'error');
+    assert.equal('message' in many && many.message, 'message' in one && one.message);
+    assert.deepEqual([many.stats.distinct, many.stats.generated, many.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
+    assert.deepEqual(many.stats.coverage, one.stats.coverage);
+  }
 });

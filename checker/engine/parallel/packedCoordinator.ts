@@ -286,8 +286,9 @@ async function search<S>(
       const flags = p[at + 2]!;
       const pairs = p[at + 3]!;
       const parentId = levelFirstId + pos;
+      const countsAt = at + PARENT_HEADER;
       for (let k = 0; k < pairs; k++) {
-        const q = at + PARENT_HEADER + 3 * k;
+        const q = countsAt + 3 * k;
         expander.enabledCount[p[q]!]! += p[q + 1]!;
         expander.firedCount[p[q]!]! += p[q + 2]!;
       }
@@ -307,8 +308,15 @@ async function search<S>(
         newStates[action]!++;
         const verdict = cand[o + 5]!;
         if (verdict === ERROR_VERDICT) {
-          // The sequential search stops at once, having generated this parent's successors up to this one.
+          // The sequential search stops at once, having generated this parent's successors up to this one,
+          // and without the counts of this one's action and those after it (bfs.ts takes them back).
           generated += cand[o + 4]! + 1;
+          for (let k = 0; k < pairs; k++) {
+            const q = countsAt + 3 * k;
+            if (p[q]! < action) continue;
+            expander.enabledCount[p[q]!]! -= p[q + 1]!;
+            expander.firedCount[p[q]!]! -= p[q + 2]!;
+          }
           return { kind: 'error', stateId: id, error: specError('property', c.errors[cand[o + 6]!]!) };
         }
         const bits = cand[o + 6]!;
