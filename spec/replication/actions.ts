@@ -1,6 +1,6 @@
 /**
  * The actions of the replication model. Each action's `step` writes its effects into one copy of the
- * state (`withMutations`), and every step ends with `settle`, so a leader's high watermark and
+ * state's bytes (`writeStep`, writes.ts), and every step ends with `settle`, so a leader's high watermark and
  * acknowledgements always reflect the step that changed them. Every fault spends a budget.
  *
  * Produce, fetch, ISR changes, recovery and elections act on one topic partition (with several, their
@@ -10,7 +10,7 @@
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
 import { placesOf } from './places.ts';
@@ -19,7 +19,8 @@ import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
 import { brokerName, type Config, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
-import { setGhost, setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
+import { setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
+import { appendEntry, clearView, putBounded, putByte, putView, writeStep } from './writes.ts';
 
 type S = ReplicationState;
 /** Parameters of an action on one topic partition name it only when there are several. */
@@ -71,6 +72,19 @@ function consequences(cfg: Config, before: S, after: S, about = NO_LEADER): Mess
 }
 
 /**
+ * The leader `b` appends the produced `value` in its leader `epoch` (`Partition.appendRecordsToLeader`), and
+ * the producers have sent one more value; written in place into the step's copy (writes.ts).
+ */
+function append(m: S, tp: TopicPartition, b: number, epoch: number, value: number): S {
+  const P = placesOf(m);
+  const at = P.tps[tp.id]!;
+  // A full log is written through the layout, which reports the bound it passes.
+  if (!appendEntry(m, at.replicas[b]!.log, epoch, value, P.log)) return setReplica(m, tp, b, 'log', tp.replica(m, b).log.push({ epoch, value }));
+  putBounded(m, at.ghost.produced, 1, value, P.max.produced, tp.ghostPath('produced'));
+  return m;
+}
+
+/**
  * A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected,
  * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
  */
@@ -81,7 +95,7 @@ function crashed(s: S, cfg: Config, b: number): S {
 
 /**
  * An action whose `step` writes the step's effects into `m`, a copy of the state being written in place
- * (`withMutations`), and returns it (`before` is the state it was copied from, unchanged: guards' readings
+ * (`writeStep`), and returns it (`before` is the state it was copied from, unchanged: guards' readings
  * such as `snapshotOf` are taken there); `replicationActions` makes its `next`: the step, `settle`, and the
  * witness milestones, all on that one copy.
  */
@@ -129,11 +143,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (!v.running[p.broker] || v.viewLeader[p.broker] !== p.broker) return false;
       return v.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[p.broker]!));
     },
-    step: (m, p) => {
+    step: (m, p, before) => {
       const tp = tpOf(p);
-      const value = tp.ghost(m).produced + 1;
-      const entry = { epoch: viewOf(m, p.broker, tp).leaderEpoch, value };
-      return setGhost(setReplica(m, tp, p.broker, 'log', tp.replica(m, p.broker).log.push(entry)), tp, 'produced', value);
+      const v = snapshotOf(before, tp);
+      return append(m, tp, p.broker, v.viewEpoch[p.broker]!, v.produced + 1);
     },
     describe: (s, p, t) => ({
       actor: PRODUCER,
@@ -221,7 +234,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     enabled: (s, p) => snapshotOf(s, tpOf(p)).recovering && controllerLeads(snapshotOf(s, tpOf(p)), p.broker),
     step: (m, p) => {
       const tp = tpOf(p);
-      return m.setIn(tp.registrationPath('recovering'), false).setIn(tp.registrationPath('partitionEpoch'), registrationAt(m, tp).partitionEpoch + 1);
+      const r = registrationAt(m, tp);
+      return writeRegistration(m, tp, { ...r, recovering: false, partitionEpoch: r.partitionEpoch + 1 });
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.broker, tpOf(p).partition(s).isr),
   };
@@ -252,7 +266,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       return inMask(v.shuttingDown, broker) && v.running[broker]! && !inMask(v.cut, broker);
     },
     step: (m, { broker }) => {
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log, true);
+      const t = stopBroker(m, cfg, broker, () => Infinity, true);
       return fenceBroker(setBrokerMask(t, 'shuttingDown', brokerMask(t, 'shuttingDown') & ~bit(broker)), cfg, broker);
     },
     describe: (s, { broker }, t) => ({
@@ -273,9 +287,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       return crashes(v.running, (tp) => snapshotOf(s, tp).leo);
     },
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
-    step: (m, { broker, keep }) => {
-      const lost = cfg.tps.some((tp) => kept(keep, tp) < tp.replica(m, broker).log.size);
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false);
+    step: (m, { broker, keep }, before) => {
+      const lost = cfg.tps.some((tp) => kept(keep, tp) < snapshotOf(before, tp).leo[broker]!);
+      const t = stopBroker(m, cfg, broker, (tp) => kept(keep, tp), false);
       return crashed(spendFault(spendFault(t, 'uncleanShutdowns'), 'dataLossShutdowns', lost ? 1 : 0), cfg, broker);
     },
     describe: (s, { broker, keep }, t) => {
@@ -294,7 +308,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks,
     step: (m, { broker }) => {
-      const t = spendFault(stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false), 'emptyDisks');
+      const t = spendFault(stopBroker(m, cfg, broker, () => 0, false), 'emptyDisks');
       return crashed(t, cfg, broker);
     },
     describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(cfg, s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
@@ -335,7 +349,13 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const mask = cutMask(cut);
       let t = spendFault(spendFault(setBrokerMask(m, 'cut', mask), 'partitions'), 'isolations', cfg.countIsolations ? cut.size : 0);
       // Each cut-off broker keeps every partition record as it was when the network split.
-      for (const b of idsOf(mask)) for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', tp.partition(t));
+      const P = placesOf(t);
+      for (const b of idsOf(mask)) {
+        for (const tp of cfg.tps) {
+          const at = P.tps[tp.id]!;
+          putView(t, at.replicas[b]!.view, at.partition, at.replicas[b]!.viewPartition);
+        }
+      }
       for (const b of idsOf(mask)) t = fenceBroker(t, cfg, b);
       return t;
     },
@@ -353,8 +373,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     step: (m) => {
       const cut = idsOf(brokerMask(m, 'cut'));
       let t = setBrokerMask(m, 'cut', 0);
+      const P = placesOf(t);
       for (const b of cut) {
-        for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', null);
+        for (const tp of cfg.tps) clearView(t, P.tps[tp.id]!.replicas[b]!.view, P.tps[tp.id]!.replicas[b]!.viewPartition);
         if (brokerFlag(t, b, 'running')) t = unfenceBroker(t, cfg, b);
       }
       return t;
@@ -421,14 +442,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('UncleanRecovery'),
   ];
   const fair = fairness(multi);
-  return steps.map(({ step, ...a }) => ({
-    ...a,
-    ...fair[a.name],
-    next: (s: S, p: any) =>
-      s.withMutations((m) => {
-        if (observeMilestones(cfg, s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
-      }),
-  }));
+  return steps.map(({ step, ...a }) => {
+    const run = (m: S, p: any, before: S) => {
+      if (observeMilestones(cfg, before, settle(step(m, p, before), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
+    };
+    return { ...a, ...fair[a.name], next: (s: S, p: any) => writeStep(s, p, run) };
+  });
 }
 
 /**
@@ -463,7 +482,8 @@ type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr'
 
 /**
  * Records the witness milestones a step reached, in each topic partition (observer variables: no guard
- * reads them). It runs after every step, so it reads both states' bytes in place (places.ts).
+ * reads them). It runs after every step, so it reads both states' bytes and writes the step's copy in
+ * place (places.ts, writes.ts).
  */
 function observeMilestones(cfg: Config, before: S, after: S, action: string): S {
   let t = after;
@@ -478,11 +498,9 @@ function observeIn(cfg: Config, tp: TopicPartition, before: S, after: S, action:
   const g = at.ghost;
   const was = before._b;
   const wo = before._o;
-  let t = after;
+  const t = after;
   const flag = (f: Milestone) => t._b[t._o + g[f]] !== 0;
-  const mark = (f: Milestone) => {
-    if (!flag(f)) t = setGhost(t, tp, f, true);
-  };
+  const mark = (f: Milestone) => putByte(t, g[f], 1);
   const acked = t._b[t._o + g.acked]!;
   /** Whether the log at `log` (in `b` at `o`) lacks some acknowledged value. */
   const lacksAcked = (b: Uint8Array, o: number, log: number) => {
