@@ -10,10 +10,10 @@
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath, writeRegistration } from './controller.ts';
+import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
-import { placesOf } from './places.ts';
+import { type LogShape, placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from './clusterFields.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -182,7 +182,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const shrinkIsr: Step<Pair> = {
     name: 'ShrinkIsr',
-    params: (s) => (s.faults.isrShrinks < cfg.maxIsrShrinks ? inEvery((tp) => ledPairs(s, tp)) : NOTHING),
+    params: (s) => (brokerSnapshot(s).isrShrinks < cfg.maxIsrShrinks ? inEvery((tp) => ledPairs(s, tp)) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
     enabled: (s, p) => {
       const v = snapshotOf(s, tpOf(p));
@@ -408,7 +408,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const unclean = (name: UncleanPath): Step<One> => ({
     name,
     params: (s) => inEvery((tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
-    enabled: (s, p) => uncleanCandidates(s, cfg, name, tpOf(p)).includes(p.broker),
+    enabled: (s, p) => inMask(uncleanCandidateMask(s, cfg, name, tpOf(p)), p.broker),
     step: (m, p) => electUnclean(m, cfg, p.broker, tpOf(p)),
     describe: (s, p, t) => ({
       actor: CONTROLLER,
@@ -478,8 +478,6 @@ function fairness(multi: boolean): Readonly<Record<string, Pick<Action<S, any>, 
   };
 }
 
-type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
-
 /**
  * Records the witness milestones a step reached, in each topic partition (observer variables: no guard
  * reads them). It runs after every step, so it reads both states' bytes and writes the step's copy in
@@ -499,42 +497,47 @@ function observeIn(cfg: Config, tp: TopicPartition, before: S, after: S, action:
   const was = before._b;
   const wo = before._o;
   const t = after;
-  const flag = (f: Milestone) => t._b[t._o + g[f]] !== 0;
-  const mark = (f: Milestone) => putByte(t, g[f], 1);
-  const acked = t._b[t._o + g.acked]!;
-  /** Whether the log at `log` (in `b` at `o`) lacks some acknowledged value. */
-  const lacksAcked = (b: Uint8Array, o: number, log: number) => {
-    for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, o + log, v, shape)) return true;
-    return false;
-  };
-  if (acked !== 0 && !flag('ackedCopyCrashed')) {
-    const erased = cfg.replicas.some((i) => {
-      if (was[wo + P.running[i]!] === 0 || t._b[t._o + P.running[i]!] !== 0) return false;
+  const now = t._b;
+  const o = t._o;
+  const acked = now[o + g.acked]!;
+  if (acked !== 0 && now[o + g.ackedCopyCrashed] === 0) {
+    // A broker that stopped in this step lost a copy of an acknowledged record.
+    let erased = false;
+    for (const i of cfg.replicas) {
+      if (was[wo + P.running[i]!] === 0 || now[o + P.running[i]!] !== 0) continue;
       const log = at.replicas[i]!.log;
-      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(t._b, t._o + log, v, shape)) return true;
-      return false;
-    });
-    if (erased) mark('ackedCopyCrashed');
+      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(now, o + log, v, shape)) erased = true;
+    }
+    if (erased) putByte(t, g.ackedCopyCrashed, 1);
   }
-  if (!flag('ghostAppended') && t._b[t._o + g.produced]! > was[wo + g.produced]!) {
-    const cut = t._b[t._o + P.cut]!;
-    if (cfg.replicas.some((b) => inMask(cut, b) && sizeAt(t._b, t._o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape))) mark('ghostAppended');
+  if (now[o + g.ghostAppended] === 0 && now[o + g.produced]! > was[wo + g.produced]!) {
+    const cut = now[o + P.cut]!;
+    for (const b of cfg.replicas) {
+      if (inMask(cut, b) && sizeAt(now, o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape)) putByte(t, g.ghostAppended, 1);
+    }
   }
   const p = at.partition;
   const epochWidth = P.leaderEpochWidth;
-  const leader = t._b[t._o + p.leader]! - 1;
-  if (codeAt(t._b, t._o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
+  const leader = now[o + p.leader]! - 1;
+  if (codeAt(now, o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
     if (acked !== 0) {
-      const isr = t._b[t._o + p.isr]!;
-      const lacks = (b: number) => lacksAcked(t._b, t._o, at.replicas[b]!.log);
-      if (cfg.replicas.some((b) => inMask(isr, b) && lacks(b)) && !lacks(leader)) mark('electionPastLaggingIsr');
-      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) mark('elrElectionAfterAck');
+      const isr = now[o + p.isr]!;
+      let laggingIsrMember = false;
+      for (const b of cfg.replicas) if (inMask(isr, b) && lacksAcked(cfg, now, o + at.replicas[b]!.log, acked, shape)) laggingIsrMember = true;
+      if (laggingIsrMember && !lacksAcked(cfg, now, o + at.replicas[leader]!.log, acked, shape)) putByte(t, g.electionPastLaggingIsr, 1);
+      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) putByte(t, g.elrElectionAfterAck, 1);
     }
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (flag('ackedCopyCrashed')) mark('electionAfterAckedCopyCrashed');
-    if (action === 'ElectPreferredLeader') mark('preferredElected');
+    if (now[o + g.ackedCopyCrashed] !== 0) putByte(t, g.electionAfterAckedCopyCrashed, 1);
+    if (action === 'ElectPreferredLeader') putByte(t, g.preferredElected, 1);
   }
   return t;
+}
+
+/** Whether the log at `log` (absolute, in `b`) lacks some value of the `acked` mask. */
+function lacksAcked(cfg: Config, b: Uint8Array, log: number, acked: number, shape: LogShape): boolean {
+  for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, log, v, shape)) return true;
+  return false;
 }
 
 function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leader: number, isr: Iterable<number>): StepEvents {

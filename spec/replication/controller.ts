@@ -8,7 +8,7 @@
  * `PartitionChangeBuilder` over each partition with a replica on the broker (`brokersToIsrs`) and commits
  * the records together. Every broker hosts every partition here.
  */
-import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
+import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { readCode } from '../layout/bytes.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
 import { brokerMask, setBrokerMask } from './clusterFields.ts';
@@ -371,8 +371,6 @@ export function electPreferred(s: ReplicationState, cfg: Config, tp: TopicPartit
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
 
-const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unavailable(s)) !== 0;
-
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
  * without the Unclean Recovery Manager (and the legacy unclean.leader.election.enable); `UncleanRecovery`
@@ -385,43 +383,54 @@ const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unav
  * last known leader if available, else any replica, and Balanced is the `balancedFallback` reading.
  */
 export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath, tp: TopicPartition = ONLY): number[] {
-  const p = tp.partition(s);
-  if (p.leader !== NO_LEADER) return [];
-  const available = cfg.assignment[tp.id]!.filter((r) => !inMask(unavailable(s), r));
-  if (!cfg.elr) {
-    // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
-    if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];
-    return available.slice(0, 1);
-  }
-  if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
-  const lke = maskOf(p.lastKnownElr);
-  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(lke) === 1 ? cfg.replicas.find((r) => inMask(lke, r))! : NO_LEADER;
+  const candidates = uncleanCandidateMask(s, cfg, path, tp);
+  return cfg.assignment[tp.id]!.filter((r) => inMask(candidates, r));
+}
+
+/** `uncleanCandidates` as a mask of broker ids (the guard asks it for every broker of a leaderless partition). */
+export function uncleanCandidateMask(s: ReplicationState, cfg: Config, path: UncleanPath, tp: TopicPartition = ONLY): number {
+  const p = registrationAt(s, tp);
+  if (p.leader !== NO_LEADER) return 0;
   // An unclean election takes only an acceptable leader (`isAcceptableLeader`): unfenced and, since KIP-841,
   // not in controlled shutdown.
-  const lklAvailable = lastKnownLeader !== NO_LEADER && !inMask(unavailable(s), lastKnownLeader);
+  const down = unavailable(s);
+  const available = maskOfIds(cfg.assignment[tp.id]!) & ~down;
+  if (!cfg.elr) {
+    // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
+    if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || (p.isr & ~down) !== 0) return 0;
+    const first = cfg.assignment[tp.id]!.find((r) => inMask(available, r));
+    return first === undefined ? 0 : bit(first);
+  }
+  if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return 0;
+  // The last known leader, as a mask (0: none stored).
+  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(p.lastKnownElr) === 1 ? p.lastKnownElr : 0;
+  const lklAvailable = (lastKnownLeader & ~down) !== 0;
   switch (cfg.strategy) {
     case 'None':
-      return [];
+      return 0;
     case 'Aggressive':
-      if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
+      if (((p.isr | p.elr) & ~down) !== 0) return 0;
       if (cfg.recoveryManager) return longestLogs(s, tp, available);
-      return lklAvailable ? [lastKnownLeader] : available;
+      return lklAvailable ? lastKnownLeader : available;
     case 'Balanced':
-      if ((!p.isr.isEmpty() || !p.elr.isEmpty()) && cfg.mutation !== 'balancedIgnoresElr') return [];
+      if ((p.isr !== 0 || p.elr !== 0) && cfg.mutation !== 'balancedIgnoresElr') return 0;
       if (cfg.recoveryManager) {
-        const waited = p.lastKnownElr.every((r) => !s.fenced.has(r)) || cfg.mutation === 'managerSkipsLastKnownElr';
-        return waited ? longestLogs(s, tp, available) : [];
+        const waited = (p.lastKnownElr & brokerMask(s, 'fenced')) === 0 || cfg.mutation === 'managerSkipsLastKnownElr';
+        return waited ? longestLogs(s, tp, available) : 0;
       }
       // An available last known leader is already elected by the normal election (changePartition).
-      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
+      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : 0;
   }
 }
 
 /** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
-function longestLogs(s: ReplicationState, tp: TopicPartition, available: number[]): number[] {
+function longestLogs(s: ReplicationState, tp: TopicPartition, available: number): number {
   const key = logRankOf(s, tp);
-  const best = Math.max(...available.map(key));
-  return available.filter((r) => key(r) === best);
+  let best = -Infinity;
+  for (let r = 0; available >> r !== 0; r++) if (inMask(available, r)) best = Math.max(best, key(r));
+  let chosen = 0;
+  for (let r = 0; available >> r !== 0; r++) if (inMask(available, r) && key(r) === best) chosen |= bit(r);
+  return chosen;
 }
 
 /**

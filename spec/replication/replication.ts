@@ -124,7 +124,14 @@ function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => Replicati
   return (s) => {
     const b = s._b;
     const o = s._o;
-    for (let i = 0; i < width; i++) scratch[i] = b[o + i]!;
+    let i = 0;
+    for (; i + 4 <= width; i += 4) {
+      scratch[i] = b[o + i]!;
+      scratch[i + 1] = b[o + i + 1]!;
+      scratch[i + 2] = b[o + i + 2]!;
+      scratch[i + 3] = b[o + i + 3]!;
+    }
+    for (; i < width; i++) scratch[i] = b[o + i]!;
     for (const at of epochs) for (let k = 0; k < epochWidth; k++) scratch[at + k] = 0;
     return view;
   };

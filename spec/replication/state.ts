@@ -299,8 +299,10 @@ export function viewOf(s: ReplicationState, b: number, tp: TopicPartition = ONLY
 
 /** Failures that can destroy data, counted against min.insync.replicas (the KIP-966 tolerance). */
 export function dataLossFailures(s: ReplicationState, cfg: Config): number {
-  const f = s.faults;
-  return f.dataLossShutdowns + f.emptyDisks + (cfg.countIsolations ? f.isolations : 0);
+  const f = placesOf(s).faults;
+  const b = s._b;
+  const o = s._o;
+  return b[o + f.dataLossShutdowns]! + b[o + f.emptyDisks]! + (cfg.countIsolations ? b[o + f.isolations]! : 0);
 }
 
 /**
