@@ -80,7 +80,7 @@ function append(m: S, tp: TopicPartition, b: number, epoch: number, value: numbe
   const at = P.tps[tp.id]!;
   // A full log is written through the layout, which reports the bound it passes.
   if (!appendEntry(m, at.replicas[b]!.log, epoch, value, P.log)) return setReplica(m, tp, b, 'log', tp.replica(m, b).log.push({ epoch, value }));
-  putBounded(m, at.ghost.produced, 1, value, P.max.produced, tp.ghostPath('produced'));
+  putBounded(m, at.ghost.produced, 1, value, P.max.produced, tp.ghostPath, 'produced');
   return m;
 }
 
@@ -121,21 +121,24 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const NOTHING: readonly never[] = [];
   const crashes = crashDomains(cfg);
   const each = () => ONE;
-  /** The union over the topic partitions of a per-partition domain. */
-  const inEvery = <P>(domain: (tp: TopicPartition) => readonly P[]): readonly P[] => (multi ? cfg.tps.flatMap(domain) : domain(cfg.tps[0]!));
+  /** The parameters of a state: the union over the topic partitions of a per-partition domain. */
+  const inEvery = <P>(domain: (s: S, tp: TopicPartition) => readonly P[]): ((s: S) => readonly P[]) => {
+    const only = cfg.tps[0]!;
+    return multi ? (s) => cfg.tps.flatMap((tp) => domain(s, tp)) : (s) => domain(s, only);
+  };
   // A broker-level guard reads the broker fields of a snapshot, which every topic partition's reading shares.
   const brokerSnapshot = (s: S) => snapshotOf(s, cfg.tps[0]!);
   const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
-  const ledPairs = (s: S, tp: TopicPartition) => {
+  const everyLedPair = inEvery((s, tp) => {
     const leader = snapshotOf(s, tp).leader;
     return leader === NO_LEADER ? NOTHING : PAIRS[tp.id]![leader]!;
-  };
+  });
 
   const produce: Step<One> = {
     name: 'ProduceRecord',
-    params: (s) => inEvery((tp) => (snapshotOf(s, tp).produced < cfg.values ? ONE_IN[tp.id]! : NOTHING)),
+    params: inEvery((s, tp) => (snapshotOf(s, tp).produced < cfg.values ? ONE_IN[tp.id]! : NOTHING)),
     // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost
     // included ("producers would only refresh metadata periodically", KIP-250 thread, Guozhang Wang).
     enabled: (s, p) => {
@@ -156,7 +159,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const fetchRecords: Step<One> = {
     name: 'FetchRecords',
-    params: () => inEvery((tp) => ONE_IN[tp.id]!),
+    params: inEvery((_s, tp) => ONE_IN[tp.id]!),
     enabled: (s, p) => fetchSource(s, p.broker, acrossEpochs, tpOf(p)) !== NO_LEADER,
     step: (m, p, before) => fetch(m, p.broker, fetchSource(before, p.broker, acrossEpochs, tpOf(p)), tpOf(p)),
     describe: (s, p, t) => {
@@ -182,7 +185,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const shrinkIsr: Step<Pair> = {
     name: 'ShrinkIsr',
-    params: (s) => (brokerSnapshot(s).isrShrinks < cfg.maxIsrShrinks ? inEvery((tp) => ledPairs(s, tp)) : NOTHING),
+    params: (s) => (brokerSnapshot(s).isrShrinks < cfg.maxIsrShrinks ? everyLedPair(s) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
     enabled: (s, p) => {
       const v = snapshotOf(s, tpOf(p));
@@ -197,7 +200,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const expandIsr: Step<Pair> = {
     name: 'ExpandIsr',
-    params: (s) => inEvery((tp) => ledPairs(s, tp)),
+    params: everyLedPair,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
     enabled: (s, { leader, follower, ...p }) => {
@@ -224,11 +227,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const completeRecovery: Step<One> = {
     name: 'CompleteRecovery',
-    params: (s) =>
-      inEvery((tp) => {
-        const v = snapshotOf(s, tp);
-        return v.recovering && v.leader !== NO_LEADER ? [ONE_IN[tp.id]![v.leader]!] : NOTHING;
-      }),
+    params: inEvery((s, tp) => {
+      const v = snapshotOf(s, tp);
+      return v.recovering && v.leader !== NO_LEADER ? [ONE_IN[tp.id]![v.leader]!] : NOTHING;
+    }),
     // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
     // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
     enabled: (s, p) => snapshotOf(s, tpOf(p)).recovering && controllerLeads(snapshotOf(s, tpOf(p)), p.broker),
@@ -284,7 +286,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: (s) => {
       const v = brokerSnapshot(s);
       if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
-      return crashes(v.running, (tp) => snapshotOf(s, tp).leo);
+      return crashes(s);
     },
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
     step: (m, { broker, keep }, before) => {
@@ -407,7 +409,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const unclean = (name: UncleanPath): Step<One> => ({
     name,
-    params: (s) => inEvery((tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
+    params: inEvery((s, tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
     enabled: (s, p) => inMask(uncleanCandidateMask(s, cfg, name, tpOf(p)), p.broker),
     step: (m, p) => electUnclean(m, cfg, p.broker, tpOf(p)),
     describe: (s, p, t) => ({
@@ -553,10 +555,12 @@ function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leade
  * flushed prefix of each log of each running broker, by broker. Built once per such reading (a number
  * names it: each log end plus one, or 0 for a broker that is down, as the digits of a number).
  */
-function crashDomains(cfg: Config): (running: readonly boolean[], leosIn: (tp: TopicPartition) => readonly number[]) => readonly Crash[] {
+function crashDomains(cfg: Config): (s: S) => readonly Crash[] {
   const known = new Map<number, readonly Crash[]>();
   const base = cfg.values + 2;
-  return (running, leosIn) => {
+  return (s) => {
+    const running = snapshotOf(s, cfg.tps[0]!).running;
+    const leosIn = (tp: TopicPartition) => snapshotOf(s, tp).leo;
     let key = 0;
     for (const tp of cfg.tps) {
       const leo = leosIn(tp);

@@ -62,6 +62,6 @@ export function spendFault(s: S, f: FaultCounter, n = 1): S {
   if (n === 0) return s;
   if (!writesInPlace(s)) return inCopy(s, (m) => spendFault(m, f, n));
   const P = placesOf(s);
-  putBounded(s, P.faults[f], 1, faultCount(s, f) + n, P.max.faults[f], faultPath(f));
+  putBounded(s, P.faults[f], 1, faultCount(s, f) + n, P.max.faults[f], faultPath, f);
   return s;
 }

@@ -233,8 +233,8 @@ export function writeRegistration(s: ReplicationState, tp: TopicPartition, r: Re
   const P = placesOf(s);
   const p = P.tps[tp.id]!.partition;
   putByte(s, p.leader, r.leader + 1);
-  putBounded(s, p.leaderEpoch, P.leaderEpochWidth, r.leaderEpoch, P.max.leaderEpoch, tp.registrationPath('leaderEpoch'));
-  putBounded(s, p.partitionEpoch, P.partitionEpochWidth, r.partitionEpoch, P.max.partitionEpoch, tp.registrationPath('partitionEpoch'));
+  putBounded(s, p.leaderEpoch, P.leaderEpochWidth, r.leaderEpoch, P.max.leaderEpoch, tp.registrationPath, 'leaderEpoch');
+  putBounded(s, p.partitionEpoch, P.partitionEpochWidth, r.partitionEpoch, P.max.partitionEpoch, tp.registrationPath, 'partitionEpoch');
   putByte(s, p.isr, r.isr);
   putByte(s, p.elr, r.elr);
   putByte(s, p.lastKnownElr, r.lastKnownElr);

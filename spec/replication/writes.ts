@@ -47,7 +47,8 @@ export function inCopy(s: S, write: (m: S) => unknown): S {
 }
 
 // Copies are carved from a shared slab, as the layout's own writes are: a step allocates no buffer of
-// its own. Regions are never reused, so a slab lives as long as any state in it.
+// its own. Regions are never reused, so a slab lives as long as any state in it; each starts at a
+// multiple of four bytes, so a copy moves whole words.
 const SLAB_BYTES = 1 << 18;
 let slab = new Uint8Array(SLAB_BYTES);
 let used = 0;
@@ -60,19 +61,48 @@ function ownCopy(s: S): S {
     used = 0;
   }
   const o = used;
-  used += w;
-  const src = s._b;
-  const so = s._o;
-  const dst = slab;
+  used += (w + 3) & ~3;
+  copyState(s._b, s._o, slab, o, w);
+  return t.wrapAt(slab, o) as S;
+}
+
+/**
+ * Copies `w` bytes from `src[so]` to `dst[d]`: four at a time where both lie on word boundaries of their
+ * buffers (states are copied for every successor and for the VIEW, and byte by byte the copy was most
+ * of a step's own cost).
+ */
+export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   let i = 0;
-  for (; i + 4 <= w; i += 4) {
-    dst[o + i] = src[so + i]!;
-    dst[o + i + 1] = src[so + i + 1]!;
-    dst[o + i + 2] = src[so + i + 2]!;
-    dst[o + i + 3] = src[so + i + 3]!;
+  if (((so | d) & 3) === 0) {
+    const from = wordsOf(src);
+    const to = wordsOf(dst);
+    if (from !== null && to !== null) {
+      const a = so >> 2;
+      const b = d >> 2;
+      const n = w >> 2;
+      for (let k = 0; k < n; k++) to[b + k] = from[a + k]!;
+      i = n << 2;
+    }
   }
-  for (; i < w; i++) dst[o + i] = src[so + i]!;
-  return t.wrapAt(dst, o) as S;
+  for (; i < w; i++) dst[d + i] = src[so + i]!;
+}
+
+// The word views of the last two byte arrays copied from or to (a level's states lie in a few buffers);
+// null for an array that does not start on a word boundary of its buffer.
+let wordsA: Uint8Array | null = null;
+let wordsAView: Int32Array<ArrayBufferLike> | null = null;
+let wordsB: Uint8Array | null = null;
+let wordsBView: Int32Array<ArrayBufferLike> | null = null;
+
+/** `b`'s bytes as whole words, or null. */
+function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | null {
+  if (b === wordsA) return wordsAView;
+  if (b === wordsB) return wordsBView;
+  wordsB = wordsA;
+  wordsBView = wordsAView;
+  wordsA = b;
+  wordsAView = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
+  return wordsAView;
 }
 
 /** Writes a one-byte code (a flag, a broker mask, a leader code, an offset below its bound) at `at`. */
@@ -80,9 +110,12 @@ export function putByte(s: S, at: number, code: number): void {
   s._b[s._o + at] = code;
 }
 
-/** Writes the value of a bounded counter of `width` bytes; past `max`, the layout's write reports it at `path`. */
-export function putBounded(s: S, at: number, width: number, value: number, max: number, path: readonly Key[]): void {
-  if (value < 0 || value > max) s.setIn(path, value);
+/**
+ * Writes the value of a bounded counter of `width` bytes; past `max`, the layout's write reports it at
+ * `pathOf(field)` (the path is only built then).
+ */
+export function putBounded<F>(s: S, at: number, width: number, value: number, max: number, pathOf: (field: F) => readonly Key[], field: F): void {
+  if (value < 0 || value > max) s.setIn(pathOf(field), value);
   else if (width === 1) s._b[s._o + at] = value;
   else writeCode(s._b, s._o + at, width, value);
 }
