@@ -74,8 +74,8 @@ function ownCopy(s: S): S {
 export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   let i = 0;
   if (((so | d) & 3) === 0) {
-    const from = wordsOf(src);
-    const to = wordsOf(dst);
+    const from = sources.wordsOf(src);
+    const to = targets.wordsOf(dst);
     if (from !== null && to !== null) {
       const a = so >> 2;
       const b = d >> 2;
@@ -87,23 +87,29 @@ export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: numbe
   for (; i < w; i++) dst[d + i] = src[so + i]!;
 }
 
-// The word views of the last two byte arrays copied from or to (a level's states lie in a few buffers);
-// null for an array that does not start on a word boundary of its buffer.
-let wordsA: Uint8Array | null = null;
-let wordsAView: Int32Array<ArrayBufferLike> | null = null;
-let wordsB: Uint8Array | null = null;
-let wordsBView: Int32Array<ArrayBufferLike> | null = null;
+/**
+ * The word views of the last two byte arrays copied from (or to): a level's states lie in a few buffers,
+ * and copies go to a slab or to the VIEW's scratch.
+ */
+class Words {
+  private a: Uint8Array | null = null;
+  private aWords: Int32Array<ArrayBufferLike> | null = null;
+  private b: Uint8Array | null = null;
+  private bWords: Int32Array<ArrayBufferLike> | null = null;
 
-/** `b`'s bytes as whole words, or null. */
-function wordsOf(b: Uint8Array): Int32Array<ArrayBufferLike> | null {
-  if (b === wordsA) return wordsAView;
-  if (b === wordsB) return wordsBView;
-  wordsB = wordsA;
-  wordsBView = wordsAView;
-  wordsA = b;
-  wordsAView = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
-  return wordsAView;
+  /** `bytes` as whole words, or null when it does not start on a word boundary of its buffer. */
+  wordsOf(bytes: Uint8Array): Int32Array<ArrayBufferLike> | null {
+    if (bytes === this.a) return this.aWords;
+    if (bytes === this.b) return this.bWords;
+    this.b = this.a;
+    this.bWords = this.aWords;
+    this.a = bytes;
+    this.aWords = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : null;
+    return this.aWords;
+  }
 }
+const sources = new Words();
+const targets = new Words();
 
 /** Writes a one-byte code (a flag, a broker mask, a leader code, an offset below its bound) at `at`. */
 export function putByte(s: S, at: number, code: number): void {
