@@ -1,6 +1,6 @@
 /**
  * The actions of the replication model. Each action's `step` writes its effects into one copy of the
- * state (`withMutations`), and every step ends with `settle`, so a leader's high watermark and
+ * state's bytes (`writeStep`, writes.ts), and every step ends with `settle`, so a leader's high watermark and
  * acknowledgements always reflect the step that changed them. Every fault spends a budget.
  *
  * Produce, fetch, ISR changes, recovery and elections act on one topic partition (with several, their
@@ -10,16 +10,17 @@
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidates, type UncleanPath } from './controller.ts';
+import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
-import { placesOf } from './places.ts';
+import { type LogShape, placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from './clusterFields.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
 import { acceptsAppend } from './producer.ts';
 import { brokerName, type Config, NO_LEADER, type Partition, type ReplicationState, stopBroker, viewOf } from './state.ts';
-import { setGhost, setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
+import { setReplica, type TopicPartition, topicPartitionName } from './topicPartition.ts';
+import { appendEntry, clearView, putBounded, putByte, putView, writeStep } from './writes.ts';
 
 type S = ReplicationState;
 /** Parameters of an action on one topic partition name it only when there are several. */
@@ -71,6 +72,19 @@ function consequences(cfg: Config, before: S, after: S, about = NO_LEADER): Mess
 }
 
 /**
+ * The leader `b` appends the produced `value` in its leader `epoch` (`Partition.appendRecordsToLeader`), and
+ * the producers have sent one more value; written in place into the step's copy (writes.ts).
+ */
+function append(m: S, tp: TopicPartition, b: number, epoch: number, value: number): S {
+  const P = placesOf(m);
+  const at = P.tps[tp.id]!;
+  // A full log is written through the layout, which reports the bound it passes.
+  if (!appendEntry(m, at.replicas[b]!.log, epoch, value, P.log)) return setReplica(m, tp, b, 'log', tp.replica(m, b).log.push({ epoch, value }));
+  putBounded(m, at.ghost.produced, 1, value, P.max.produced, tp.ghostPath, 'produced');
+  return m;
+}
+
+/**
  * A crashed broker stops heartbeating: the controller fences it (`handleBrokerFenced`). It restarts connected,
  * and out of any controlled shutdown it had begun (a new registration clears it, KIP-841).
  */
@@ -81,7 +95,7 @@ function crashed(s: S, cfg: Config, b: number): S {
 
 /**
  * An action whose `step` writes the step's effects into `m`, a copy of the state being written in place
- * (`withMutations`), and returns it (`before` is the state it was copied from, unchanged: guards' readings
+ * (`writeStep`), and returns it (`before` is the state it was copied from, unchanged: guards' readings
  * such as `snapshotOf` are taken there); `replicationActions` makes its `next`: the step, `settle`, and the
  * witness milestones, all on that one copy.
  */
@@ -107,21 +121,24 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const NOTHING: readonly never[] = [];
   const crashes = crashDomains(cfg);
   const each = () => ONE;
-  /** The union over the topic partitions of a per-partition domain. */
-  const inEvery = <P>(domain: (tp: TopicPartition) => readonly P[]): readonly P[] => (multi ? cfg.tps.flatMap(domain) : domain(cfg.tps[0]!));
+  /** The parameters of a state: the union over the topic partitions of a per-partition domain. */
+  const inEvery = <P>(domain: (s: S, tp: TopicPartition) => readonly P[]): ((s: S) => readonly P[]) => {
+    const only = cfg.tps[0]!;
+    return multi ? (s) => cfg.tps.flatMap((tp) => domain(s, tp)) : (s) => domain(s, only);
+  };
   // A broker-level guard reads the broker fields of a snapshot, which every topic partition's reading shares.
   const brokerSnapshot = (s: S) => snapshotOf(s, cfg.tps[0]!);
   const acrossEpochs = cfg.mutation === 'fetchAcrossEpochs';
   // The controller's leader, running and connected: the only broker whose AlterPartition can succeed.
   const controllerLeads = (v: Snapshot, l: number) => v.leader === l && v.running[l]! && !inMask(v.cut, l);
-  const ledPairs = (s: S, tp: TopicPartition) => {
+  const everyLedPair = inEvery((s, tp) => {
     const leader = snapshotOf(s, tp).leader;
     return leader === NO_LEADER ? NOTHING : PAIRS[tp.id]![leader]!;
-  };
+  });
 
   const produce: Step<One> = {
     name: 'ProduceRecord',
-    params: (s) => inEvery((tp) => (snapshotOf(s, tp).produced < cfg.values ? ONE_IN[tp.id]! : NOTHING)),
+    params: inEvery((s, tp) => (snapshotOf(s, tp).produced < cfg.values ? ONE_IN[tp.id]! : NOTHING)),
     // A producer with metadata naming `broker` as leader: any broker that believes it leads, the ghost
     // included ("producers would only refresh metadata periodically", KIP-250 thread, Guozhang Wang).
     enabled: (s, p) => {
@@ -129,11 +146,10 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (!v.running[p.broker] || v.viewLeader[p.broker] !== p.broker) return false;
       return v.produced < cfg.values && acceptsAppend(cfg, countOf(v.viewIsr[p.broker]!));
     },
-    step: (m, p) => {
+    step: (m, p, before) => {
       const tp = tpOf(p);
-      const value = tp.ghost(m).produced + 1;
-      const entry = { epoch: viewOf(m, p.broker, tp).leaderEpoch, value };
-      return setGhost(setReplica(m, tp, p.broker, 'log', tp.replica(m, p.broker).log.push(entry)), tp, 'produced', value);
+      const v = snapshotOf(before, tp);
+      return append(m, tp, p.broker, v.viewEpoch[p.broker]!, v.produced + 1);
     },
     describe: (s, p, t) => ({
       actor: PRODUCER,
@@ -143,7 +159,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const fetchRecords: Step<One> = {
     name: 'FetchRecords',
-    params: () => inEvery((tp) => ONE_IN[tp.id]!),
+    params: inEvery((_s, tp) => ONE_IN[tp.id]!),
     enabled: (s, p) => fetchSource(s, p.broker, acrossEpochs, tpOf(p)) !== NO_LEADER,
     step: (m, p, before) => fetch(m, p.broker, fetchSource(before, p.broker, acrossEpochs, tpOf(p)), tpOf(p)),
     describe: (s, p, t) => {
@@ -169,7 +185,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const shrinkIsr: Step<Pair> = {
     name: 'ShrinkIsr',
-    params: (s) => (s.faults.isrShrinks < cfg.maxIsrShrinks ? inEvery((tp) => ledPairs(s, tp)) : NOTHING),
+    params: (s) => (brokerSnapshot(s).isrShrinks < cfg.maxIsrShrinks ? everyLedPair(s) : NOTHING),
     // replica.lag.time.max.ms: any follower may stall, whatever it holds.
     enabled: (s, p) => {
       const v = snapshotOf(s, tpOf(p));
@@ -184,7 +200,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const expandIsr: Step<Pair> = {
     name: 'ExpandIsr',
-    params: (s) => inEvery((tp) => ledPairs(s, tp)),
+    params: everyLedPair,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
     enabled: (s, { leader, follower, ...p }) => {
@@ -211,17 +227,17 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const completeRecovery: Step<One> = {
     name: 'CompleteRecovery',
-    params: (s) =>
-      inEvery((tp) => {
-        const v = snapshotOf(s, tp);
-        return v.recovering && v.leader !== NO_LEADER ? [ONE_IN[tp.id]![v.leader]!] : NOTHING;
-      }),
+    params: inEvery((s, tp) => {
+      const v = snapshotOf(s, tp);
+      return v.recovering && v.leader !== NO_LEADER ? [ONE_IN[tp.id]![v.leader]!] : NOTHING;
+    }),
     // KIP-704: a leader elected uncleanly finds the partition RECOVERING; once its log is recovered it sends an
     // AlterPartition with LeaderRecoveryState RECOVERED and its ISR unchanged, and only then may the ISR grow.
     enabled: (s, p) => snapshotOf(s, tpOf(p)).recovering && controllerLeads(snapshotOf(s, tpOf(p)), p.broker),
     step: (m, p) => {
       const tp = tpOf(p);
-      return m.setIn(tp.registrationPath('recovering'), false).setIn(tp.registrationPath('partitionEpoch'), registrationAt(m, tp).partitionEpoch + 1);
+      const r = registrationAt(m, tp);
+      return writeRegistration(m, tp, { ...r, recovering: false, partitionEpoch: r.partitionEpoch + 1 });
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.broker, tpOf(p).partition(s).isr),
   };
@@ -252,7 +268,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       return inMask(v.shuttingDown, broker) && v.running[broker]! && !inMask(v.cut, broker);
     },
     step: (m, { broker }) => {
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log, true);
+      const t = stopBroker(m, cfg, broker, () => Infinity, true);
       return fenceBroker(setBrokerMask(t, 'shuttingDown', brokerMask(t, 'shuttingDown') & ~bit(broker)), cfg, broker);
     },
     describe: (s, { broker }, t) => ({
@@ -270,12 +286,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: (s) => {
       const v = brokerSnapshot(s);
       if (v.uncleanShutdowns >= cfg.maxUncleanShutdowns) return NOTHING;
-      return crashes(v.running, (tp) => snapshotOf(s, tp).leo);
+      return crashes(s);
     },
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).uncleanShutdowns < cfg.maxUncleanShutdowns,
-    step: (m, { broker, keep }) => {
-      const lost = cfg.tps.some((tp) => kept(keep, tp) < tp.replica(m, broker).log.size);
-      const t = stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.slice(0, kept(keep, tp)), false);
+    step: (m, { broker, keep }, before) => {
+      const lost = cfg.tps.some((tp) => kept(keep, tp) < snapshotOf(before, tp).leo[broker]!);
+      const t = stopBroker(m, cfg, broker, (tp) => kept(keep, tp), false);
       return crashed(spendFault(spendFault(t, 'uncleanShutdowns'), 'dataLossShutdowns', lost ? 1 : 0), cfg, broker);
     },
     describe: (s, { broker, keep }, t) => {
@@ -294,7 +310,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     // KAFKA-13872: a hardware failure, and the broker comes back under the same id with an empty disk.
     enabled: (s, { broker }) => brokerSnapshot(s).running[broker]! && brokerSnapshot(s).emptyDisks < cfg.maxEmptyDisks,
     step: (m, { broker }) => {
-      const t = spendFault(stopBroker(m, cfg, broker, (tp) => tp.replica(m, broker).log.clear(), false), 'emptyDisks');
+      const t = spendFault(stopBroker(m, cfg, broker, () => 0, false), 'emptyDisks');
       return crashed(t, cfg, broker);
     },
     describe: (s, { broker }, t) => ({ actor: brokerName(broker), sends: consequences(cfg, s, t, broker), marks: ['hardware failure', 'empty disk', 'fenced'] }),
@@ -335,7 +351,13 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       const mask = cutMask(cut);
       let t = spendFault(spendFault(setBrokerMask(m, 'cut', mask), 'partitions'), 'isolations', cfg.countIsolations ? cut.size : 0);
       // Each cut-off broker keeps every partition record as it was when the network split.
-      for (const b of idsOf(mask)) for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', tp.partition(t));
+      const P = placesOf(t);
+      for (const b of idsOf(mask)) {
+        for (const tp of cfg.tps) {
+          const at = P.tps[tp.id]!;
+          putView(t, at.replicas[b]!.view, at.partition, at.replicas[b]!.viewPartition);
+        }
+      }
       for (const b of idsOf(mask)) t = fenceBroker(t, cfg, b);
       return t;
     },
@@ -353,8 +375,9 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     step: (m) => {
       const cut = idsOf(brokerMask(m, 'cut'));
       let t = setBrokerMask(m, 'cut', 0);
+      const P = placesOf(t);
       for (const b of cut) {
-        for (const tp of cfg.tps) t = setReplica(t, tp, b, 'view', null);
+        for (const tp of cfg.tps) clearView(t, P.tps[tp.id]!.replicas[b]!.view, P.tps[tp.id]!.replicas[b]!.viewPartition);
         if (brokerFlag(t, b, 'running')) t = unfenceBroker(t, cfg, b);
       }
       return t;
@@ -386,8 +409,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
 
   const unclean = (name: UncleanPath): Step<One> => ({
     name,
-    params: (s) => inEvery((tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
-    enabled: (s, p) => uncleanCandidates(s, cfg, name, tpOf(p)).includes(p.broker),
+    params: inEvery((s, tp) => (snapshotOf(s, tp).leader === NO_LEADER ? ONE_IN[tp.id]! : NOTHING)),
+    enabled: (s, p) => inMask(uncleanCandidateMask(s, cfg, name, tpOf(p)), p.broker),
     step: (m, p) => electUnclean(m, cfg, p.broker, tpOf(p)),
     describe: (s, p, t) => ({
       actor: CONTROLLER,
@@ -421,14 +444,12 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     unclean('UncleanRecovery'),
   ];
   const fair = fairness(multi);
-  return steps.map(({ step, ...a }) => ({
-    ...a,
-    ...fair[a.name],
-    next: (s: S, p: any) =>
-      s.withMutations((m) => {
-        if (observeMilestones(cfg, s, settle(step(m, p, s), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
-      }),
-  }));
+  return steps.map(({ step, ...a }) => {
+    const run = (m: S, p: any, before: S) => {
+      if (observeMilestones(cfg, before, settle(step(m, p, before), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
+    };
+    return { ...a, ...fair[a.name], next: (s: S, p: any) => writeStep(s, p, run) };
+  });
 }
 
 /**
@@ -459,11 +480,10 @@ function fairness(multi: boolean): Readonly<Record<string, Pick<Action<S, any>, 
   };
 }
 
-type Milestone = 'ackedCopyCrashed' | 'ghostAppended' | 'electionPastLaggingIsr' | 'elrElectionAfterAck' | 'electionAfterAckedCopyCrashed' | 'preferredElected';
-
 /**
  * Records the witness milestones a step reached, in each topic partition (observer variables: no guard
- * reads them). It runs after every step, so it reads both states' bytes in place (places.ts).
+ * reads them). It runs after every step, so it reads both states' bytes and writes the step's copy in
+ * place (places.ts, writes.ts).
  */
 function observeMilestones(cfg: Config, before: S, after: S, action: string): S {
   let t = after;
@@ -478,45 +498,48 @@ function observeIn(cfg: Config, tp: TopicPartition, before: S, after: S, action:
   const g = at.ghost;
   const was = before._b;
   const wo = before._o;
-  let t = after;
-  const flag = (f: Milestone) => t._b[t._o + g[f]] !== 0;
-  const mark = (f: Milestone) => {
-    if (!flag(f)) t = setGhost(t, tp, f, true);
-  };
-  const acked = t._b[t._o + g.acked]!;
-  /** Whether the log at `log` (in `b` at `o`) lacks some acknowledged value. */
-  const lacksAcked = (b: Uint8Array, o: number, log: number) => {
-    for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, o + log, v, shape)) return true;
-    return false;
-  };
-  if (acked !== 0 && !flag('ackedCopyCrashed')) {
-    const erased = cfg.replicas.some((i) => {
-      if (was[wo + P.running[i]!] === 0 || t._b[t._o + P.running[i]!] !== 0) return false;
+  const t = after;
+  const now = t._b;
+  const o = t._o;
+  const acked = now[o + g.acked]!;
+  if (acked !== 0 && now[o + g.ackedCopyCrashed] === 0) {
+    // A broker that stopped in this step lost a copy of an acknowledged record.
+    let erased = false;
+    for (const i of cfg.replicas) {
+      if (was[wo + P.running[i]!] === 0 || now[o + P.running[i]!] !== 0) continue;
       const log = at.replicas[i]!.log;
-      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(t._b, t._o + log, v, shape)) return true;
-      return false;
-    });
-    if (erased) mark('ackedCopyCrashed');
+      for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && holdsValueAt(was, wo + log, v, shape) && !holdsValueAt(now, o + log, v, shape)) erased = true;
+    }
+    if (erased) putByte(t, g.ackedCopyCrashed, 1);
   }
-  if (!flag('ghostAppended') && t._b[t._o + g.produced]! > was[wo + g.produced]!) {
-    const cut = t._b[t._o + P.cut]!;
-    if (cfg.replicas.some((b) => inMask(cut, b) && sizeAt(t._b, t._o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape))) mark('ghostAppended');
+  if (now[o + g.ghostAppended] === 0 && now[o + g.produced]! > was[wo + g.produced]!) {
+    const cut = now[o + P.cut]!;
+    for (const b of cfg.replicas) {
+      if (inMask(cut, b) && sizeAt(now, o + at.replicas[b]!.log, shape) > sizeAt(was, wo + at.replicas[b]!.log, shape)) putByte(t, g.ghostAppended, 1);
+    }
   }
   const p = at.partition;
   const epochWidth = P.leaderEpochWidth;
-  const leader = t._b[t._o + p.leader]! - 1;
-  if (codeAt(t._b, t._o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
+  const leader = now[o + p.leader]! - 1;
+  if (codeAt(now, o + p.leaderEpoch, epochWidth) !== codeAt(was, wo + p.leaderEpoch, epochWidth) && leader !== NO_LEADER) {
     if (acked !== 0) {
-      const isr = t._b[t._o + p.isr]!;
-      const lacks = (b: number) => lacksAcked(t._b, t._o, at.replicas[b]!.log);
-      if (cfg.replicas.some((b) => inMask(isr, b) && lacks(b)) && !lacks(leader)) mark('electionPastLaggingIsr');
-      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) mark('elrElectionAfterAck');
+      const isr = now[o + p.isr]!;
+      let laggingIsrMember = false;
+      for (const b of cfg.replicas) if (inMask(isr, b) && lacksAcked(cfg, now, o + at.replicas[b]!.log, acked, shape)) laggingIsrMember = true;
+      if (laggingIsrMember && !lacksAcked(cfg, now, o + at.replicas[leader]!.log, acked, shape)) putByte(t, g.electionPastLaggingIsr, 1);
+      if (was[wo + p.isr] === 0 && inMask(was[wo + p.elr]!, leader)) putByte(t, g.elrElectionAfterAck, 1);
     }
     // The crash of a leader changes the leader in the same step; that counts too.
-    if (flag('ackedCopyCrashed')) mark('electionAfterAckedCopyCrashed');
-    if (action === 'ElectPreferredLeader') mark('preferredElected');
+    if (now[o + g.ackedCopyCrashed] !== 0) putByte(t, g.electionAfterAckedCopyCrashed, 1);
+    if (action === 'ElectPreferredLeader') putByte(t, g.preferredElected, 1);
   }
   return t;
+}
+
+/** Whether the log at `log` (absolute, in `b`) lacks some value of the `acked` mask. */
+function lacksAcked(cfg: Config, b: Uint8Array, log: number, acked: number, shape: LogShape): boolean {
+  for (let v = 1; v <= cfg.values; v++) if (inMask(acked, v - 1) && !holdsValueAt(b, log, v, shape)) return true;
+  return false;
 }
 
 function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leader: number, isr: Iterable<number>): StepEvents {
@@ -532,10 +555,12 @@ function alterPartitionEvents(cfg: Config, tp: TopicPartition, s: S, t: S, leade
  * flushed prefix of each log of each running broker, by broker. Built once per such reading (a number
  * names it: each log end plus one, or 0 for a broker that is down, as the digits of a number).
  */
-function crashDomains(cfg: Config): (running: readonly boolean[], leosIn: (tp: TopicPartition) => readonly number[]) => readonly Crash[] {
+function crashDomains(cfg: Config): (s: S) => readonly Crash[] {
   const known = new Map<number, readonly Crash[]>();
   const base = cfg.values + 2;
-  return (running, leosIn) => {
+  return (s) => {
+    const running = snapshotOf(s, cfg.tps[0]!).running;
+    const leosIn = (tp: TopicPartition) => snapshotOf(s, tp).leo;
     let key = 0;
     for (const tp of cfg.tps) {
       const leo = leosIn(tp);

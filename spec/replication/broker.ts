@@ -4,13 +4,14 @@
  * of the ISR, stale or not.
  */
 import { readCode as codeAt } from '../layout/bytes.ts';
-import { countOf, inMask, MAX_BROKERS } from './ids.ts';
+import { bit, countOf, inMask, MAX_BROKERS } from './ids.ts';
 import { commonPrefixAt, epochAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
 import { type PartitionPlaces, placesOf } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
 import { type Config, NO_LEADER, type ReplicationState, viewOf } from './state.ts';
-import { ONLY, setGhost, setReplica, type TopicPartition } from './topicPartition.ts';
+import { ONLY, type TopicPartition } from './topicPartition.ts';
+import { inCopy, putByte, putLogPrefix, writesInPlace } from './writes.ts';
 
 /** Whether `b` is running and believes it leads `tp`. */
 export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition = ONLY): boolean {
@@ -35,18 +36,17 @@ export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition 
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
  *
- * It runs after every step, so it reads the state's bytes in place (places.ts) and makes views only to
- * write what the leader exposed and acknowledged into the partition's ghost (in place on a
- * `withMutations` copy, hence the returned state). `view` is where the registration the leader acts on
- * lies. Returns the new high watermark.
+ * It runs after every step, so it reads and writes the state's bytes in place (places.ts, writes.ts):
+ * `s` is the step's copy. `view` is where the registration the leader acts on lies. Returns the new high
+ * watermark.
  */
-function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: number, view: PartitionPlaces): [number, ReplicationState] {
+function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: number, view: PartitionPlaces): number {
   const P = placesOf(s);
   const shape = P.log;
   const at = P.tps[tp.id]!;
   const mine = at.replicas[b]!.log;
-  let bytes = s._b;
-  let o = s._o;
+  const bytes = s._b;
+  const o = s._o;
   const size = sizeAt(bytes, o + mine, shape);
   const isr = bytes[o + view.isr]!;
   const isrSize = countOf(isr);
@@ -70,19 +70,15 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
 
   // Consumers read below the high watermark: that prefix is committed. It must extend, or lie inside, the
   // longest committed prefix ever exposed.
-  let t = s;
   const g = at.ghost;
   if (hw > 0) {
     const committed = sizeAt(bytes, o + g.committed, shape);
-    if (commonPrefixAt(bytes, o + mine, o + g.committed, shape) < Math.min(hw, committed)) {
-      if (bytes[o + g.committedRewritten] === 0) t = setGhost(t, tp, 'committedRewritten', true);
-    } else if (hw > committed) t = setGhost(t, tp, 'committed', tp.replica(t, b).log.slice(0, hw));
+    if (commonPrefixAt(bytes, o + mine, o + g.committed, shape) < Math.min(hw, committed)) putByte(s, g.committedRewritten, 1);
+    else if (hw > committed) putLogPrefix(s, g.committed, mine, hw, shape);
   }
   if (strongAcks(cfg)) {
     const leaderEpoch = codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth);
     for (let e = 0; e < size; e++) {
-      bytes = t._b;
-      o = t._o;
       const value = valueAt(bytes, o + mine, e, shape);
       if (epochAt(bytes, o + mine, e, shape) !== leaderEpoch || inMask(bytes[o + g.acked]!, value - 1)) continue;
       let isrHolders = 0;
@@ -93,11 +89,11 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
         const theirs = o + at.replicas[x]!.log;
         if (e < sizeAt(bytes, theirs, shape) && sameEntryAt(bytes, o + mine, e, theirs, e, shape)) copies++;
       }
-      t = setGhost(t, tp, 'acked', tp.ghost(t).acked.add(value));
-      if (copies < cfg.minIsr && !tp.ghost(t).ackBelowMinIsr) t = setGhost(t, tp, 'ackBelowMinIsr', true);
+      putByte(s, g.acked, bytes[o + g.acked]! | bit(value - 1));
+      if (copies < cfg.minIsr) putByte(s, g.ackBelowMinIsr, 1);
     }
   }
-  return [hw, t];
+  return hw;
 }
 
 const AGREEMENT: number[] = Array.from({ length: MAX_BROKERS }, () => -1);
@@ -107,24 +103,24 @@ const AGREEMENT: number[] = Array.from({ length: MAX_BROKERS }, () => -1);
  * never read), and every broker that believes it leads settles.
  */
 export function settle(s: ReplicationState, cfg: Config): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => settle(m, cfg));
   const P = placesOf(s);
-  let t = s;
+  const bytes = s._b;
+  const o = s._o;
   for (const tp of cfg.tps) {
     const at = P.tps[tp.id]!;
     // Only broker b's own iteration writes its high watermark, so the replicas read here stay right for it.
     for (const b of cfg.replicas) {
       const r = at.replicas[b]!;
-      const bytes = t._b;
-      const o = t._o;
       let hw = 0;
       if (bytes[o + P.running[b]!] !== 0) {
         const view = bytes[o + r.view] !== 0 ? r.viewPartition : at.partition;
-        if (bytes[o + view.leader]! - 1 === b) [hw, t] = settleLeader(t, cfg, tp, b, view);
+        if (bytes[o + view.leader]! - 1 === b) hw = settleLeader(s, cfg, tp, b, view);
       }
-      if (hw !== t._b[t._o + r.hw]) t = setReplica(t, tp, b, 'hw', hw);
+      putByte(s, r.hw, hw);
     }
   }
-  return t;
+  return s;
 }
 
 /**
@@ -144,9 +140,11 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
 
 /**
  * One fetch round trip: the follower truncates a divergent suffix (KIP-101/279/320, see `commonPrefix`)
- * and appends the next record of the leader's log. The logs are compared in the state's bytes (places.ts).
+ * and appends the next record of the leader's log. The logs are compared and written in the state's
+ * bytes (places.ts, writes.ts).
  */
 export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartition = ONLY): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => fetch(m, f, l, tp));
   const P = placesOf(s);
   const shape = P.log;
   const at = P.tps[tp.id]!;
@@ -171,6 +169,9 @@ export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartit
       if (!elsewhere) truncated = true;
     }
   }
-  const t = setReplica(s, tp, f, 'log', p < sizeAt(b, theirs, shape) ? tp.replica(s, l).log.slice(0, p + 1) : tp.replica(s, f).log.slice(0, p));
-  return truncated ? setGhost(t, tp, 'committedTruncated', true) : t;
+  const mineAt = at.replicas[f]!.log;
+  if (p < sizeAt(b, theirs, shape)) putLogPrefix(s, mineAt, at.replicas[l]!.log, p + 1, shape);
+  else putLogPrefix(s, mineAt, mineAt, p, shape);
+  if (truncated) putByte(s, at.ghost.committedTruncated, 1);
+  return s;
 }

@@ -1,13 +1,14 @@
 /**
  * The fields that belong to the cluster rather than to a topic partition: each broker's running flag and
  * clean-shutdown file, the broker sets (fenced, in controlled shutdown, cut off) and the fault counters.
- * Steps read them from the state's bytes (places.ts) and write them through paths built once, so a step
- * makes no view to read or change them (in place on a `withMutations` copy, hence the returned state).
+ * Steps read and write them in the state's bytes (places.ts, writes.ts), so a step makes no view to read
+ * or change them (in place on the step's `withMutations` copy, else on a copy: hence the returned state).
  */
 import type { Key } from '../layout/index.ts';
-import { idsOf, MAX_BROKERS } from './ids.ts';
+import { MAX_BROKERS } from './ids.ts';
 import { type FaultPlaces, placesOf } from './places.ts';
 import type { ReplicationState } from './state.ts';
+import { inCopy, putBounded, putByte, writesInPlace } from './writes.ts';
 
 type S = ReplicationState;
 export type BrokerFlag = 'running' | 'cleanShutdownFile';
@@ -33,7 +34,11 @@ export function brokerFlag(s: S, b: number, flag: BrokerFlag): boolean {
 }
 
 export function setBrokerFlag(s: S, b: number, flag: BrokerFlag, v: boolean): S {
-  return s.setIn(BROKER_PATHS[b]![flag], v);
+  if (!writesInPlace(s)) return inCopy(s, (m) => setBrokerFlag(m, b, flag, v));
+  const P = placesOf(s);
+  if (b >= P.brokers) return s.setIn(BROKER_PATHS[b]![flag], v);
+  putByte(s, flag === 'running' ? P.running[b]! : P.cleanShutdownFile[b]!, v ? 1 : 0);
+  return s;
 }
 
 /** A set of brokers, as a mask. */
@@ -41,9 +46,11 @@ export function brokerMask(s: S, field: BrokerSetField): number {
   return s._b[s._o + placesOf(s)[field]]!;
 }
 
-/** Writes a set of brokers given as a mask (only when it changes). */
+/** Writes a set of brokers given as a mask (of the brokers there are). */
 export function setBrokerMask(s: S, field: BrokerSetField, mask: number): S {
-  return brokerMask(s, field) === mask ? s : s.set(field, idsOf(mask));
+  if (!writesInPlace(s)) return inCopy(s, (m) => setBrokerMask(m, field, mask));
+  putByte(s, placesOf(s)[field], mask);
+  return s;
 }
 
 export function faultCount(s: S, f: FaultCounter): number {
@@ -52,5 +59,9 @@ export function faultCount(s: S, f: FaultCounter): number {
 
 /** Spends `n` more of a fault budget (a counter beyond its bound is a layout error naming it). */
 export function spendFault(s: S, f: FaultCounter, n = 1): S {
-  return n === 0 ? s : s.setIn(faultPath(f), faultCount(s, f) + n);
+  if (n === 0) return s;
+  if (!writesInPlace(s)) return inCopy(s, (m) => spendFault(m, f, n));
+  const P = placesOf(s);
+  putBounded(s, P.faults[f], 1, faultCount(s, f) + n, P.max.faults[f], faultPath, f);
+  return s;
 }

@@ -8,13 +8,14 @@
  * `PartitionChangeBuilder` over each partition with a replica on the broker (`brokersToIsrs`) and commits
  * the records together. Every broker hosts every partition here.
  */
-import { bit, countOf, idsOf, inMask, maskOf } from './ids.ts';
+import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { readCode } from '../layout/bytes.ts';
 import { commonPrefix, lastEpoch } from './log.ts';
 import { brokerMask, setBrokerMask } from './clusterFields.ts';
 import { placesOf } from './places.ts';
 import { type BrokerSet, type Config, NO_LEADER, type Partition, type ReplicationState } from './state.ts';
-import { ONLY, setGhost, setPartition, type TopicPartition } from './topicPartition.ts';
+import { ONLY, type TopicPartition } from './topicPartition.ts';
+import { inCopy, putBounded, putByte, writesInPlace } from './writes.ts';
 
 /** A `PartitionRegistration` with its sets as masks of broker ids: what a change computes on. */
 export interface Registration {
@@ -192,17 +193,18 @@ export function logRankOf(s: ReplicationState, tp: TopicPartition = ONLY): (r: n
   };
 }
 
-function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: number, uncleanShutdown = NO_LEADER): ReplicationState {
+/** One partition change, written in place into the step's copy `s` (writes.ts). */
+function apply(s: ReplicationState, cfg: Config, tp: TopicPartition, targetIsr: number, uncleanShutdown = NO_LEADER): void {
   const logRank = cfg.election === 'longestLog' ? logRankOf(s, tp) : undefined;
   const was = registrationAt(s, tp);
   const c = changeRegistration(cfg, was, unavailable(s), targetIsr, uncleanShutdown, logRank, cfg.assignment[tp.id]);
-  if (!c.changed && !c.electedOutside) return s;
-  let t = c.changed ? writeRegistration(s, tp, was, c.partition) : s;
-  if (c.electedOutside) t = setGhost(t, tp, 'cleanElectionOutside', true);
+  if (c.changed) writeRegistration(s, tp, c.partition);
+  const g = placesOf(s).tps[tp.id]!.ghost;
+  if (c.electedOutside) putByte(s, g.cleanElectionOutside, 1);
   if (c.lastKnownLeaderElected) {
-    t = setGhost(setGhost(t, tp, 'uncleanElection', true), tp, 'uncleanOutsideStrategy', tp.ghost(t).uncleanOutsideStrategy || !c.uncleanAllowed);
+    putByte(s, g.uncleanElection, 1);
+    if (!c.uncleanAllowed) putByte(s, g.uncleanOutsideStrategy, 1);
   }
-  return t;
 }
 
 /** `tp`'s registration at the controller, read from the state's bytes (places.ts). */
@@ -222,18 +224,22 @@ export function registrationAt(s: ReplicationState, tp: TopicPartition): Registr
   };
 }
 
-/** Writes the fields of `tp`'s registration that moved from `was` to `r` (in place on a `withMutations` copy). */
-function writeRegistration(s: ReplicationState, tp: TopicPartition, was: Registration, r: Registration): ReplicationState {
-  const path = tp.registrationPath;
-  let t = s;
-  if (r.leader !== was.leader) t = t.setIn(path('leader'), r.leader);
-  if (r.leaderEpoch !== was.leaderEpoch) t = t.setIn(path('leaderEpoch'), r.leaderEpoch);
-  if (r.partitionEpoch !== was.partitionEpoch) t = t.setIn(path('partitionEpoch'), r.partitionEpoch);
-  if (r.isr !== was.isr) t = t.setIn(path('isr'), idsOf(r.isr));
-  if (r.elr !== was.elr) t = t.setIn(path('elr'), idsOf(r.elr));
-  if (r.lastKnownElr !== was.lastKnownElr) t = t.setIn(path('lastKnownElr'), idsOf(r.lastKnownElr));
-  if (r.recovering !== was.recovering) t = t.setIn(path('recovering'), r.recovering);
-  return t;
+/**
+ * Writes `tp`'s registration at the controller in the step's copy `s` (writes.ts). The sets are masks of
+ * broker ids, the leader's code is the leader plus one; an epoch past its bound is reported by the layout.
+ */
+export function writeRegistration(s: ReplicationState, tp: TopicPartition, r: Registration): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => writeRegistration(m, tp, r));
+  const P = placesOf(s);
+  const p = P.tps[tp.id]!.partition;
+  putByte(s, p.leader, r.leader + 1);
+  putBounded(s, p.leaderEpoch, P.leaderEpochWidth, r.leaderEpoch, P.max.leaderEpoch, tp.registrationPath, 'leaderEpoch');
+  putBounded(s, p.partitionEpoch, P.partitionEpochWidth, r.partitionEpoch, P.max.partitionEpoch, tp.registrationPath, 'partitionEpoch');
+  putByte(s, p.isr, r.isr);
+  putByte(s, p.elr, r.elr);
+  putByte(s, p.lastKnownElr, r.lastKnownElr);
+  putByte(s, p.recovering, r.recovering ? 1 : 0);
+  return s;
 }
 
 /** The partitions a broker event changes: every one the broker hosts, which is all of them. */
@@ -241,9 +247,8 @@ const hostedBy = (cfg: Config): readonly TopicPartition[] => (cfg.mutation === '
 
 /** One change of every topic partition, each to its ISR without the brokers in `leaving`. */
 function applyAll(s: ReplicationState, cfg: Config, leaving: number, uncleanShutdown = NO_LEADER): ReplicationState {
-  let t = s;
-  for (const tp of hostedBy(cfg)) t = apply(t, cfg, tp, isrAt(t, tp) & ~leaving, uncleanShutdown);
-  return t;
+  for (const tp of hostedBy(cfg)) apply(s, cfg, tp, isrAt(s, tp) & ~leaving, uncleanShutdown);
+  return s;
 }
 
 /** `tp`'s ISR at the controller, as a mask. */
@@ -263,12 +268,15 @@ export const unavailable = (s: ReplicationState): number => brokerMask(s, 'fence
  * (`generateLeaderAndIsrUpdates` with it as the broker to remove).
  */
 export function beginControlledShutdown(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => beginControlledShutdown(m, cfg, b));
   return applyAll(setBrokerMask(s, 'shuttingDown', brokerMask(s, 'shuttingDown') | bit(b)), cfg, bit(b));
 }
 
 /** An AlterPartition the controller accepted (the leader's partition epoch matched): the new ISR of `tp`. */
 export function alterIsr(s: ReplicationState, cfg: Config, tp: TopicPartition, isr: number): ReplicationState {
-  return apply(s, cfg, tp, isr);
+  if (!writesInPlace(s)) return inCopy(s, (m) => alterIsr(m, cfg, tp, isr));
+  apply(s, cfg, tp, isr);
+  return s;
 }
 
 /**
@@ -276,6 +284,7 @@ export function alterIsr(s: ReplicationState, cfg: Config, tp: TopicPartition, i
  * and, if it led, a new leader is elected in the same change.
  */
 export function fenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => fenceBroker(m, cfg, b));
   const fenced = brokerMask(s, 'fenced');
   if (inMask(fenced, b)) return s;
   return applyAll(setBrokerMask(s, 'fenced', fenced | bit(b)), cfg, bit(b));
@@ -283,6 +292,7 @@ export function fenceBroker(s: ReplicationState, cfg: Config, b: number): Replic
 
 /** `handleBrokerUnfenced`: the broker is an acceptable leader again; a leaderless partition elects. */
 export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => unfenceBroker(m, cfg, b));
   return applyAll(setBrokerMask(s, 'fenced', brokerMask(s, 'fenced') & ~bit(b)), cfg, 0);
 }
 
@@ -299,14 +309,14 @@ export function unfenceBroker(s: ReplicationState, cfg: Config, b: number): Repl
  * epochs are not state (they would split states without changing any verdict).
  */
 export function registerBroker(s: ReplicationState, cfg: Config, b: number, clean: boolean): ReplicationState {
-  let t = s;
+  if (!writesInPlace(s)) return inCopy(s, (m) => registerBroker(m, cfg, b, clean));
   if (cfg.elr && restartLooksUnclean(cfg, clean) && cfg.mutation !== 'uncleanRestartKeepsElr') {
     for (const tp of hostedBy(cfg)) {
-      const p = registrationAt(t, tp);
-      if (inMask(p.isr | p.elr, b)) t = apply(t, cfg, tp, p.isr & ~bit(b), b);
+      const p = registrationAt(s, tp);
+      if (inMask(p.isr | p.elr, b)) apply(s, cfg, tp, p.isr & ~bit(b), b);
     }
   }
-  return unfenceBroker(t, cfg, b);
+  return unfenceBroker(s, cfg, b);
 }
 
 /** Whether the controller handles a restart as unclean, given whether the broker left a clean-shutdown file. */
@@ -344,26 +354,22 @@ export function preferredElectionAllowed(s: ReplicationState, cfg: Config, tp: T
 
 /** The preferred replica becomes the leader; the ISR is unchanged (a member of it moved up). */
 export function electPreferred(s: ReplicationState, cfg: Config, tp: TopicPartition = ONLY): ReplicationState {
-  const p = tp.partition(s);
+  if (!writesInPlace(s)) return inCopy(s, (m) => electPreferred(m, cfg, tp));
+  const p = registrationAt(s, tp);
   const preferred = cfg.assignment[tp.id]![0]!;
-  const isr = maskOf(p.isr);
-  const fromElr = isr === 0;
-  return setPartition(
-    s,
-    tp,
-    p.merge({
-      leader: preferred,
-      leaderEpoch: p.leaderEpoch + 1,
-      partitionEpoch: p.partitionEpoch + 1,
-      isr: fromElr ? idsOf(bit(preferred)) : p.isr,
-      elr: fromElr ? p.elr.remove(preferred) : p.elr,
-    }),
-  );
+  const fromElr = p.isr === 0;
+  writeRegistration(s, tp, {
+    ...p,
+    leader: preferred,
+    leaderEpoch: p.leaderEpoch + 1,
+    partitionEpoch: p.partitionEpoch + 1,
+    isr: fromElr ? bit(preferred) : p.isr,
+    elr: fromElr ? p.elr & ~bit(preferred) : p.elr,
+  });
+  return s;
 }
 
 export type UncleanPath = 'ElectUncleanLeader' | 'UncleanRecovery';
-
-const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unavailable(s)) !== 0;
 
 /**
  * The replicas an unclean path may elect now, or [] when it must wait. `ElectUncleanLeader` is the path
@@ -377,43 +383,54 @@ const unfencedIn = (s: ReplicationState, set: BrokerSet) => (maskOf(set) & ~unav
  * last known leader if available, else any replica, and Balanced is the `balancedFallback` reading.
  */
 export function uncleanCandidates(s: ReplicationState, cfg: Config, path: UncleanPath, tp: TopicPartition = ONLY): number[] {
-  const p = tp.partition(s);
-  if (p.leader !== NO_LEADER) return [];
-  const available = cfg.assignment[tp.id]!.filter((r) => !inMask(unavailable(s), r));
-  if (!cfg.elr) {
-    // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
-    if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || unfencedIn(s, p.isr)) return [];
-    return available.slice(0, 1);
-  }
-  if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return [];
-  const lke = maskOf(p.lastKnownElr);
-  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(lke) === 1 ? cfg.replicas.find((r) => inMask(lke, r))! : NO_LEADER;
+  const candidates = uncleanCandidateMask(s, cfg, path, tp);
+  return cfg.assignment[tp.id]!.filter((r) => inMask(candidates, r));
+}
+
+/** `uncleanCandidates` as a mask of broker ids (the guard asks it for every broker of a leaderless partition). */
+export function uncleanCandidateMask(s: ReplicationState, cfg: Config, path: UncleanPath, tp: TopicPartition = ONLY): number {
+  const p = registrationAt(s, tp);
+  if (p.leader !== NO_LEADER) return 0;
   // An unclean election takes only an acceptable leader (`isAcceptableLeader`): unfenced and, since KIP-841,
   // not in controlled shutdown.
-  const lklAvailable = lastKnownLeader !== NO_LEADER && !inMask(unavailable(s), lastKnownLeader);
+  const down = unavailable(s);
+  const available = maskOfIds(cfg.assignment[tp.id]!) & ~down;
+  if (!cfg.elr) {
+    // Legacy: PartitionChangeBuilder.electAnyLeader with Election.UNCLEAN takes the first acceptable replica.
+    if (path !== 'ElectUncleanLeader' || !cfg.uncleanLeaderElection || (p.isr & ~down) !== 0) return 0;
+    const first = cfg.assignment[tp.id]!.find((r) => inMask(available, r));
+    return first === undefined ? 0 : bit(first);
+  }
+  if (path === 'UncleanRecovery' ? !cfg.recoveryManager : cfg.recoveryManager) return 0;
+  // The last known leader, as a mask (0: none stored).
+  const lastKnownLeader = storesLastKnownLeader(cfg) && countOf(p.lastKnownElr) === 1 ? p.lastKnownElr : 0;
+  const lklAvailable = (lastKnownLeader & ~down) !== 0;
   switch (cfg.strategy) {
     case 'None':
-      return [];
+      return 0;
     case 'Aggressive':
-      if (unfencedIn(s, p.isr) || unfencedIn(s, p.elr)) return [];
+      if (((p.isr | p.elr) & ~down) !== 0) return 0;
       if (cfg.recoveryManager) return longestLogs(s, tp, available);
-      return lklAvailable ? [lastKnownLeader] : available;
+      return lklAvailable ? lastKnownLeader : available;
     case 'Balanced':
-      if ((!p.isr.isEmpty() || !p.elr.isEmpty()) && cfg.mutation !== 'balancedIgnoresElr') return [];
+      if ((p.isr !== 0 || p.elr !== 0) && cfg.mutation !== 'balancedIgnoresElr') return 0;
       if (cfg.recoveryManager) {
-        const waited = p.lastKnownElr.every((r) => !s.fenced.has(r)) || cfg.mutation === 'managerSkipsLastKnownElr';
-        return waited ? longestLogs(s, tp, available) : [];
+        const waited = (p.lastKnownElr & brokerMask(s, 'fenced')) === 0 || cfg.mutation === 'managerSkipsLastKnownElr';
+        return waited ? longestLogs(s, tp, available) : 0;
       }
       // An available last known leader is already elected by the normal election (changePartition).
-      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : [];
+      return cfg.balancedFallback === 'lastKnownLeaderOrAny' && !lklAvailable ? available : 0;
   }
 }
 
 /** The manager's choice: the highest (last epoch, log end offset) among the available replicas (open question 6). */
-function longestLogs(s: ReplicationState, tp: TopicPartition, available: number[]): number[] {
+function longestLogs(s: ReplicationState, tp: TopicPartition, available: number): number {
   const key = logRankOf(s, tp);
-  const best = Math.max(...available.map(key));
-  return available.filter((r) => key(r) === best);
+  let best = -Infinity;
+  for (let r = 0; available >> r !== 0; r++) if (inMask(available, r)) best = Math.max(best, key(r));
+  let chosen = 0;
+  for (let r = 0; available >> r !== 0; r++) if (inMask(available, r) && key(r) === best) chosen |= bit(r);
+  return chosen;
 }
 
 /**
@@ -422,33 +439,23 @@ function longestLogs(s: ReplicationState, tp: TopicPartition, available: number[
  * definition allowed it at that moment.
  */
 export function electUnclean(s: ReplicationState, cfg: Config, b: number, tp: TopicPartition = ONLY): ReplicationState {
-  const p = tp.partition(s);
-  const allowed = uncleanElectionAllowed(cfg, p, unavailable(s));
+  if (!writesInPlace(s)) return inCopy(s, (m) => electUnclean(m, cfg, b, tp));
+  const p = registrationAt(s, tp);
+  const allowed = uncleanAllowedFor(cfg, p.isr, p.elr, unavailable(s));
   // KIP-704: the new leader's log may lack committed records, so the partition is RECOVERING.
-  const next = {
+  writeRegistration(s, tp, {
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: idsOf(bit(b)),
-    elr: idsOf(0),
-    lastKnownElr: idsOf(0),
+    isr: bit(b),
+    elr: 0,
+    lastKnownElr: 0,
     recovering: true,
-  };
-  const uncleanOutsideStrategy = tp.ghost(s).uncleanOutsideStrategy || !allowed;
-  const t = setGhost(setPartition(s, tp, cfg.layout.Partition.from(next)), tp, 'uncleanElection', true);
-  return setGhost(t, tp, 'uncleanOutsideStrategy', uncleanOutsideStrategy);
-}
-
-/** `uncleanElectionAllowed` on target sets given as masks. */
-function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number): boolean {
-  switch (cfg.strategy) {
-    case 'None':
-      return false;
-    case 'Balanced':
-      return isr === 0 && elr === 0;
-    case 'Aggressive':
-      return ((isr | elr) & ~fenced) === 0;
-  }
+  });
+  const g = placesOf(s).tps[tp.id]!.ghost;
+  putByte(s, g.uncleanElection, 1);
+  if (!allowed) putByte(s, g.uncleanOutsideStrategy, 1);
+  return s;
 }
 
 /**
@@ -459,14 +466,18 @@ function uncleanAllowedFor(cfg: Config, isr: number, elr: number, fenced: number
  * the brokers that cannot lead (fenced, or in controlled shutdown: `isAcceptableLeader`).
  */
 export function uncleanElectionAllowed(cfg: Config, p: Partition, unavailable: number): boolean {
-  const available = (r: number) => !inMask(unavailable, r);
-  if (!cfg.elr) return cfg.uncleanLeaderElection && !p.isr.some(available);
+  return uncleanAllowedFor(cfg, maskOf(p.isr), maskOf(p.elr), unavailable);
+}
+
+/** `uncleanElectionAllowed` on sets given as masks. */
+function uncleanAllowedFor(cfg: Config, isr: number, elr: number, unavailable: number): boolean {
+  if (!cfg.elr) return cfg.uncleanLeaderElection && (isr & ~unavailable) === 0;
   switch (cfg.strategy) {
     case 'None':
       return false;
     case 'Balanced':
-      return p.isr.isEmpty() && p.elr.isEmpty();
+      return isr === 0 && elr === 0;
     case 'Aggressive':
-      return !p.isr.some(available) && !p.elr.some(available);
+      return ((isr | elr) & ~unavailable) === 0;
   }
 }

@@ -13,6 +13,9 @@ import { type TopicPartition, topicPartitionsOf } from './topicPartition.ts';
 
 /** A `PartitionRegistration`'s fields. `leader`'s code is the leader plus one (`NO_LEADER` is code 0). */
 export interface PartitionPlaces {
+  /** The record's first byte (its fields lie in `width` bytes from there). */
+  readonly at: number;
+  readonly width: number;
   readonly leader: number;
   readonly leaderEpoch: number;
   readonly partitionEpoch: number;
@@ -67,10 +70,11 @@ export interface FaultPlaces {
   readonly isrShrinks: number;
 }
 
-/** How a log lies: its length (`lw` bytes) then its entries, `ew` bytes each. */
+/** How a log lies: its length (`lw` bytes) then its entries, `ew` bytes each, `max` of them (unused ones zero). */
 export interface LogShape {
   readonly lw: number;
   readonly ew: number;
+  readonly max: number;
   /** An entry's epoch (`epochWidth` bytes) and value (one byte), from the entry's first byte. */
   readonly epoch: number;
   readonly epochWidth: number;
@@ -92,6 +96,15 @@ export interface Places {
   /** Bytes of a leader epoch and of a partition epoch (the only scalars that may take more than one). */
   readonly leaderEpochWidth: number;
   readonly partitionEpochWidth: number;
+  /** The largest code of each bounded counter a step increments (writes.ts checks them, as the layout would). */
+  readonly max: Bounds;
+}
+
+export interface Bounds {
+  readonly leaderEpoch: number;
+  readonly partitionEpoch: number;
+  readonly produced: number;
+  readonly faults: FaultPlaces;
 }
 
 /** A field's type and absolute offset, found by walking records, total maps and composite options. */
@@ -127,7 +140,11 @@ function byteAt(root: LType, path: readonly Key[]): number {
 function partitionPlaces(root: LType, path: readonly Key[]): PartitionPlaces {
   const at = (f: string) => placeOf(root, [...path, f]).at;
   const one = (f: string) => byteAt(root, [...path, f]);
+  const record = placeOf(root, path);
+  const start = record.type.kind === 'option' ? record.at + 1 : record.at;
   return {
+    at: start,
+    width: (record.type.kind === 'option' ? (record.type as OptionType<unknown, unknown>).inner : record.type).width,
     leader: one('leader'),
     leaderEpoch: at('leaderEpoch'),
     partitionEpoch: at('partitionEpoch'),
@@ -183,6 +200,10 @@ function placesOfLayout(root: RecordType): Places {
   const tp0 = placeOf(root, tps[0]!.partitionPath).type as RecordType;
   // The codes read in place are the values themselves (epochs, offsets, record values) or the leader plus one.
   const min = (t: LType) => (t as IntType).min;
+  const maxCode = (path: readonly Key[]) => {
+    const t = placeOf(root, path).type as IntType;
+    return t.max - t.min;
+  };
   if (min(epoch.type) !== 0 || min(value.type) !== 0 || min(tp0.byName['leader']!.type) !== NO_LEADER || min(tp0.byName['leaderEpoch']!.type) !== 0) {
     throw new Error('replication layout: epochs and values must start at 0, the leader at NO_LEADER');
   }
@@ -195,9 +216,15 @@ function placesOfLayout(root: RecordType): Places {
     cut: byteAt(root, ['cut']),
     faults: Object.fromEntries(FAULT_FIELDS.map((f) => [f, byteAt(root, ['faults', f])])) as unknown as FaultPlaces,
     tps: tps.map((tp) => topicPartitionPlaces(root, tp, brokers)),
-    log: { lw: log.lw, ew: log.ew, epoch: epoch.offset, epochWidth: epoch.type.width, value: value.offset },
+    log: { lw: log.lw, ew: log.ew, max: log.max, epoch: epoch.offset, epochWidth: epoch.type.width, value: value.offset },
     leaderEpochWidth: tp0.byName['leaderEpoch']!.type.width,
     partitionEpochWidth: tp0.byName['partitionEpoch']!.type.width,
+    max: {
+      leaderEpoch: maxCode([...tps[0]!.partitionPath, 'leaderEpoch']),
+      partitionEpoch: maxCode([...tps[0]!.partitionPath, 'partitionEpoch']),
+      produced: maxCode(tps[0]!.ghostPath('produced')),
+      faults: Object.fromEntries(FAULT_FIELDS.map((f) => [f, maxCode(['faults', f])])) as unknown as FaultPlaces,
+    },
   };
 }
 

@@ -12,7 +12,7 @@ import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask } from './ids.ts';
 import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
-import { placesOf } from './places.ts';
+import { type GhostPlaces, placesOf } from './places.ts';
 import { registrationAt } from './controller.ts';
 import { type Config, dataLossFailures, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
@@ -82,6 +82,12 @@ export function writesAnswered(tps: readonly TopicPartition[] = [ONLY]): Propert
   );
 }
 
+/** Where `tp`'s observer variables lie in `s` (places.ts): the invariants, tested on every state, read their codes in place. */
+const ghostOf = (s: S, tp: TopicPartition): GhostPlaces => placesOf(s).tps[tp.id]!.ghost;
+
+/** Whether the sticky flag (or the mask of acknowledged values) at an absolute place of `s` is set. */
+const isSet = (s: S, at: number): boolean => s._b[s._o + at] !== 0;
+
 export function replicationProperties(cfg: Config): Property<S>[] {
   const strong = cfg.acks === 'all' || cfg.acks === 'quorum';
   // A property of one topic partition, claimed of every one; a witness of one, reached in any.
@@ -94,43 +100,37 @@ export function replicationProperties(cfg: Config): Property<S>[] {
     always<S>(
       'NoAckedRecordLost',
       'an acknowledged record (acks=all or quorum) is never lost while fewer than min.insync.replicas data-loss failures have happened and no unclean election took place',
-      inEvery((s, tp) => {
-        const g = tp.ghost(s);
-        return g.acked.isEmpty() || g.uncleanElection || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp);
-      }),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).acked) || isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp)),
     ),
     always<S>(
       'NoAckedRecordLostEvenUnclean',
       'an acknowledged record is never lost while fewer than min.insync.replicas data-loss failures have happened, even after an unclean election or recovery',
-      inEvery((s, tp) => tp.ghost(s).acked.isEmpty() || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp)),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).acked) || !withinTolerance(s, cfg) || ackedRecordsHeld(s, tp)),
     ),
     always<S>(
       'TruncationKeepsCommitted',
       'no follower truncation erases the last copy of a committed record, whatever election came before it (KAFKA-13872, last replica standing)',
-      inEvery((s, tp) => !tp.ghost(s).committedTruncated),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).committedTruncated)),
     ),
     always<S>(
       'CommittedPrefixNeverShrinks',
       'every committed prefix a leader exposes agrees with the longest one exposed before, while within the failure tolerance and with no unclean election',
-      inEvery((s, tp) => {
-        const g = tp.ghost(s);
-        return !g.committedRewritten || g.uncleanElection || !withinTolerance(s, cfg);
-      }),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).committedRewritten) || isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg)),
     ),
     always<S>(
       'CleanElectionsChooseIsrOrElr',
       'a clean election only ever chooses a member of the ISR or, with an empty ISR, of the ELR',
-      inEvery((s, tp) => !tp.ghost(s).cleanElectionOutside),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).cleanElectionOutside)),
     ),
     always<S>(
       'AckImpliesMinIsrCopies',
       'when a record is acknowledged (acks=all or quorum), at least min.insync.replicas logs hold it (KIP-250)',
-      inEvery((s, tp) => !tp.ghost(s).ackBelowMinIsr),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).ackBelowMinIsr)),
     ),
     always<S>(
       'UncleanOnlyWhenStrategyAllows',
       'an unclean election or recovery runs only when unclean.recovery.strategy (or the legacy flag without ELR) allows it',
-      inEvery((s, tp) => !tp.ghost(s).uncleanOutsideStrategy),
+      inEvery((s, tp) => !isSet(s, ghostOf(s, tp).uncleanOutsideStrategy)),
     ),
   ];
   if (cfg.elr && cfg.strictHwm) {
@@ -139,8 +139,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
         'ElrMembersHoldCommitted',
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
         inEvery((s, tp) => {
-          const g = tp.ghost(s);
-          if (g.uncleanElection || !withinTolerance(s, cfg)) return true;
+          if (isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg)) return true;
           const r = registrationAt(s, tp);
           const candidates = (r.isr | r.elr) & ~s._b[s._o + placesOf(s).fenced]!;
           return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b, tp));
@@ -150,7 +149,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
   }
   props.push(
     strong
-      ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', inSome((s, tp) => !tp.ghost(s).acked.isEmpty()))
+      ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', inSome((s, tp) => isSet(s, ghostOf(s, tp).acked)))
       : sometimes<S>('RecordCommitted', 'some record is committed (below a leader high watermark)', inSome((s, tp) => !tp.ghost(s).committed.isEmpty())),
     sometimes<S>('LeaderChanged', 'the controller elects a new leader', inSome((s, tp) => tp.partition(s).leaderEpoch > 1)),
   );
@@ -170,7 +169,7 @@ export function replicationProperties(cfg: Config): Property<S>[] {
   // An ELR member elected with its data needs a stop that keeps it in the ELR: a clean one or a cut.
   if (cfg.elr && strong && cfg.maxCleanShutdowns + cfg.maxPartitions > 0) {
     props.push(
-      sometimes<S>('ElrElectionAfterAck', 'KIP-966: a leader is elected from the ELR after a record was acknowledged', inSome((s, tp) => tp.ghost(s).elrElectionAfterAck)),
+      sometimes<S>('ElrElectionAfterAck', 'KIP-966: a leader is elected from the ELR after a record was acknowledged', inSome((s, tp) => isSet(s, ghostOf(s, tp).elrElectionAfterAck))),
     );
   }
   if (strong && crashes > 0) {
@@ -178,12 +177,12 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       sometimes<S>(
         'AckedCopyCrashedThenLeaderChange',
         'a crash erases a copy of an acknowledged record, and the leader changes afterwards',
-        inSome((s, tp) => tp.ghost(s).electionAfterAckedCopyCrashed),
+        inSome((s, tp) => isSet(s, ghostOf(s, tp).electionAfterAckedCopyCrashed)),
       ),
     );
   }
   if (cfg.maxPartitions > 0) {
-    props.push(sometimes<S>('GhostLeaderAppended', 'a broker cut off from the controller that still believes it leads takes a write (KIP-250 ghost)', inSome((s, tp) => tp.ghost(s).ghostAppended)));
+    props.push(sometimes<S>('GhostLeaderAppended', 'a broker cut off from the controller that still believes it leads takes a write (KIP-250 ghost)', inSome((s, tp) => isSet(s, ghostOf(s, tp).ghostAppended))));
   }
   // Under acks=all every ISR member holds an acknowledged record, so only acks=quorum can reach this.
   if (cfg.acks === 'quorum' && cfg.election === 'longestLog') {
@@ -191,15 +190,15 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       sometimes<S>(
         'ElectionPastLaggingIsrMember',
         'after an acknowledgement, a leader holding the record is elected while an ISR member lacks it',
-        inSome((s, tp) => tp.ghost(s).electionPastLaggingIsr),
+        inSome((s, tp) => isSet(s, ghostOf(s, tp).electionPastLaggingIsr)),
       ),
     );
   }
   if (cfg.preferredElection !== 'off') {
-    props.push(sometimes<S>('PreferredLeaderElected', 'an admin preferred-leader election moves leadership', inSome((s, tp) => tp.ghost(s).preferredElected)));
+    props.push(sometimes<S>('PreferredLeaderElected', 'an admin preferred-leader election moves leadership', inSome((s, tp) => isSet(s, ghostOf(s, tp).preferredElected))));
   }
   if (cfg.elr ? cfg.strategy === 'Aggressive' || (cfg.strategy === 'Balanced' && cfg.recoveryManager) : cfg.uncleanLeaderElection) {
-    props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', inSome((s, tp) => tp.ghost(s).uncleanElection)));
+    props.push(sometimes<S>('UncleanElectionHappened', 'an unclean election or recovery runs', inSome((s, tp) => isSet(s, ghostOf(s, tp).uncleanElection))));
   }
   // acks=0/1 requests never wait: there is nothing to answer later.
   if (cfg.liveness && strong) props.push(writesAnswered(cfg.tps));

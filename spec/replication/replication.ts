@@ -25,6 +25,7 @@ import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
 import { placesIn } from './places.ts';
+import { copyState } from './writes.ts';
 import { idsOf } from './ids.ts';
 import { assignmentOf, topicPartitionsOf } from './topicPartition.ts';
 import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
@@ -122,9 +123,7 @@ function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => Replicati
   const scratch = new Uint8Array(width);
   const view = State.wrap(scratch);
   return (s) => {
-    const b = s._b;
-    const o = s._o;
-    for (let i = 0; i < width; i++) scratch[i] = b[o + i]!;
+    copyState(s._b, s._o, scratch, 0, width);
     for (const at of epochs) for (let k = 0; k < epochWidth; k++) scratch[at + k] = 0;
     return view;
   };

@@ -1,8 +1,9 @@
 /**
  * A plain reading of one state, as one topic partition sees it, for the guards. The checker asks every
  * action's guard about the same state in a row, so the state is read once, from its bytes in place
- * (places.ts), into arrays, and the last state's readings are kept. States are immutable, so a reading
- * never goes stale; a copy being written (`withMutations`) is never read here.
+ * (places.ts), into arrays, and the last state's readings are kept; reading the next state rewrites them
+ * (a state is read for each of its successors' guards, so a reading allocates nothing). States are
+ * immutable, so a reading never goes stale; a copy being written (writes.ts) is never read here.
  */
 import { readCode } from '../layout/bytes.ts';
 import { type LogShape, placesOf } from './places.ts';
@@ -42,22 +43,56 @@ export interface Snapshot {
   readonly isrShrinks: number;
 }
 
-let lastState: ReplicationState | null = null;
-// By topic partition id.
-let lastSnapshots: (Snapshot | undefined)[] = [];
-
-export function snapshotOf(s: ReplicationState, tp: TopicPartition): Snapshot {
-  if (s === lastState) {
-    const kept = lastSnapshots[tp.id];
-    if (kept !== undefined) return kept;
-  } else {
-    lastState = s;
-    lastSnapshots = [];
-  }
-  return (lastSnapshots[tp.id] = read(s, tp));
+/** One topic partition's reading, rewritten in place for each state read (by topic partition id). */
+class Reading implements Snapshot {
+  running: boolean[] = [];
+  runningMask = 0;
+  bytes: Uint8Array = new Uint8Array(0);
+  logAt: number[] = [];
+  log: LogShape = { lw: 1, ew: 2, max: 0, epoch: 0, epochWidth: 1, value: 1 };
+  leo: number[] = [];
+  hw: number[] = [];
+  viewLeader: number[] = [];
+  viewEpoch: number[] = [];
+  viewIsr: number[] = [];
+  leader = 0;
+  leaderEpoch = 0;
+  isr = 0;
+  recovering = false;
+  fenced = 0;
+  shuttingDown = 0;
+  cut = 0;
+  produced = 0;
+  uncleanShutdowns = 0;
+  cleanShutdowns = 0;
+  emptyDisks = 0;
+  partitions = 0;
+  isrShrinks = 0;
 }
 
-function read(s: ReplicationState, tp: TopicPartition): Snapshot {
+let lastState: ReplicationState | null = null;
+/** Bit `tp.id`: the reading of that topic partition is of `lastState`. */
+let fresh = 0;
+const readings: Reading[] = [];
+
+/**
+ * The reading of `s` for `tp`. It is rewritten when another state is read, so it is used at once (a guard,
+ * or a step reading the state it started from), never kept.
+ */
+export function snapshotOf(s: ReplicationState, tp: TopicPartition): Snapshot {
+  if (s !== lastState) {
+    lastState = s;
+    fresh = 0;
+  }
+  const r = (readings[tp.id] ??= new Reading());
+  if ((fresh & (1 << tp.id)) === 0) {
+    read(s, tp, r);
+    fresh |= 1 << tp.id;
+  }
+  return r;
+}
+
+function read(s: ReplicationState, tp: TopicPartition, into: Reading): void {
   const P = placesOf(s);
   const at = P.tps[tp.id]!;
   const b = s._b;
@@ -66,52 +101,37 @@ function read(s: ReplicationState, tp: TopicPartition): Snapshot {
   const leader = b[o + p.leader]! - 1;
   const leaderEpoch = readCode(b, o + p.leaderEpoch, P.leaderEpochWidth);
   const isr = b[o + p.isr]!;
-  const running: boolean[] = [];
-  const logAt: number[] = [];
-  const leo: number[] = [];
-  const hw: number[] = [];
-  const viewLeader: number[] = [];
-  const viewEpoch: number[] = [];
-  const viewIsr: number[] = [];
+  const { running, logAt, leo, hw, viewLeader, viewEpoch, viewIsr } = into;
   let runningMask = 0;
   for (let i = 0; i < P.brokers; i++) {
     const r = at.replicas[i]!;
     const up = b[o + P.running[i]!] !== 0;
-    running.push(up);
+    running[i] = up;
     if (up) runningMask |= 1 << i;
-    logAt.push(o + r.log);
-    leo.push(sizeAt(b, o + r.log, P.log));
-    hw.push(b[o + r.hw]!);
+    logAt[i] = o + r.log;
+    leo[i] = sizeAt(b, o + r.log, P.log);
+    hw[i] = b[o + r.hw]!;
     const stale = b[o + r.view] !== 0;
     const v = r.viewPartition;
-    viewLeader.push(stale ? b[o + v.leader]! - 1 : leader);
-    viewEpoch.push(stale ? readCode(b, o + v.leaderEpoch, P.leaderEpochWidth) : leaderEpoch);
-    viewIsr.push(stale ? b[o + v.isr]! : isr);
+    viewLeader[i] = stale ? b[o + v.leader]! - 1 : leader;
+    viewEpoch[i] = stale ? readCode(b, o + v.leaderEpoch, P.leaderEpochWidth) : leaderEpoch;
+    viewIsr[i] = stale ? b[o + v.isr]! : isr;
   }
   const f = P.faults;
-  return {
-    running,
-    runningMask,
-    bytes: b,
-    logAt,
-    log: P.log,
-    leo,
-    hw,
-    viewLeader,
-    viewEpoch,
-    viewIsr,
-    leader,
-    leaderEpoch,
-    isr,
-    recovering: b[o + p.recovering] !== 0,
-    fenced: b[o + P.fenced]!,
-    shuttingDown: b[o + P.shuttingDown]!,
-    cut: b[o + P.cut]!,
-    produced: b[o + at.ghost.produced]!,
-    uncleanShutdowns: b[o + f.uncleanShutdowns]!,
-    cleanShutdowns: b[o + f.cleanShutdowns]!,
-    emptyDisks: b[o + f.emptyDisks]!,
-    partitions: b[o + f.partitions]!,
-    isrShrinks: b[o + f.isrShrinks]!,
-  };
+  into.runningMask = runningMask;
+  into.bytes = b;
+  into.log = P.log;
+  into.leader = leader;
+  into.leaderEpoch = leaderEpoch;
+  into.isr = isr;
+  into.recovering = b[o + p.recovering] !== 0;
+  into.fenced = b[o + P.fenced]!;
+  into.shuttingDown = b[o + P.shuttingDown]!;
+  into.cut = b[o + P.cut]!;
+  into.produced = b[o + at.ghost.produced]!;
+  into.uncleanShutdowns = b[o + f.uncleanShutdowns]!;
+  into.cleanShutdowns = b[o + f.cleanShutdowns]!;
+  into.emptyDisks = b[o + f.emptyDisks]!;
+  into.partitions = b[o + f.partitions]!;
+  into.isrShrinks = b[o + f.isrShrinks]!;
 }

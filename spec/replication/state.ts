@@ -14,7 +14,10 @@
  */
 import { layout as L, type Packed } from '../layout/index.ts';
 import type { Mutation } from './mutations.ts';
-import { ONLY, setReplica, type TopicPartition } from './topicPartition.ts';
+import { sizeAt } from './log.ts';
+import { placesOf } from './places.ts';
+import { ONLY, type TopicPartition } from './topicPartition.ts';
+import { clearView, inCopy, putByte, putLogPrefix, writesInPlace } from './writes.ts';
 
 /** `LeaderConstants.NO_LEADER`. */
 export const NO_LEADER = -1;
@@ -296,20 +299,27 @@ export function viewOf(s: ReplicationState, b: number, tp: TopicPartition = ONLY
 
 /** Failures that can destroy data, counted against min.insync.replicas (the KIP-966 tolerance). */
 export function dataLossFailures(s: ReplicationState, cfg: Config): number {
-  const f = s.faults;
-  return f.dataLossShutdowns + f.emptyDisks + (cfg.countIsolations ? f.isolations : 0);
+  const f = placesOf(s).faults;
+  const b = s._b;
+  const o = s._o;
+  return b[o + f.dataLossShutdowns]! + b[o + f.emptyDisks]! + (cfg.countIsolations ? b[o + f.isolations]! : 0);
 }
 
 /**
- * Broker `b` stops: its disk keeps `logOf(tp)` of each topic partition and, after a clean shutdown, the
- * CleanShutdownFile; what it held in memory (high watermarks, metadata) is gone.
+ * Broker `b` stops: its disk keeps the first `kept(tp)` records of each topic partition's log and, after a
+ * clean shutdown, the CleanShutdownFile; what it held in memory (high watermarks, metadata) is gone.
+ * Written in place into the step's copy (writes.ts).
  */
-export function stopBroker(s: ReplicationState, cfg: Config, b: number, logOf: (tp: TopicPartition) => Log, cleanShutdownFile: boolean): ReplicationState {
-  let t = s.setIn(['brokers', b, 'running'], false);
+export function stopBroker(s: ReplicationState, cfg: Config, b: number, kept: (tp: TopicPartition) => number, cleanShutdownFile: boolean): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => stopBroker(m, cfg, b, kept, cleanShutdownFile));
+  const P = placesOf(s);
+  putByte(s, P.running[b]!, 0);
   for (const tp of cfg.tps) {
-    t = setReplica(t, tp, b, 'log', logOf(tp));
-    t = setReplica(t, tp, b, 'hw', 0);
-    t = setReplica(t, tp, b, 'view', null);
+    const r = P.tps[tp.id]!.replicas[b]!;
+    putLogPrefix(s, r.log, r.log, Math.min(kept(tp), sizeAt(s._b, s._o + r.log, P.log)), P.log);
+    putByte(s, r.hw, 0);
+    clearView(s, r.view, r.viewPartition);
   }
-  return t.setIn(['brokers', b, 'cleanShutdownFile'], cleanShutdownFile);
+  putByte(s, P.cleanShutdownFile[b]!, cleanShutdownFile ? 1 : 0);
+  return s;
 }
