@@ -10,7 +10,7 @@
  * those the layout would write. A counter pushed past its bound, or a log past its length, is written
  * through the layout instead, which reports the error naming the field.
  */
-import { copyInto, writeCode } from '../layout/bytes.ts';
+import { arena, copyInto, copyToSlab, writeCode } from '../layout/bytes.ts';
 import type { Key } from '../layout/index.ts';
 import type { LogShape, PartitionPlaces } from './places.ts';
 import type { ReplicationState } from './state.ts';
@@ -46,30 +46,18 @@ export function inCopy(s: S, write: (m: S) => unknown): S {
   return writeStep(s, undefined, (m) => write(m));
 }
 
-// Copies are carved from a shared slab, as the layout's own writes are: a step allocates no buffer of
-// its own. Regions are never reused, so a slab lives as long as any state in it; each starts at a
-// multiple of four bytes, so a copy moves whole words.
-const SLAB_BYTES = 1 << 18;
-let slab = new Uint8Array(SLAB_BYTES);
-let used = 0;
-
+// A step's copy is a fresh region of the layout's slab, as the layout's own writes are: a step
+// allocates no buffer of its own, and the copy moves whole words.
 function ownCopy(s: S): S {
   const t = s._t;
-  const w = t.width;
-  if (used + w > slab.length) {
-    slab = new Uint8Array(Math.max(SLAB_BYTES, w));
-    used = 0;
-  }
-  const o = used;
-  used += (w + 3) & ~3;
-  copyState(s._b, s._o, slab, o, w);
-  return t.wrapAt(slab, o) as S;
+  const at = copyToSlab(s._b, s._o, t.width);
+  return t.wrapAt(arena.b, at) as S;
 }
 
 /**
  * Copies `w` bytes from `src[so]` to `dst[d]`: four at a time where both lie on word boundaries of their
- * buffers (states are copied for every successor and for the VIEW, and byte by byte the copy was most
- * of a step's own cost).
+ * buffers (the VIEW copies every successor into its scratch, and byte by byte the copy was most of its
+ * cost).
  */
 export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   let i = 0;
@@ -89,7 +77,7 @@ export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: numbe
 
 /**
  * The word views of the last two byte arrays copied from (or to): a level's states lie in a few buffers,
- * and copies go to a slab or to the VIEW's scratch.
+ * and copies go to the VIEW's scratch.
  */
 class Words {
   private a: Uint8Array | null = null;
