@@ -16,13 +16,17 @@ import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
 import { type CheckpointState, type CheckpointTarget, writeCheckpoint } from './checkpoint.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
+import { SuccessorBatch } from './successorBatch.ts';
+import { join } from 'node:path';
 
 /** Where to write checkpoints at level boundaries, and a checkpoint to start from. */
 export interface Checkpoints {
   readonly write?: CheckpointTarget;
   readonly resumeFrom?: CheckpointState;
 }
-import { join } from 'node:path';
+
+/** The batch mark of a successor known to be seen already: nothing to look up. */
+const KNOWN = 1;
 
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
@@ -160,9 +164,9 @@ export async function breadthFirst<S>(
     generated++;
     // A step that changed nothing (a write of the value already there gives back the same state, on
     // views as on Immutable.js values) leads to the state being expanded, which was seen already.
-    if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, true);
+    if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, 0, KNOWN);
     expander.fingerprint(t);
-    batch.push(t, actionIndex, ordinal, expander.hi, expander.lo, false);
+    batch.push(t, actionIndex, ordinal, 0, expander.hi, expander.lo, 0);
   };
   const visit = recorder === undefined ? collect : visitNow;
   /**
@@ -173,9 +177,9 @@ export async function breadthFirst<S>(
     const n = batch.length;
     if (n === 0) return;
     batch.length = 0;
-    const { states, actionOf, ordinalOf, hiOf, loOf, known } = batch;
+    const { states, actionOf, ordinalOf, hiOf, loOf, mark: known } = batch;
     // A state the set knows at once (seen a moment ago, by a sibling or a cousin) is not recorded either.
-    for (let i = 0; i < n; i++) if (known[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) known[i] = 1;
+    for (let i = 0; i < n; i++) if (known[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) known[i] = KNOWN;
     let i = 0;
     try {
       for (; i < n; i++) if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
@@ -275,44 +279,4 @@ export async function breadthFirst<S>(
     }
   }
   return outcome({ kind: 'complete' });
-}
-
-/** Successors of the state being expanded, with their fingerprints, waiting to be looked up. */
-class SuccessorBatch<S> {
-  states: (S | undefined)[] = [];
-  actionOf = new Int32Array(64);
-  ordinalOf = new Int32Array(64);
-  hiOf = new Uint32Array(64);
-  loOf = new Uint32Array(64);
-  /**
-   * 1 for a successor known to be seen already, nothing to look up: the state being expanded itself, or
-   * a state the fingerprint set's recent cache holds.
-   */
-  known = new Uint8Array(64);
-  length = 0;
-
-  push(t: S, actionIndex: number, ordinal: number, hi: number, lo: number, known: boolean): void {
-    const i = this.length++;
-    if (i === this.hiOf.length) this.grow();
-    this.states[i] = t;
-    this.actionOf[i] = actionIndex;
-    this.ordinalOf[i] = ordinal;
-    this.hiOf[i] = hi;
-    this.loOf[i] = lo;
-    this.known[i] = known ? 1 : 0;
-  }
-
-  private grow(): void {
-    const cap = this.hiOf.length * 2;
-    const more = <A extends Int32Array | Uint32Array | Uint8Array>(a: A, make: (n: number) => A): A => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.actionOf = more(this.actionOf, (n) => new Int32Array(n));
-    this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
-    this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
-    this.loOf = more(this.loOf, (n) => new Uint32Array(n));
-    this.known = more(this.known, (n) => new Uint8Array(n));
-  }
 }

@@ -9,6 +9,7 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
+import { SuccessorBatch } from '../successorBatch.ts';
 
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
 export interface SeenFingerprints {
@@ -43,7 +44,7 @@ export class ChunkExpander {
   private count = 0;
   private heapUsed = 0;
   private heapMeasuredAt = -Infinity;
-  private readonly batch = new SuccessorBatch();
+  private readonly batch = new SuccessorBatch<unknown>();
   private readonly visit: (t: unknown, action: number, params: unknown, ordinal: number) => void;
 
   constructor(
@@ -60,7 +61,7 @@ export class ChunkExpander {
       // level, so seen: no fingerprint to compute, no lookup.
       if (t === this.parent) return;
       expander.fingerprint(t);
-      this.batch.push(t, action, ordinal, index, expander.hi, expander.lo);
+      this.batch.push(t, action, ordinal, index, expander.hi, expander.lo, 0);
     };
   }
 
@@ -75,7 +76,8 @@ export class ChunkExpander {
     const n = batch.length;
     if (n === 0) return;
     batch.length = 0;
-    const { hiOf, loOf, keep } = batch;
+    // mark: 1 for a successor not reported earlier in the level.
+    const { hiOf, loOf, mark: keep } = batch;
     const sent = this.sent;
     const seen = this.seen!;
     for (let i = 0; i < n; i++) sent.touch(hiOf[i]!, loOf[i]!);
@@ -197,43 +199,4 @@ export class ChunkExpander {
 /** A spec error as sent to the coordinator: its detail and its cause's message (see packedCoordinator.ts). */
 function errorText(e: SpecError): string {
   return `${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`;
-}
-
-/** The successors of the state being expanded, with their fingerprints, waiting to be looked up. */
-class SuccessorBatch {
-  states: unknown[] = [];
-  actionOf = new Int32Array(64);
-  ordinalOf = new Int32Array(64);
-  indexOf = new Int32Array(64);
-  hiOf = new Uint32Array(64);
-  loOf = new Uint32Array(64);
-  /** 1 for a successor not reported earlier in the level (set by the flush). */
-  keep = new Uint8Array(64);
-  length = 0;
-
-  push(t: unknown, action: number, ordinal: number, index: number, hi: number, lo: number): void {
-    const i = this.length++;
-    if (i === this.hiOf.length) this.grow();
-    this.states[i] = t;
-    this.actionOf[i] = action;
-    this.ordinalOf[i] = ordinal;
-    this.indexOf[i] = index;
-    this.hiOf[i] = hi;
-    this.loOf[i] = lo;
-  }
-
-  private grow(): void {
-    const cap = this.hiOf.length * 2;
-    const more = <A extends Int32Array | Uint32Array | Uint8Array>(a: A, make: (n: number) => A): A => {
-      const b = make(cap);
-      b.set(a);
-      return b;
-    };
-    this.actionOf = more(this.actionOf, (n) => new Int32Array(n));
-    this.ordinalOf = more(this.ordinalOf, (n) => new Int32Array(n));
-    this.indexOf = more(this.indexOf, (n) => new Int32Array(n));
-    this.hiOf = more(this.hiOf, (n) => new Uint32Array(n));
-    this.loOf = more(this.loOf, (n) => new Uint32Array(n));
-    this.keep = new Uint8Array(cap);
-  }
 }
