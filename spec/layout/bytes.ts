@@ -98,20 +98,8 @@ export function wordsOf(b: Uint8Array): Int32Array | null {
  */
 export function copyToSlab(src: Uint8Array, so: number, w: number): number {
   const d = reserve(w);
-  if (w >= 8 && w <= WORD_COPY_MAX && (so & 3) === 0) {
-    const sw = wordsOf(src);
-    if (sw !== null) {
-      const dw = arena.w;
-      const a = so >> 2;
-      const b = d >> 2;
-      let n = (w + 3) >> 2;
-      if (a + n > sw.length) n = w >> 2;
-      for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
-      for (let i = n << 2; i < w; i++) arena.b[d + i] = src[so + i]!;
-      return d;
-    }
-  }
-  copyInto(src, so, arena.b, d, w);
+  const whole = (w + 3) & ~3;
+  copyInto(src, so, arena.b, d, so + whole <= src.length ? whole : w);
   return d;
 }
 
