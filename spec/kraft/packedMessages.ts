@@ -77,6 +77,14 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
     requestDigits(from, to, epoch, 0, lastFetchedEpoch, fetchOffset);
     return keyOf(3);
   };
+  /** Starts the key of a response with what both kinds begin with: the request answered, the epoch, the leader named. */
+  function startResponse(req: Request, epoch: number, leaderId: string | null): void {
+    const request = requestKey(req); // before start(): the request's own key is made with the same digits
+    start();
+    digitOf(request, requestCount);
+    digitOf(digit(epoch, epochs), epochs);
+    digitOf(optVoter(leaderId), voters + 1);
+  }
   /** The number of a request (a packed or Immutable one), or -1. */
   function requestKey(q: Request): number {
     return q.type === 'VoteRequest'
@@ -110,11 +118,7 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
     voteResponse(req, epoch, leaderId, granted, error = null) {
       let key = -1;
       if (isPacked(req)) {
-        const request = requestKey(req);
-        start();
-        digitOf(request, requestCount);
-        digitOf(digit(epoch, epochs), epochs);
-        digitOf(optVoter(leaderId), voters + 1);
+        startResponse(req, epoch, leaderId);
         digitOf(granted ? 1 : 0, 2);
         digitOf(errorDigit(error), ERROR_CODES.length);
         key = keyOf(1);
@@ -133,11 +137,7 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
       }
       let key = -1;
       if (isPacked(req)) {
-        const request = requestKey(req);
-        start();
-        digitOf(request, requestCount);
-        digitOf(digit(epoch, epochs), epochs);
-        digitOf(optVoter(leaderId), voters + 1);
+        startResponse(req, epoch, leaderId);
         digitOf(errorDigit(error), ERROR_CODES.length);
         digitOf(entryDigit, 1 + epochs * (values + 1));
         digitOf(digit(hwm, offsets), offsets);
