@@ -116,7 +116,7 @@ export class Fingerprinter {
   }
 
   private topNumber(n: number): void {
-    f64[0] = n === 0 || Number.isNaN(n) ? (n === 0 ? 0 : NaN) : n; // Immutable.is: -0 equals 0, NaN equals NaN
+    f64[0] = n === 0 ? 0 : Number.isNaN(n) ? NaN : n; // Immutable.is: -0 equals 0, NaN equals NaN
     hash64(f64Bytes, 0, 8);
     this.hi = hashHi === 0 && hashLo === 0 ? 1 : hashHi; // (0, 0) marks an empty slot in the seen-set
     this.lo = hashLo;
