@@ -6,6 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { type Expander, SpecError } from '../expander.ts';
 import { FingerprintSet } from '../state/fingerprintSet.ts';
+import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
@@ -35,6 +36,10 @@ export class ChunkExpander {
   // order, which is the merge order, so a later copy of one is a state the coordinator has by the time
   // it merges it: it would drop it anyway. Skipping it here spares its properties, its bytes and its merge.
   private readonly sent = new FingerprintSet(1 << 12);
+  // Fingerprints this expander found seen or reported, kept across levels: a state reported in one level
+  // is in the fingerprints seen once that level is merged. Most successors are answered here, without a
+  // trip to either table.
+  private readonly known = new RecentFingerprints(1 << 16);
   private seen: SeenFingerprints | null = null;
   private witnessesReached: Uint8Array = new Uint8Array(0);
   private states: Uint8Array = new Uint8Array(0);
@@ -61,6 +66,7 @@ export class ChunkExpander {
       // level, so seen: no fingerprint to compute, no lookup.
       if (t === this.parent) return;
       expander.fingerprint(t);
+      if (this.known.has(expander.hi, expander.lo)) return;
       this.batch.push(t, action, ordinal, index, expander.hi, expander.lo, 0);
     };
   }
@@ -78,17 +84,20 @@ export class ChunkExpander {
     batch.length = 0;
     // mark: 1 for a successor not reported earlier in the level.
     const { hiOf, loOf, mark: keep } = batch;
-    const sent = this.sent;
+    const { sent, known } = this;
     const seen = this.seen!;
     for (let i = 0; i < n; i++) sent.touch(hiOf[i]!, loOf[i]!);
     let kept = 0;
     for (let i = 0; i < n; i++) {
-      const fresh = sent.add(hiOf[i]!, loOf[i]!);
+      const hi = hiOf[i]!;
+      const lo = loOf[i]!;
+      const fresh = sent.add(hi, lo);
       keep[i] = fresh ? 1 : 0;
       if (fresh) {
         kept++;
-        seen.touch(hiOf[i]!, loOf[i]!);
+        seen.touch(hi, lo);
       }
+      known.remember(hi, lo);
     }
     if (kept === 0) return;
     for (let i = 0; i < n; i++) if (keep[i] === 1 && !seen.has(hiOf[i]!, loOf[i]!)) this.report(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!, hiOf[i]!, loOf[i]!);

@@ -5,16 +5,13 @@
  * (one more collision in 2^64). The buffer is shared so worker threads can probe it read-only while the
  * coordinator is not inserting.
  *
- * In front of the table sits a small direct-mapped cache of fingerprints recently added or found there
- * (it fits the core's L2 cache, where the table does not). A BFS successor is mostly a state seen a
- * moment ago, by a sibling or a cousin (on TwoPhase, nine lookups in ten find a state already seen, and
- * the cache answers nine in ten of those), so most lookups never reach the table. The cache holds only
- * fingerprints that are in the table, so a hit is exact: it changes how fast a state is found, never
- * whether.
+ * In front of the table sits a cache of fingerprints recently added or found there
+ * (recentFingerprints.ts), so most lookups never reach the table. It holds only fingerprints that are in
+ * the table: it changes how fast a state is found, never whether.
  */
+import { RecentFingerprints } from './recentFingerprints.ts';
+
 const MAX_LOAD = 0.75;
-/** Entries of the recent cache (8 bytes each): 256 KB at most, whatever the table's size. */
-const MAX_RECENT = 1 << 15;
 
 export class FingerprintSet {
   private slots: Uint32Array;
@@ -23,20 +20,17 @@ export class FingerprintSet {
   size = 0;
   /** What `touch` read, kept so the reads are not optimized away. */
   private touched = 0;
-  /** The recent cache: pairs (hi, lo) of fingerprints in the table, at `lo & recentMask`; (0, 0) empty. */
-  private recent: Uint32Array;
-  private recentMask: number;
+  private recent: RecentFingerprints;
 
   constructor(initialCapacity = 1 << 16) {
     this.capacity = Math.max(16, Math.ceil(initialCapacity / MAX_LOAD));
     this.slots = allocate(this.capacity);
     this.limit = Math.floor(this.capacity * MAX_LOAD);
-    this.recentMask = recentEntries(initialCapacity) - 1;
-    this.recent = new Uint32Array(2 * (this.recentMask + 1));
+    this.recent = new RecentFingerprints(initialCapacity);
   }
 
   get bytes(): number {
-    return this.slots.byteLength + this.recent.byteLength;
+    return this.slots.byteLength + this.recent.bytes;
   }
 
   get buffer(): SharedArrayBuffer {
@@ -46,11 +40,8 @@ export class FingerprintSet {
   /** Adds the fingerprint; true when it was not there before. */
   add(hi: number, lo: number): boolean {
     if (hi === 0 && lo === 0) lo = 1;
-    const recent = this.recent;
-    const r = 2 * (lo & this.recentMask);
-    if (recent[r] === hi && recent[r + 1] === lo) return false;
-    recent[r] = hi;
-    recent[r + 1] = lo;
+    if (this.recent.has(hi, lo)) return false;
+    this.recent.remember(hi, lo);
     const slots = this.slots;
     const cap = this.capacity;
     let i = slotOf(hi, lo, cap);
@@ -75,8 +66,7 @@ export class FingerprintSet {
    */
   touch(hi: number, lo: number): boolean {
     if (hi === 0 && lo === 0) lo = 1;
-    const r = 2 * (lo & this.recentMask);
-    if (this.recent[r] === hi && this.recent[r + 1] === lo) return true;
+    if (this.recent.has(hi, lo)) return true;
     this.touched ^= this.slots[2 * slotOf(hi, lo, this.capacity)]!;
     return false;
   }
@@ -89,7 +79,7 @@ export class FingerprintSet {
   clear(): void {
     if (this.size === 0) return;
     this.slots.fill(0);
-    this.recent.fill(0);
+    this.recent.clear();
     this.size = 0;
   }
 
@@ -107,8 +97,7 @@ export class FingerprintSet {
     set.capacity = slots.length / 2;
     set.limit = Math.floor(set.capacity * MAX_LOAD);
     set.size = size;
-    set.recentMask = recentEntries(size) - 1;
-    set.recent = new Uint32Array(2 * (set.recentMask + 1));
+    set.recent = new RecentFingerprints(size);
     return set;
   }
 
@@ -129,13 +118,6 @@ export class FingerprintSet {
     this.capacity = cap;
     this.limit = Math.floor(cap * MAX_LOAD);
   }
-}
-
-/** The recent cache of a set made for `states`: half as many entries, between 16 and MAX_RECENT. */
-function recentEntries(states: number): number {
-  let entries = 16;
-  while (entries < MAX_RECENT && entries * 2 < states) entries *= 2;
-  return entries;
 }
 
 function allocate(capacity: number): Uint32Array {
