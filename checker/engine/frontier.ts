@@ -11,7 +11,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
-import { copyInto } from '../../spec/layout/bytes.ts';
+import { copyInto, wordsOf } from '../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
@@ -187,6 +187,8 @@ export class ByteFrontier<S> implements Frontier<S> {
   spilledChunks = 0;
   /** States stored as they are (a chunk is its own decoded form). */
   private readonly raw: boolean;
+  /** The words of the raw chunk being written. */
+  private chunkWords: Int32Array = EMPTY_WORDS;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -235,7 +237,16 @@ export class ByteFrontier<S> implements Frontier<S> {
     const src = bytes ?? (s as PackedState)._b;
     const so = bytes !== null ? 0 : (s as PackedState)._o;
     if (this.raw) {
-      copyInto(src, so, chunk, o, w);
+      // A successor lies on a word of the layout's slab: copied a word at a time (no subarray).
+      const sw = ((so | o) & 3) === 0 ? wordsOf(src) : null;
+      if (sw !== null) {
+        const cw = this.chunkWords.length === chunk.length >> 2 && this.chunkWords.buffer === chunk.buffer ? this.chunkWords : (this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2));
+        const n = w >> 2;
+        const a = so >> 2;
+        const b = o >> 2;
+        for (let i = 0; i < n; i++) cw[b + i] = sw[a + i]!;
+        for (let i = n << 2; i < w; i++) chunk[o + i] = src[so + i]!;
+      } else copyInto(src, so, chunk, o, w);
       this.used[c] = o + w;
       this.ids[c]![at] = id;
       this.count++;
@@ -404,3 +415,4 @@ export class ByteFrontier<S> implements Frontier<S> {
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_IDS = new Uint32Array(0);
+const EMPTY_WORDS = new Int32Array(0);
