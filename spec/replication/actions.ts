@@ -203,7 +203,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: everyLedPair,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
-    enabled: (s, { leader, follower, ...p }) => {
+    enabled: (s, p) => {
+      const { leader, follower } = p;
       const v = snapshotOf(s, tpOf(p));
       // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
