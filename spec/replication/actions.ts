@@ -120,7 +120,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const cutMask = (cut: List<number>) => CUT_MASKS.get(cut) ?? maskOfIds(cut);
   const NOTHING: readonly never[] = [];
   const crashes = crashDomains(cfg);
-  const each = () => ONE;
+  const ALL_RUNNING = maskOfIds(brokers);
   /** The parameters of a state: the union over the topic partitions of a per-partition domain. */
   const inEvery = <P>(domain: (s: S, tp: TopicPartition) => readonly P[]): ((s: S) => readonly P[]) => {
     const only = cfg.tps[0]!;
@@ -320,7 +320,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   // KIP-966: the broker sends the epoch from its CleanShutdownFile as PreviousBrokerEpoch; see registerBroker.
   const startBroker: Step<One> = {
     name: 'StartBroker',
-    params: each,
+    params: (s) => (brokerSnapshot(s).runningMask === ALL_RUNNING ? NOTHING : ONE),
     enabled: (s, { broker }) => !brokerSnapshot(s).running[broker],
     step: (m, { broker }) => {
       const clean = brokerFlag(m, broker, 'cleanShutdownFile');
