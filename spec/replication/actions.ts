@@ -10,7 +10,7 @@
 import { List } from 'immutable';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
+import { alterIsr, beginControlledShutdown, isrAt, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
 import { type LogShape, placesOf } from './places.ts';
@@ -193,7 +193,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return spendFault(alterIsr(m, cfg, tp, registrationAt(m, tp).isr & ~bit(p.follower)), 'isrShrinks');
+      return spendFault(alterIsr(m, cfg, tp, isrAt(m, tp) & ~bit(p.follower)), 'isrShrinks');
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) & ~bit(p.follower))),
   };
@@ -221,7 +221,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return alterIsr(m, cfg, tp, registrationAt(m, tp).isr | bit(p.follower));
+      return alterIsr(m, cfg, tp, isrAt(m, tp) | bit(p.follower));
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) | bit(p.follower))),
   };

@@ -255,7 +255,7 @@ function applyAll(s: ReplicationState, cfg: Config, leaving: number, uncleanShut
 }
 
 /** `tp`'s ISR at the controller, as a mask. */
-function isrAt(s: ReplicationState, tp: TopicPartition): number {
+export function isrAt(s: ReplicationState, tp: TopicPartition): number {
   return s._b[s._o + placesOf(s).tps[tp.id]!.partition.isr]!;
 }
 
