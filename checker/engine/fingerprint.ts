@@ -11,7 +11,7 @@
  * and every collection caches its two lanes on itself the first time it is hashed, so hashing a successor
  * costs only the path that changed.
  */
-import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
+import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from '../../spec/immutable.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { hash64, hashHi, hashLo } from './state/hash64.ts';
 

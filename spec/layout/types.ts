@@ -7,7 +7,7 @@
  * Scalars store a *code* (0..count-1) big-endian in 1, 2 or 4 bytes, so byte order is code order; the
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
-import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
+import { List, Map as IMap, Record as IRecord, type RecordFactory, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from '../immutable.ts';
 import { allocBytes, arena, codeWidth, compareBytes, copyInto, copyToSlab, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
@@ -351,7 +351,7 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   private lastField: Field | undefined = undefined;
   /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
   steady: boolean | undefined = undefined;
-  private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
+  private immutableClass: RecordFactory<Record<string, unknown>> | undefined;
 
   constructor(
     readonly name: string,
@@ -427,7 +427,7 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   }
 
   /** The Immutable Record class that stands for this layout in traces (same name, same field order). */
-  immutableRecord(): IRecord.Factory<Record<string, unknown>> {
+  immutableRecord(): RecordFactory<Record<string, unknown>> {
     if (this.immutableClass === undefined) {
       const zero = new Uint8Array(this.width);
       if (this.tag) zero[0] = this.tag.index;

@@ -7,7 +7,7 @@
  * parameters name it: `partition=`); shutdowns, restarts, disk loss and network cuts act on a broker, so
  * on every partition it hosts at once.
  */
-import { List } from 'immutable';
+import { List } from '../immutable.ts';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, isrAt, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
