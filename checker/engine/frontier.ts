@@ -187,8 +187,9 @@ export class ByteFrontier<S> implements Frontier<S> {
   spilledChunks = 0;
   /** States stored as they are (a chunk is its own decoded form). */
   private readonly raw: boolean;
-  /** The words of the raw chunk being written. */
+  /** The words of the raw chunk being written (`chunkWordsOf`). */
   private chunkWords: Int32Array = EMPTY_WORDS;
+  private chunkWordsOf: Uint8Array = EMPTY;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -240,7 +241,11 @@ export class ByteFrontier<S> implements Frontier<S> {
       // A successor lies on a word of the layout's slab: copied a word at a time (no subarray).
       const sw = ((so | o) & 3) === 0 ? wordsOf(src) : null;
       if (sw !== null) {
-        const cw = this.chunkWords.length === chunk.length >> 2 && this.chunkWords.buffer === chunk.buffer ? this.chunkWords : (this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2));
+        if (this.chunkWordsOf !== chunk) {
+          this.chunkWordsOf = chunk;
+          this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2);
+        }
+        const cw = this.chunkWords;
         const n = w >> 2;
         const a = so >> 2;
         const b = o >> 2;
