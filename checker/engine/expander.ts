@@ -7,7 +7,7 @@
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { Fingerprinter } from './fingerprint.ts';
-import { LITTLE_ENDIAN, hash64, hash64Aligned, hashHi, hashLo } from './state/hash64.ts';
+import { LITTLE_ENDIAN, hash64, hash64Aligned, hashed } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
@@ -118,8 +118,8 @@ export class Expander<S> {
       const words = LITTLE_ENDIAN && (v._o & 3) === 0 ? wordsOf(v._b) : null;
       if (words !== null) hash64Aligned(words, v._b, v._o, v._o + v._t.width);
       else hash64(v._b, v._o, v._o + v._t.width);
-      this.hi = hashHi;
-      this.lo = hashLo;
+      this.hi = hashed[0]!;
+      this.lo = hashed[1]!;
       return;
     }
     const f = this.fingerprinter;
@@ -142,13 +142,15 @@ export class Expander<S> {
     if (this.layoutSymmetry === null || this.layoutSymmetry.root !== v._t) this.layoutSymmetry = new LayoutSymmetry(v._t, this.model.symmetry!);
     const w = v._t.width;
     hash64(v._b, v._o, v._o + w);
-    let hi = hashHi;
-    let lo = hashLo;
+    let hi = hashed[0]!;
+    let lo = hashed[1]!;
     this.layoutSymmetry.forEachImage(v._b, v._o, (image) => {
       hash64(image, 0, w);
-      if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
-        hi = hashHi;
-        lo = hashLo;
+      const h = hashed[0]!;
+      const l = hashed[1]!;
+      if (h < hi || (h === hi && l < lo)) {
+        hi = h;
+        lo = l;
       }
     });
     this.hi = hi;
