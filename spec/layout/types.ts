@@ -11,7 +11,7 @@ import { List, Map as IMap, Record as IRecord, type RecordFactory, Set as ISet, 
 import { allocBytes, arena, codeWidth, compareBytes, copyInto, copyToSlab, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
-import { makeRecordClass, type RecordClass } from './recordClass.ts';
+import { makeRecordClass, makeRecordReader, type RecordClass } from './recordClass.ts';
 
 /**
  * A layout type. `R` is what a read gives (a primitive or a view), `I` what a write accepts. The two
@@ -377,6 +377,8 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
     const first = fields[0];
     this.span = first === undefined ? { start: 0, length: 0 } : { start: first.offset, length: offset - first.offset };
     this.View = makeRecordClass(this);
+    // The same `read` as below, but a function of this layout's own (see makeRecordReader).
+    this.read = makeRecordReader(this.View) as unknown as this['read'];
   }
 
   read(b: Uint8Array, o: number, parent: View | null, key: string): RecordOf<F> {
