@@ -56,7 +56,12 @@ const SLAB_BYTES = 1 << 18;
 
 /** The slab fresh regions are carved from, and its words (`reserve` may replace it: read `arena.b` after calling it). */
 const firstSlab = new Uint8Array(SLAB_BYTES);
-export const arena = { b: firstSlab, w: new Int32Array(firstSlab.buffer), used: 0 };
+export const arena = { b: new Uint8Array(0), w: new Int32Array(0), used: 0 };
+// Its slab is set by a write, not in the literal: compiled code takes a field of a module's object that
+// was never written for a constant, and the first slab to fill then sent every function that read it
+// back to be compiled again.
+arena.b = firstSlab;
+arena.w = new Int32Array(firstSlab.buffer);
 
 /** Offset in `arena.b` of `w` fresh zero bytes, a multiple of 4. */
 export function reserve(w: number): number {
