@@ -222,9 +222,13 @@ export class ByteFrontier<S> implements Frontier<S> {
     const w = this.layout.width;
     const c = Math.floor(this.count / this.perChunk);
     const at = this.count - c * this.perChunk;
+    // A chunk starts at a sixteenth of the most it can take and doubles as it fills: the levels of a
+    // search are mostly far smaller than a chunk, and room never written still counted as memory in use,
+    // which brought on collections of the whole heap.
+    const most = this.perChunk * (this.raw ? w : maxEncodedWidth(w));
     if (c === this.chunks.length) {
       if (c > 0) this.close(c - 1);
-      const first = new Uint8Array(this.raw ? this.perChunk * w : Math.min(this.perChunk * maxEncodedWidth(w), Math.max(4096, (this.perChunk * w) >>> 4)));
+      const first = new Uint8Array(Math.min(most, Math.max(4096, (this.perChunk * w) >>> 4)));
       this.chunks.push(first);
       this.used.push(0);
       this.ids.push(new Uint32Array(this.perChunk));
@@ -237,6 +241,12 @@ export class ByteFrontier<S> implements Frontier<S> {
     // The state's bytes: given, or read from its view.
     const src = bytes ?? (s as PackedState)._b;
     const so = bytes !== null ? 0 : (s as PackedState)._o;
+    if (o + (this.raw ? w : maxEncodedWidth(w)) > chunk.length) {
+      const grown = new Uint8Array(Math.min(most, chunk.length * 2));
+      grown.set(chunk.subarray(0, o));
+      this.held += grown.length - chunk.length;
+      this.chunks[c] = chunk = grown;
+    }
     if (this.raw) {
       // A successor lies on a word of the layout's slab: copied a word at a time (no subarray).
       const sw = ((so | o) & 3) === 0 ? wordsOf(src) : null;
@@ -256,12 +266,6 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.ids[c]![at] = id;
       this.count++;
       return;
-    }
-    if (o + maxEncodedWidth(w) > chunk.length) {
-      const grown = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), chunk.length * 2));
-      grown.set(chunk.subarray(0, o));
-      this.held += grown.length - chunk.length;
-      this.chunks[c] = chunk = grown;
     }
     copyInto(src, so, this.cur, 0, w);
     o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
