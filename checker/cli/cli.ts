@@ -64,9 +64,17 @@ async function dispatch(args: readonly string[]): Promise<ExitCode> {
     .command(cmd.command, cmd.describe, cmd.builder, async (argv) => {
       exitCode = await cmd.run(argv as Record<string, unknown>);
     });
+  // yargs renders the command's whole help each time it starts the command's handler, in case the handler
+  // asks for it; kmc's handlers never do, and the rendering (string widths, wrapping to the terminal) was
+  // a tenth of a short check's time. `--help` renders it as before.
+  const usage = (parser as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (usage !== undefined) usage.cacheHelpMessage = () => {};
   await parser.parseAsync();
   return exitCode;
 }
+
+/** The part of yargs's internals that renders a command's help ahead of time. */
+type YargsInternals = { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage(): void } } };
 
 /** yargs's "Unknown argument: presett" with the nearest option it knows. */
 type OptionsOf = { getOptions(): { key: Record<string, unknown> } } | undefined;

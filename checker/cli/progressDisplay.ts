@@ -37,4 +37,13 @@ export function formatProgress(p: Progress): string {
   return `${fmt(p.distinct)} distinct, ${fmt(p.generated)} generated, ${fmt(p.queued)} queued, depth ${p.depth}, ${fmt(rate)} states/s, ${p.seconds.toFixed(0)} s`;
 }
 
-export const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+/**
+ * `n` rounded, with thousands separators as `toLocaleString('en-US')` writes them. Integers are grouped
+ * here: the first `toLocaleString` of a process sets up the locale's number formats, which took longer
+ * than a short check's whole report.
+ */
+export function fmt(n: number): string {
+  const r = Math.round(n);
+  if (!Number.isSafeInteger(r) || Object.is(r, -0)) return r.toLocaleString('en-US');
+  return String(r).replace(/\B(?=(\d{3})+$)/g, ',');
+}

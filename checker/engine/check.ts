@@ -15,14 +15,14 @@ import type { SearchOutcome } from './search.ts';
 import { rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
-import { parallelBreadthFirst, type ModelSource } from './parallel/coordinator.ts';
-import { PackedWorkerPool, packedParallelBreadthFirst } from './parallel/packedCoordinator.ts';
+import type { ModelSource } from './parallel/coordinator.ts';
 import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
 import { CheckpointError, readCheckpoint } from './checkpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
-import { checkLiveness, LivenessRecorder, livenessRefusal } from './liveness/checkLiveness.ts';
+import type { LivenessRecorder } from './liveness/checkLiveness.ts';
+import { livenessRefusal } from './liveness/refusal.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export interface CheckLabel {
@@ -56,6 +56,11 @@ export async function checkModel<S>(
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (workers > 1 && source) {
+    // The worker threads' coordinators are loaded only for a search that uses them.
+    const [{ parallelBreadthFirst }, { PackedWorkerPool, packedParallelBreadthFirst }] = await Promise.all([
+      import('./parallel/coordinator.ts'),
+      import('./parallel/packedCoordinator.ts'),
+    ]);
     // Packed states go to workers started now, which load the model while the first levels are searched here.
     const pool = packsStates(expander) ? new PackedWorkerPool(source, options.symmetry ?? false, workers) : null;
     // The packed search's coordinator expands chunks too, so it can take over early: the longer the
@@ -72,7 +77,7 @@ export async function checkModel<S>(
     }
   } else {
     // A whole search in one thread records the graph the liveness check needs as it goes.
-    if (temporal && !checkpoints.resumeFrom) recorder = new LivenessRecorder(expander);
+    if (temporal && !checkpoints.resumeFrom) recorder = new (await import('./liveness/checkLiveness.ts')).LivenessRecorder(expander);
     outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints, recorder)) as SearchOutcome;
   }
   const result = toResult(expander, outcome, limits, label);
@@ -94,7 +99,7 @@ function packsStates<S>(expander: Expander<S>): boolean {
  * graph the search recorded, or else on one a pass of its own explores.
  */
 async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
-  const live = recorder ? recorder.judge(label) : await checkLiveness(new Expander(model, false), limits, label);
+  const live = recorder ? recorder.judge(label) : await (await import('./liveness/checkLiveness.ts')).checkLiveness(new Expander(model, false), limits, label);
   switch (live.kind) {
     case 'holds':
       return safe;

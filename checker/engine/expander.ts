@@ -7,7 +7,7 @@
 import type { Action, ActionParams, Model } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { Fingerprinter } from './fingerprint.ts';
-import { LITTLE_ENDIAN, hash64, hash64Aligned, hashHi, hashLo } from './state/hash64.ts';
+import { LITTLE_ENDIAN, hash64, hash64Aligned, hashed } from './state/hash64.ts';
 import { isPacked } from './state/packed.ts';
 import { symmetryRenamings } from './symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
@@ -28,6 +28,9 @@ export class SpecError extends Error {
 
 const EMPTY_PARAMS: ActionParams = Object.freeze({});
 const NO_BYTES = new Uint8Array(0);
+
+type Guard<S> = (s: S, p: ActionParams) => boolean;
+type Effect<S> = (s: S, p: ActionParams) => S;
 
 /** `ordinal` is the position of `params` in the action's parameter enumeration (0 without parameters). */
 export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionParams, ordinal: number) => void;
@@ -54,6 +57,16 @@ export class Expander<S> {
   private readonly guardOfState: Uint8Array;
   /** The action `successors` is running (when it throws, the one that threw). */
   expandingAction = -1;
+  /**
+   * Per action, its parts, read by index in the successors' loop: actions are objects of many shapes (each
+   * spec's own fields), and reading `action.enabled` at one place for all of them was a generic
+   * (megamorphic) property load per action and state.
+   */
+  private readonly paramsOf: readonly (((s: S) => Iterable<ActionParams>) | null)[];
+  private readonly guardOf: readonly (Guard<S> | null)[];
+  private readonly nextOf: readonly Effect<S>[];
+  /** 1 for an action its spec's parameters disable (`disabledBy`). */
+  private readonly skipped: Uint8Array;
 
   constructor(
     readonly model: Model<S>,
@@ -64,6 +77,10 @@ export class Expander<S> {
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
+    this.paramsOf = this.actions.map((a) => a.params ?? null);
+    this.guardOf = this.actions.map((a) => a.enabled ?? null);
+    this.nextOf = this.actions.map((a) => a.next);
+    this.skipped = Uint8Array.from(this.actions, (a) => (a.disabledBy !== undefined ? 1 : 0));
     this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && readsStateOnly(a.enabled) ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
@@ -101,8 +118,8 @@ export class Expander<S> {
       const words = LITTLE_ENDIAN && (v._o & 3) === 0 ? wordsOf(v._b) : null;
       if (words !== null) hash64Aligned(words, v._b, v._o, v._o + v._t.width);
       else hash64(v._b, v._o, v._o + v._t.width);
-      this.hi = hashHi;
-      this.lo = hashLo;
+      this.hi = hashed[0]!;
+      this.lo = hashed[1]!;
       return;
     }
     const f = this.fingerprinter;
@@ -125,13 +142,15 @@ export class Expander<S> {
     if (this.layoutSymmetry === null || this.layoutSymmetry.root !== v._t) this.layoutSymmetry = new LayoutSymmetry(v._t, this.model.symmetry!);
     const w = v._t.width;
     hash64(v._b, v._o, v._o + w);
-    let hi = hashHi;
-    let lo = hashLo;
+    let hi = hashed[0]!;
+    let lo = hashed[1]!;
     this.layoutSymmetry.forEachImage(v._b, v._o, (image) => {
       hash64(image, 0, w);
-      if (hashHi < hi || (hashHi === hi && hashLo < lo)) {
-        hi = hashHi;
-        lo = hashLo;
+      const h = hashed[0]!;
+      const l = hashed[1]!;
+      if (h < hi || (h === hi && l < lo)) {
+        hi = h;
+        lo = l;
       }
     });
     this.hi = hi;
@@ -141,39 +160,42 @@ export class Expander<S> {
   /** Calls `visit` for every successor, in the fixed order. Returns how many there were. */
   successors(s: S, visit: SuccessorVisitor<S>): number {
     let count = 0;
-    const actions = this.actions;
-    for (let a = 0; a < actions.length; a++) {
-      const action = actions[a]!;
-      if (action.disabledBy !== undefined) continue;
+    const n = this.actions.length;
+    const { paramsOf, guardOf, nextOf, skipped } = this;
+    for (let a = 0; a < n; a++) {
+      if (skipped[a] === 1) continue;
       this.expandingAction = a;
+      const next = nextOf[a]!;
+      const guard = guardOf[a]!;
+      const params = paramsOf[a]!;
       let fired = 0;
-      if (action.params === undefined) {
-        if (this.isEnabled(action, s, EMPTY_PARAMS)) {
-          visit(this.apply(action, s, EMPTY_PARAMS), a, EMPTY_PARAMS, 0);
+      if (params === null) {
+        if (guard === null || this.guardAt(guard, a, s, EMPTY_PARAMS)) {
+          visit(this.nextAt(next, a, s, EMPTY_PARAMS), a, EMPTY_PARAMS, 0);
           fired++;
         }
       } else {
         let choices: Iterable<ActionParams>;
         try {
-          choices = action.params(s);
+          choices = params(s);
         } catch (e) {
-          throw new SpecError('params', `${action.name}: params() threw`, e);
+          throw new SpecError('params', `${this.actions[a]!.name}: params() threw`, e);
         }
         let ordinal = 0;
         if (this.guardOfState[a] === 1) {
           // The guard reads the state only: its answer for the first choice is its answer for them all.
           let on = -1;
           for (const p of choices) {
-            if (on < 0) on = this.isEnabled(action, s, p) ? 1 : 0;
+            if (on < 0) on = guard === null || this.guardAt(guard, a, s, p) ? 1 : 0;
             if (on === 0) break;
-            visit(this.apply(action, s, p), a, p, ordinal);
+            visit(this.nextAt(next, a, s, p), a, p, ordinal);
             fired++;
             ordinal++;
           }
         } else {
           for (const p of choices) {
-            if (this.isEnabled(action, s, p)) {
-              visit(this.apply(action, s, p), a, p, ordinal);
+            if (guard === null || this.guardAt(guard, a, s, p)) {
+              visit(this.nextAt(next, a, s, p), a, p, ordinal);
               fired++;
             }
             ordinal++;
@@ -187,6 +209,24 @@ export class Expander<S> {
       }
     }
     return count;
+  }
+
+  /** `isEnabled` for the successors' loop, given the action's guard. */
+  private guardAt(guard: Guard<S>, a: number, s: S, p: ActionParams): boolean {
+    try {
+      return guard(s, p);
+    } catch (e) {
+      throw new SpecError('enabled', `${this.actions[a]!.name}${formatParamsBrief(p)}: guard threw`, e);
+    }
+  }
+
+  /** `apply` for the successors' loop, given the action's effect. */
+  private nextAt(next: Effect<S>, a: number, s: S, p: ActionParams): S {
+    try {
+      return next(s, p);
+    } catch (e) {
+      throw new SpecError('next', `${this.actions[a]!.name}${formatParamsBrief(p)}: effect threw`, e);
+    }
   }
 
   /**

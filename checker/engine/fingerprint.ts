@@ -11,9 +11,9 @@
  * and every collection caches its two lanes on itself the first time it is hashed, so hashing a successor
  * costs only the path that changed.
  */
-import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from 'immutable';
+import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from '../../spec/immutable.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
-import { hash64, hashHi, hashLo } from './state/hash64.ts';
+import { hash64, hashed } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
@@ -118,15 +118,15 @@ export class Fingerprinter {
   private topNumber(n: number): void {
     f64[0] = n === 0 ? 0 : Number.isNaN(n) ? NaN : n; // Immutable.is: -0 equals 0, NaN equals NaN
     hash64(f64Bytes, 0, 8);
-    this.hi = hashHi === 0 && hashLo === 0 ? 1 : hashHi; // (0, 0) marks an empty slot in the seen-set
-    this.lo = hashLo;
+    this.hi = hashed[0] === 0 && hashed[1] === 0 ? 1 : hashed[0]!; // (0, 0) marks an empty slot in the seen-set
+    this.lo = hashed[1]!;
   }
 
   /** Fingerprint of `w` bytes at `b[o]` (a packed value): the engine's 64-bit byte hash. */
   ofBytes(b: Uint8Array, o: number, w: number): void {
     hash64(b, o, o + w);
-    this.hi = hashHi;
-    this.lo = hashLo;
+    this.hi = hashed[0]!;
+    this.lo = hashed[1]!;
   }
 
   /** Leaves the lanes of `v` in this.hi / this.lo (before the final mix). */

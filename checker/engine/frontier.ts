@@ -11,7 +11,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
-import { copyInto } from '../../spec/layout/bytes.ts';
+import { copyInto, wordsOf } from '../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
@@ -187,6 +187,9 @@ export class ByteFrontier<S> implements Frontier<S> {
   spilledChunks = 0;
   /** States stored as they are (a chunk is its own decoded form). */
   private readonly raw: boolean;
+  /** The words of the raw chunk being written (`chunkWordsOf`). */
+  private chunkWords: Int32Array = EMPTY_WORDS;
+  private chunkWordsOf: Uint8Array = EMPTY;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -219,9 +222,13 @@ export class ByteFrontier<S> implements Frontier<S> {
     const w = this.layout.width;
     const c = Math.floor(this.count / this.perChunk);
     const at = this.count - c * this.perChunk;
+    // A chunk starts at a sixteenth of the most it can take and doubles as it fills: the levels of a
+    // search are mostly far smaller than a chunk, and room never written still counted as memory in use,
+    // which brought on collections of the whole heap.
+    const most = this.perChunk * (this.raw ? w : maxEncodedWidth(w));
     if (c === this.chunks.length) {
       if (c > 0) this.close(c - 1);
-      const first = new Uint8Array(this.raw ? this.perChunk * w : Math.min(this.perChunk * maxEncodedWidth(w), Math.max(4096, (this.perChunk * w) >>> 4)));
+      const first = new Uint8Array(Math.min(most, Math.max(4096, (this.perChunk * w) >>> 4)));
       this.chunks.push(first);
       this.used.push(0);
       this.ids.push(new Uint32Array(this.perChunk));
@@ -234,18 +241,31 @@ export class ByteFrontier<S> implements Frontier<S> {
     // The state's bytes: given, or read from its view.
     const src = bytes ?? (s as PackedState)._b;
     const so = bytes !== null ? 0 : (s as PackedState)._o;
+    if (o + (this.raw ? w : maxEncodedWidth(w)) > chunk.length) {
+      const grown = new Uint8Array(Math.min(most, chunk.length * 2));
+      grown.set(chunk.subarray(0, o));
+      this.held += grown.length - chunk.length;
+      this.chunks[c] = chunk = grown;
+    }
     if (this.raw) {
-      copyInto(src, so, chunk, o, w);
+      // A successor lies on a word of the layout's slab: copied a word at a time (no subarray).
+      const sw = ((so | o) & 3) === 0 ? wordsOf(src) : null;
+      if (sw !== null) {
+        if (this.chunkWordsOf !== chunk) {
+          this.chunkWordsOf = chunk;
+          this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2);
+        }
+        const cw = this.chunkWords;
+        const n = w >> 2;
+        const a = so >> 2;
+        const b = o >> 2;
+        for (let i = 0; i < n; i++) cw[b + i] = sw[a + i]!;
+        for (let i = n << 2; i < w; i++) chunk[o + i] = src[so + i]!;
+      } else copyInto(src, so, chunk, o, w);
       this.used[c] = o + w;
       this.ids[c]![at] = id;
       this.count++;
       return;
-    }
-    if (o + maxEncodedWidth(w) > chunk.length) {
-      const grown = new Uint8Array(Math.min(this.perChunk * maxEncodedWidth(w), chunk.length * 2));
-      grown.set(chunk.subarray(0, o));
-      this.held += grown.length - chunk.length;
-      this.chunks[c] = chunk = grown;
     }
     copyInto(src, so, this.cur, 0, w);
     o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
@@ -404,3 +424,4 @@ export class ByteFrontier<S> implements Frontier<S> {
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_IDS = new Uint32Array(0);
+const EMPTY_WORDS = new Int32Array(0);

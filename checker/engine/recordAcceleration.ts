@@ -8,7 +8,7 @@
  * - `hashCode`: cached per instance (a Record is immutable once built).
  * Installed once per thread when the checker loads; semantics are unchanged.
  */
-import { Record } from 'immutable';
+import { Record } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
 
 const HASH = '__kmcHashCode';

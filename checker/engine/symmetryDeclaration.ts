@@ -5,7 +5,7 @@
  * first states the checker tests, then one in every few thousand, each against one of its images in turn.
  * A property that answers differently is a spec error naming the property, the state and its image.
  */
-import { isImmutable, isKeyed, isRecord } from 'immutable';
+import { isImmutable, isKeyed, isRecord } from '../../spec/immutable.ts';
 import type { Model, Symmetry } from '../../spec/spec.ts';
 import type { Property } from '../../invariants/property.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';

@@ -56,7 +56,12 @@ const SLAB_BYTES = 1 << 18;
 
 /** The slab fresh regions are carved from, and its words (`reserve` may replace it: read `arena.b` after calling it). */
 const firstSlab = new Uint8Array(SLAB_BYTES);
-export const arena = { b: firstSlab, w: new Int32Array(firstSlab.buffer), used: 0 };
+export const arena = { b: new Uint8Array(0), w: new Int32Array(0), used: 0 };
+// Its slab is set by a write, not in the literal: compiled code takes a field of a module's object that
+// was never written for a constant, and the first slab to fill then sent every function that read it
+// back to be compiled again.
+arena.b = firstSlab;
+arena.w = new Int32Array(firstSlab.buffer);
 
 /** Offset in `arena.b` of `w` fresh zero bytes, a multiple of 4. */
 export function reserve(w: number): number {
@@ -76,20 +81,27 @@ export function allocBytes(w: number): Uint8Array {
   return new Uint8Array(w);
 }
 
-// The words of the last buffer other than the slab asked for (in a search, the frontier chunk of the
-// state being expanded, copied for each of its successors), or null when it does not start on a word.
-// Kept until another buffer is asked for.
-let wordsOfBytes: Uint8Array | null = null;
-let wordsOfLast: Int32Array | null = null;
+// The words of the last few buffers other than the slab asked for, or null for one that does not start
+// on a word. A search asks for two or three in turn, each once per successor: the frontier chunk of the
+// state being expanded (copied for each successor), a VIEW's scratch (hashed for each), the chunk the
+// next level is written to; with one remembered, each request made a new Int32Array. Replaced oldest first.
+const WORDS_KEPT = 3;
+const wordsBytes: (Uint8Array | null)[] = new Array<Uint8Array | null>(WORDS_KEPT).fill(null);
+const wordsViews: (Int32Array | null)[] = new Array<Int32Array | null>(WORDS_KEPT).fill(null);
+let wordsNext = 0;
 
 /** The 32-bit words of `b` (an Int32Array over its memory, from its start), or null when `b` does not start on a word. */
 export function wordsOf(b: Uint8Array): Int32Array | null {
   if (b === arena.b) return arena.w;
-  if (b !== wordsOfBytes) {
-    wordsOfBytes = b;
-    wordsOfLast = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
-  }
-  return wordsOfLast;
+  if (b === wordsBytes[0]) return wordsViews[0]!;
+  if (b === wordsBytes[1]) return wordsViews[1]!;
+  if (b === wordsBytes[2]) return wordsViews[2]!;
+  const i = wordsNext;
+  wordsNext = i === WORDS_KEPT - 1 ? 0 : i + 1;
+  const words = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
+  wordsBytes[i] = b;
+  wordsViews[i] = words;
+  return words;
 }
 
 /**

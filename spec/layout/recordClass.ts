@@ -62,3 +62,13 @@ export function makeRecordClass(rt: RecordType): RecordClass {
   for (const f of rt.fields) Object.defineProperty(cls.prototype, f.name, { get: getter(f, slots.get(f.name) ?? null), enumerable: true });
   return cls as unknown as RecordClass;
 }
+
+/**
+ * A record layout's `read`: a function of its own, made from source, that constructs its own view class.
+ * At one `new this.View(...)` shared by every record layout, the construction met many classes and went
+ * through the engine's generic path (no inlined allocation) for every state read.
+ */
+export function makeRecordReader(cls: RecordClass): (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  return new Function('View', 'return function read(b, o, p, k) { return new View(b, o, p, k); };')(cls) as (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
+}

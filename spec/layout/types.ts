@@ -7,11 +7,11 @@
  * Scalars store a *code* (0..count-1) big-endian in 1, 2 or 4 bytes, so byte order is code order; the
  * all-zero region is every type's zero value (min, first enum value, false, null, empty collection).
  */
-import { List, Map as IMap, Record as IRecord, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from 'immutable';
+import { List, Map as IMap, Record as IRecord, type RecordFactory, Set as ISet, isImmutable, isKeyed, isMap, isRecord } from '../immutable.ts';
 import { allocBytes, arena, codeWidth, compareBytes, copyInto, copyToSlab, readCode, writeCode } from './bytes.ts';
 import { LayoutError } from './errors.ts';
 import { IdSetViewOf, ListViewOf, MapViewOf, SetViewOf, View, sameShape, type IdSetView, type MapView, type RecordView } from './views.ts';
-import { makeRecordClass, type RecordClass } from './recordClass.ts';
+import { makeRecordClass, makeRecordReader, type RecordClass } from './recordClass.ts';
 
 /**
  * A layout type. `R` is what a read gives (a primitive or a view), `I` what a write accepts. The two
@@ -351,7 +351,7 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   private lastField: Field | undefined = undefined;
   /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
   steady: boolean | undefined = undefined;
-  private immutableClass: IRecord.Factory<Record<string, unknown>> | undefined;
+  private immutableClass: RecordFactory<Record<string, unknown>> | undefined;
 
   constructor(
     readonly name: string,
@@ -377,6 +377,8 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
     const first = fields[0];
     this.span = first === undefined ? { start: 0, length: 0 } : { start: first.offset, length: offset - first.offset };
     this.View = makeRecordClass(this);
+    // The same `read` as below, but a function of this layout's own (see makeRecordReader).
+    this.read = makeRecordReader(this.View) as unknown as this['read'];
   }
 
   read(b: Uint8Array, o: number, parent: View | null, key: string): RecordOf<F> {
@@ -427,7 +429,7 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   }
 
   /** The Immutable Record class that stands for this layout in traces (same name, same field order). */
-  immutableRecord(): IRecord.Factory<Record<string, unknown>> {
+  immutableRecord(): RecordFactory<Record<string, unknown>> {
     if (this.immutableClass === undefined) {
       const zero = new Uint8Array(this.width);
       if (this.tag) zero[0] = this.tag.index;

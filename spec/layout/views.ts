@@ -7,7 +7,7 @@
  * state each. A view remembers where it was read from (`_p`, `_k`) only to name the field path when a
  * write is out of bounds.
  */
-import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from 'immutable';
+import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from '../immutable.ts';
 import { arena, copyInto, copyToSlab, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, ScalarType, SeqType, VariantType } from './types.ts';

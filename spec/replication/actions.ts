@@ -7,10 +7,10 @@
  * parameters name it: `partition=`); shutdowns, restarts, disk loss and network cuts act on a broker, so
  * on every partition it hosts at once.
  */
-import { List } from 'immutable';
+import { List } from '../immutable.ts';
 import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
-import { alterIsr, beginControlledShutdown, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
+import { alterIsr, beginControlledShutdown, isrAt, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
 import { type LogShape, placesOf } from './places.ts';
@@ -120,7 +120,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const cutMask = (cut: List<number>) => CUT_MASKS.get(cut) ?? maskOfIds(cut);
   const NOTHING: readonly never[] = [];
   const crashes = crashDomains(cfg);
-  const each = () => ONE;
+  const ALL_RUNNING = maskOfIds(brokers);
   /** The parameters of a state: the union over the topic partitions of a per-partition domain. */
   const inEvery = <P>(domain: (s: S, tp: TopicPartition) => readonly P[]): ((s: S) => readonly P[]) => {
     const only = cfg.tps[0]!;
@@ -193,7 +193,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return spendFault(alterIsr(m, cfg, tp, registrationAt(m, tp).isr & ~bit(p.follower)), 'isrShrinks');
+      return spendFault(alterIsr(m, cfg, tp, isrAt(m, tp) & ~bit(p.follower)), 'isrShrinks');
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) & ~bit(p.follower))),
   };
@@ -203,7 +203,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     params: everyLedPair,
     // Partition.maybeExpandIsr: the follower has caught up to the high watermark and fetched in this epoch
     // (KIP-320); KIP-841/903: the controller accepts only an unfenced follower.
-    enabled: (s, { leader, follower, ...p }) => {
+    enabled: (s, p) => {
+      const { leader, follower } = p;
       const v = snapshotOf(s, tpOf(p));
       // KIP-704: the controller rejects an ISR expansion while the partition is RECOVERING.
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
@@ -220,7 +221,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     },
     step: (m, p) => {
       const tp = tpOf(p);
-      return alterIsr(m, cfg, tp, registrationAt(m, tp).isr | bit(p.follower));
+      return alterIsr(m, cfg, tp, isrAt(m, tp) | bit(p.follower));
     },
     describe: (s, p, t) => alterPartitionEvents(cfg, tpOf(p), s, t, p.leader, idsOf(maskOf(tpOf(p).partition(s).isr) | bit(p.follower))),
   };
@@ -319,7 +320,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   // KIP-966: the broker sends the epoch from its CleanShutdownFile as PreviousBrokerEpoch; see registerBroker.
   const startBroker: Step<One> = {
     name: 'StartBroker',
-    params: each,
+    params: (s) => (brokerSnapshot(s).runningMask === ALL_RUNNING ? NOTHING : ONE),
     enabled: (s, { broker }) => !brokerSnapshot(s).running[broker],
     step: (m, { broker }) => {
       const clean = brokerFlag(m, broker, 'cleanShutdownFile');

@@ -52,10 +52,11 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   const isrSize = countOf(isr);
   const cut = bytes[o + P.cut]!;
   const myHw = bytes[o + at.replicas[b]!.hw]!;
-  // What each ISR member agrees on with the leader's log, by broker (-1: not a member).
+  // What each ISR member agrees on with the leader's log, by broker (-1: not a member). Only acks=quorum
+  // reads it past the high watermark, which it can raise only while below the leader's log end.
   const agreement = AGREEMENT;
   let low = size;
-  for (const m of cfg.replicas) {
+  if (myHw < size || cfg.acks === 'quorum') for (const m of cfg.replicas) {
     agreement[m] = -1;
     if (!inMask(isr, m)) continue;
     let k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : commonPrefixAt(bytes, o + mine, o + at.replicas[m]!.log, shape);
@@ -82,7 +83,7 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
       const value = valueAt(bytes, o + mine, e, shape);
       if (epochAt(bytes, o + mine, e, shape) !== leaderEpoch || inMask(bytes[o + g.acked]!, value - 1)) continue;
       let isrHolders = 0;
-      for (const m of cfg.replicas) if (agreement[m]! > e) isrHolders++;
+      if (cfg.acks === 'quorum') for (const m of cfg.replicas) if (agreement[m]! > e) isrHolders++;
       if (!acknowledges(cfg, e, hw, isrSize, isrHolders)) continue;
       let copies = 0;
       for (const x of cfg.replicas) {

@@ -6,7 +6,7 @@
  */
 import type { Key } from '../layout/index.ts';
 import { MAX_BROKERS } from './ids.ts';
-import { type FaultPlaces, placesOf } from './places.ts';
+import { type FaultPlaces, type Places, placesOf } from './places.ts';
 import type { ReplicationState } from './state.ts';
 import { inCopy, putBounded, putByte, writesInPlace } from './writes.ts';
 
@@ -41,20 +41,48 @@ export function setBrokerFlag(s: S, b: number, flag: BrokerFlag, v: boolean): S 
   return s;
 }
 
+// Each field's place is picked by name below rather than looked up as `places[field]`: a lookup by a name
+// that varies from call to call is a generic (megamorphic) property load, and these run in every step.
+
+/** Where a set of brokers lies. */
+function brokerSetAt(P: Places, field: BrokerSetField): number {
+  return field === 'fenced' ? P.fenced : field === 'cut' ? P.cut : P.shuttingDown;
+}
+
 /** A set of brokers, as a mask. */
 export function brokerMask(s: S, field: BrokerSetField): number {
-  return s._b[s._o + placesOf(s)[field]]!;
+  return s._b[s._o + brokerSetAt(placesOf(s), field)]!;
 }
 
 /** Writes a set of brokers given as a mask (of the brokers there are). */
 export function setBrokerMask(s: S, field: BrokerSetField, mask: number): S {
   if (!writesInPlace(s)) return inCopy(s, (m) => setBrokerMask(m, field, mask));
-  putByte(s, placesOf(s)[field], mask);
+  putByte(s, brokerSetAt(placesOf(s), field), mask);
   return s;
 }
 
+/** Where a fault counter lies (or its bound, given `P.max.faults`). */
+function faultAt(f: FaultPlaces, c: FaultCounter): number {
+  switch (c) {
+    case 'uncleanShutdowns':
+      return f.uncleanShutdowns;
+    case 'dataLossShutdowns':
+      return f.dataLossShutdowns;
+    case 'cleanShutdowns':
+      return f.cleanShutdowns;
+    case 'emptyDisks':
+      return f.emptyDisks;
+    case 'partitions':
+      return f.partitions;
+    case 'isolations':
+      return f.isolations;
+    case 'isrShrinks':
+      return f.isrShrinks;
+  }
+}
+
 export function faultCount(s: S, f: FaultCounter): number {
-  return s._b[s._o + placesOf(s).faults[f]]!;
+  return s._b[s._o + faultAt(placesOf(s).faults, f)]!;
 }
 
 /** Spends `n` more of a fault budget (a counter beyond its bound is a layout error naming it). */
@@ -62,6 +90,7 @@ export function spendFault(s: S, f: FaultCounter, n = 1): S {
   if (n === 0) return s;
   if (!writesInPlace(s)) return inCopy(s, (m) => spendFault(m, f, n));
   const P = placesOf(s);
-  putBounded(s, P.faults[f], 1, faultCount(s, f) + n, P.max.faults[f], faultPath, f);
+  const at = faultAt(P.faults, f);
+  putBounded(s, at, 1, s._b[s._o + at]! + n, faultAt(P.max.faults, f), faultPath, f);
   return s;
 }

@@ -17,6 +17,9 @@ import { type BrokerSet, type Config, NO_LEADER, type Partition, type Replicatio
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 import { inCopy, putBounded, putByte, writesInPlace } from './writes.ts';
 
+/** Every replica ranks the same: the clean election goes by assignment order alone. */
+const sameRank = (): number => 0;
+
 /** A `PartitionRegistration` with its sets as masks of broker ids: what a change computes on. */
 export interface Registration {
   readonly leader: number;
@@ -59,7 +62,7 @@ export function changePartition(
   fenced: number,
   targetIsr: number,
   uncleanShutdown = NO_LEADER,
-  logRank: (r: number) => number = () => 0,
+  logRank: (r: number) => number = sameRank,
   replicas: readonly number[] = cfg.replicas,
 ): Change {
   const c = changeRegistration(cfg, registrationOf(p), fenced, targetIsr, uncleanShutdown, logRank, replicas);
@@ -91,7 +94,7 @@ export function changeRegistration(
   fenced: number,
   targetIsr: number,
   uncleanShutdown = NO_LEADER,
-  logRank: (r: number) => number = () => 0,
+  logRank: (r: number) => number = sameRank,
   replicas: readonly number[] = cfg.replicas,
 ): Change<Registration> {
   const oldIsr = p.isr;
@@ -252,7 +255,7 @@ function applyAll(s: ReplicationState, cfg: Config, leaving: number, uncleanShut
 }
 
 /** `tp`'s ISR at the controller, as a mask. */
-function isrAt(s: ReplicationState, tp: TopicPartition): number {
+export function isrAt(s: ReplicationState, tp: TopicPartition): number {
   return s._b[s._o + placesOf(s).tps[tp.id]!.partition.isr]!;
 }
 
@@ -260,7 +263,10 @@ function isrAt(s: ReplicationState, tp: TopicPartition): number {
  * The brokers `isAcceptableLeader` rejects (`ReplicationControlManager`): fenced ones and, since KIP-841,
  * those in controlled shutdown.
  */
-export const unavailable = (s: ReplicationState): number => brokerMask(s, 'fenced') | brokerMask(s, 'shuttingDown');
+export function unavailable(s: ReplicationState): number {
+  const P = placesOf(s);
+  return s._b[s._o + P.fenced]! | s._b[s._o + P.shuttingDown]!;
+}
 
 /**
  * `handleBrokerInControlledShutdown` (BrokerHeartbeat with wantShutDown): the broker keeps running while

@@ -13,7 +13,6 @@ import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask } from './ids.ts';
 import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
 import { type GhostPlaces, placesOf } from './places.ts';
-import { registrationAt } from './controller.ts';
 import { type Config, dataLossFailures, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 
@@ -140,9 +139,11 @@ export function replicationProperties(cfg: Config): Property<S>[] {
         'KIP-966: every unfenced member of the ISR and the ELR holds the whole committed prefix, while within the failure tolerance and with no unclean election',
         inEvery((s, tp) => {
           if (isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg)) return true;
-          const r = registrationAt(s, tp);
-          const candidates = (r.isr | r.elr) & ~s._b[s._o + placesOf(s).fenced]!;
-          return cfg.replicas.every((b) => !inMask(candidates, b) || holdsCommitted(s, b, tp));
+          const P = placesOf(s);
+          const r = P.tps[tp.id]!.partition;
+          const candidates = (s._b[s._o + r.isr]! | s._b[s._o + r.elr]!) & ~s._b[s._o + P.fenced]!;
+          for (const b of cfg.replicas) if (inMask(candidates, b) && !holdsCommitted(s, b, tp)) return false;
+          return true;
         }),
       ),
     );

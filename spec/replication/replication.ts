@@ -25,7 +25,7 @@ import { replicationProperties } from './properties.ts';
 import { replicationActions } from './actions.ts';
 import { markDisabled } from './disabledBy.ts';
 import { placesIn } from './places.ts';
-import { copyState } from './writes.ts';
+import { wordsOf } from '../layout/bytes.ts';
 import { idsOf } from './ids.ts';
 import { assignmentOf, topicPartitionsOf } from './topicPartition.ts';
 import { type Acks, type BalancedFallback, boundsOf, type CleanShutdownCheck, type ElectionOrder, type PreferredElection, type Config, type ReplicationBounds, type ReplicationLayout, replicationLayout, type ReplicationState, type Strategy } from './state.ts';
@@ -119,12 +119,24 @@ function withoutPartitionEpochs(cfg: Config): (s: ReplicationState) => Replicati
   const width = State.width;
   const places = placesIn(State);
   const epochs = places.tps.flatMap((tp) => [tp.partition.partitionEpoch, ...tp.replicas.map((r) => r.viewPartition.partitionEpoch)]);
-  const epochWidth = places.partitionEpochWidth;
-  const scratch = new Uint8Array(width);
+  const zeroed = Int32Array.from(epochs.flatMap((at) => Array.from({ length: places.partitionEpochWidth }, (_, k) => at + k)));
+  // Whole words, so that a state on a word of its buffer (a step's copy always is) is copied a word at a time.
+  const scratch = new Uint8Array((width + 3) & ~3);
+  const scratchWords = new Int32Array(scratch.buffer);
+  const whole = width >> 2;
   const view = State.wrap(scratch);
   return (s) => {
-    copyState(s._b, s._o, scratch, 0, width);
-    for (const at of epochs) for (let k = 0; k < epochWidth; k++) scratch[at + k] = 0;
+    const b = s._b;
+    const o = s._o;
+    const words = (o & 3) === 0 ? wordsOf(b) : null;
+    let i = 0;
+    if (words !== null) {
+      const from = o >> 2;
+      for (; i < whole; i++) scratchWords[i] = words[from + i]!;
+      i = whole << 2;
+    }
+    for (; i < width; i++) scratch[i] = b[o + i]!;
+    for (let k = 0; k < zeroed.length; k++) scratch[zeroed[k]!] = 0;
     return view;
   };
 }

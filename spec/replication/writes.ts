@@ -51,53 +51,8 @@ export function inCopy(s: S, write: (m: S) => unknown): S {
 function ownCopy(s: S): S {
   const t = s._t;
   const at = copyToSlab(s._b, s._o, t.width);
-  return t.wrapAt(arena.b, at) as S;
+  return t.read(arena.b, at, null, '') as S;
 }
-
-/**
- * Copies `w` bytes from `src[so]` to `dst[d]`: four at a time where both lie on word boundaries of their
- * buffers (the VIEW copies every successor into its scratch, and byte by byte the copy was most of its
- * cost).
- */
-export function copyState(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
-  let i = 0;
-  if (((so | d) & 3) === 0) {
-    const from = sources.wordsOf(src);
-    const to = targets.wordsOf(dst);
-    if (from !== null && to !== null) {
-      const a = so >> 2;
-      const b = d >> 2;
-      const n = w >> 2;
-      for (let k = 0; k < n; k++) to[b + k] = from[a + k]!;
-      i = n << 2;
-    }
-  }
-  for (; i < w; i++) dst[d + i] = src[so + i]!;
-}
-
-/**
- * The word views of the last two byte arrays copied from (or to): a level's states lie in a few buffers,
- * and copies go to the VIEW's scratch.
- */
-class Words {
-  private a: Uint8Array | null = null;
-  private aWords: Int32Array<ArrayBufferLike> | null = null;
-  private b: Uint8Array | null = null;
-  private bWords: Int32Array<ArrayBufferLike> | null = null;
-
-  /** `bytes` as whole words, or null when it does not start on a word boundary of its buffer. */
-  wordsOf(bytes: Uint8Array): Int32Array<ArrayBufferLike> | null {
-    if (bytes === this.a) return this.aWords;
-    if (bytes === this.b) return this.bWords;
-    this.b = this.a;
-    this.bWords = this.aWords;
-    this.a = bytes;
-    this.aWords = (bytes.byteOffset & 3) === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2) : null;
-    return this.aWords;
-  }
-}
-const sources = new Words();
-const targets = new Words();
 
 /** Writes a one-byte code (a flag, a broker mask, a leader code, an offset below its bound) at `at`. */
 export function putByte(s: S, at: number, code: number): void {
@@ -125,7 +80,12 @@ export function putLogPrefix(s: S, dst: number, src: number, n: number, shape: L
   if (src !== dst) copyInto(b, s._o + src + lw, b, d + lw, n * ew);
   if (lw === 1) b[d] = n;
   else writeCode(b, d, lw, n);
-  b.fill(0, d + lw + n * ew, d + lw + shape.max * ew);
+  zero(b, d + lw + n * ew, d + lw + shape.max * ew);
+}
+
+/** Zeroes `b[from, to)`: a few bytes, for which a loop costs less than a call of `fill`. */
+function zero(b: Uint8Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) b[i] = 0;
 }
 
 /** Appends an entry (leader epoch, value) to the log at `log`; false when the log is full (nothing written). */
@@ -161,5 +121,5 @@ export function putView(s: S, view: number, from: PartitionPlaces, to: Partition
 
 /** Clears a broker's stale registration (it acts on the controller's again): absent, all zero. */
 export function clearView(s: S, view: number, to: PartitionPlaces): void {
-  s._b.fill(0, s._o + view, s._o + to.at + to.width);
+  zero(s._b, s._o + view, s._o + to.at + to.width);
 }

@@ -14,7 +14,7 @@
  * and traces diff cleanly. Each state's `#meta` carries the action taken, its parameters and the step's
  * narration.
  */
-import { isImmutable, isIndexed, isKeyed, isOrdered, isRecord } from 'immutable';
+import { isImmutable, isIndexed, isKeyed, isOrdered, isRecord } from '../../spec/immutable.ts';
 import type { ParamValues, StepEvents } from '../../spec/spec.ts';
 import type { Trace, TraceVerdict } from '../trace.ts';
 import { isPacked } from '../../spec/layout/packed.ts';

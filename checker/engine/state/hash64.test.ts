@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LITTLE_ENDIAN, hash64, hash64Aligned, hashHi, hashLo } from './hash64.ts';
+import { LITTLE_ENDIAN, hash64, hash64Aligned, hashed } from './hash64.ts';
 import { Fingerprinter } from '../fingerprint.ts';
 
 const bytesHash = (b: Uint8Array, start = 0, end = b.length): string => {
   hash64(b, start, end);
-  return `${hashHi}:${hashLo}`;
+  return `${hashed[0]}:${hashed[1]}`;
 };
 
 test('hash64 reads only its range, and every byte of it changes both halves', () => {
@@ -45,9 +45,9 @@ test('hashing by words gives the hash of the same bytes, for every length and wo
   for (let start = 0; start <= 64; start += 4) {
     for (let end = start; end <= start + 80; end++) {
       hash64(bytes, start, end);
-      const expected = [hashHi, hashLo];
+      const expected = [hashed[0], hashed[1]];
       hash64Aligned(words, bytes, start, end);
-      assert.deepEqual([hashHi, hashLo], expected, `bytes ${start}..${end}`);
+      assert.deepEqual([hashed[0], hashed[1]], expected, `bytes ${start}..${end}`);
     }
   }
 });

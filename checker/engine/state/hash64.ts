@@ -1,14 +1,17 @@
 /**
  * A 64-bit hash of a state's bytes, in two 32-bit halves that mix with each other every block (the
  * two-lane shape of MurmurHash3's x86 128-bit variant), so the halves are one 64-bit hash rather than two
- * independent 32-bit ones. Results are left in `hashHi`/`hashLo` to avoid allocating per state.
+ * independent 32-bit ones. The result is left in `hashed` to avoid allocating per state.
  */
 const C1 = 0x239b961b;
 const C2 = 0xab0e9789;
 const C3 = 0x38b34ae5;
 
-export let hashHi = 0;
-export let hashLo = 0;
+/**
+ * The last hash: `[high half, low half]`. A typed array, because a module variable holding a number past
+ * 2^31 is a fresh heap number on every store, and the store then went through the write barrier.
+ */
+export const hashed = new Uint32Array(2);
 
 function fmix(h: number): number {
   h ^= h >>> 16;
@@ -18,7 +21,7 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** Hashes `bytes[start, end)`; the result is in `hashHi`/`hashLo`. */
+/** Hashes `bytes[start, end)`; the result is in `hashed`. */
 export function hash64(bytes: Uint8Array, start: number, end: number): void {
   const b = bytes;
   const len = end - start;
@@ -87,7 +90,7 @@ export function hash64Aligned(words: Int32Array, bytes: Uint8Array, start: numbe
 /** Whether this machine stores the low byte of a word first (what `hash64Aligned` needs). */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** The last partial block of `b[i, end)` (zero-padded), then the final mix; leaves the result in `hashHi`/`hashLo`. */
+/** The last partial block of `b[i, end)` (zero-padded), then the final mix; leaves the result in `hashed`. */
 function finish(b: Uint8Array, i: number, end: number, h1: number, h2: number): void {
   if (i < end) {
     let k1 = 0;
@@ -137,6 +140,6 @@ function finish(b: Uint8Array, i: number, end: number, h1: number, h2: number): 
   h2 = fmix(h2);
   h1 = (h1 + h2) | 0;
   h2 = (h2 + h1) | 0;
-  hashHi = h1 >>> 0;
-  hashLo = h2 >>> 0;
+  hashed[0] = h1;
+  hashed[1] = h2;
 }
