@@ -251,8 +251,15 @@ function contentKey(m: Msg): string {
 /** Every message of a network in the fixed order, by type, and as the parameters of the actions that handle them. */
 interface NetIndex {
   readonly all: Msg[];
-  readonly byType: globalThis.Map<MsgType, Msg[]>;
-  readonly params: globalThis.Map<MsgType, { s: string; m: Msg }[]>;
+  readonly byType: ByType<Msg>;
+  readonly params: ByType<{ s: string; m: Msg }>;
+}
+
+/** One list per message type, absent when there is none (a fixed shape: indexes are kept by the thousand). */
+type ByType<T> = { [K in MsgType]: T[] | undefined };
+
+function byTypeOf<T>(): ByType<T> {
+  return { VoteRequest: undefined, VoteResponse: undefined, BeginQuorumEpoch: undefined, FetchRequest: undefined, FetchResponse: undefined };
 }
 
 /** Immutable.js states: by the network's value (states share it). */
@@ -260,8 +267,8 @@ const indexByNet = new WeakMap<object, NetIndex>();
 /**
  * What indexing needs of one packed message: a view of its own copy of the bytes, its key and its
  * action parameters. Kept per distinct message, by layout and then by the bytes, so a packed
- * state's network is indexed from these (a state reads its network afresh, but holds few messages,
- * drawn from a small set). Bounded: emptied when full.
+ * network is indexed from these (networks hold few messages, drawn from a small set). Bounded:
+ * emptied when full.
  */
 interface PackedMsg {
   readonly m: Msg;
@@ -297,33 +304,49 @@ function indexOf(s: KraftState): NetIndex {
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
     return x;
   }
-  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number } };
+  const net = s.net as unknown as View & { _t: PackedNet };
   const t = net._t;
+  // The network's count and used slots are its value (unused slots are zero): the states of a search hold
+  // far fewer distinct networks than they are (kraft-bench: 14,447 in 115,611 states), so an index is
+  // kept per distinct network. Bounded: a few thousand indexes, emptied when full.
+  return remember(s, packedIndexesOf(t).of(net._b, net._o, t.lw + t.size(net._b, net._o) * t.ew));
+}
+
+type PackedNet = { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number };
+const packedIndexes = new WeakMap<object, BytesMemo<NetIndex>>();
+
+function packedIndexesOf(t: PackedNet): BytesMemo<NetIndex> {
+  let memo = packedIndexes.get(t);
+  if (memo === undefined) packedIndexes.set(t, (memo = new BytesMemo((bytes) => buildPackedIndex(t, bytes), 1 << 12)));
+  return memo;
+}
+
+/** The index of a packed network given as its own bytes (count, then slots). */
+function buildPackedIndex(t: PackedNet, b: Uint8Array): NetIndex {
   const memo = packedMsgsOf(t, t.elem);
-  const b = net._b;
-  const base = net._o + t.lw;
-  const n = t.size(b, net._o);
+  const base = t.lw;
+  const n = t.size(b, 0);
   const ew = t.ew;
   const entries: PackedMsg[] = [];
   for (let i = 0; i < n; i++) entries.push(memo.of(b, base + i * ew, ew));
   // In the network's (byte) order, then by key: the order `buildIndex` gives.
   entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const all: Msg[] = [];
-  const byType = new globalThis.Map<MsgType, Msg[]>();
-  const params = new globalThis.Map<MsgType, { s: string; m: Msg }[]>();
+  const byType = byTypeOf<Msg>();
+  const params = byTypeOf<{ s: string; m: Msg }>();
   for (const e of entries) {
     const m = e.m;
     all.push(m);
-    const list = byType.get(m.type);
+    const list = byType[m.type];
     if (list === undefined) {
-      byType.set(m.type, [m]);
-      params.set(m.type, [e.param]);
+      byType[m.type] = [m];
+      params[m.type] = [e.param];
     } else {
       list.push(m);
-      params.get(m.type)!.push(e.param);
+      params[m.type]!.push(e.param);
     }
   }
-  return remember(s, { all, byType, params });
+  return { all, byType, params };
 }
 
 function remember(s: KraftState, x: NetIndex): NetIndex {
@@ -341,14 +364,16 @@ function buildIndex(net: Set<Msg>): NetIndex {
     .map((m) => [msgKey(m), m] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([, m]) => m);
-  const byType = new globalThis.Map<MsgType, Msg[]>();
+  const byType = byTypeOf<Msg>();
   for (const m of all) {
-    const list = byType.get(m.type);
-    if (list === undefined) byType.set(m.type, [m]);
+    const list = byType[m.type];
+    if (list === undefined) byType[m.type] = [m];
     else list.push(m);
   }
-  return { all, byType, params: new globalThis.Map() };
+  return { all, byType, params: byTypeOf() };
 }
+
+const NO_MESSAGES: Msg[] = [];
 
 /** Every message, in a fixed order (computed once per network value). */
 export function allMessages(s: KraftState): Msg[] {
@@ -357,7 +382,7 @@ export function allMessages(s: KraftState): Msg[] {
 
 export function messagesOfType<T extends MsgType>(s: KraftState, type: T): Extract<Msg, { type: T }>[];
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  return indexOf(s).byType.get(type) ?? [];
+  return indexOf(s).byType[type] ?? NO_MESSAGES;
 }
 
 /**
@@ -373,8 +398,8 @@ export function same(a: unknown, b: unknown): boolean {
 /** The parameters `{ s: receiver, m }` of the actions that handle messages of one type, in `allMessages` order. */
 export function messageParams(s: KraftState, type: MsgType): { s: string; m: Msg }[] {
   const index = indexOf(s);
-  let out = index.params.get(type);
-  if (out === undefined) index.params.set(type, (out = (index.byType.get(type) ?? []).map((m) => ({ s: m.to, m }))));
+  let out = index.params[type];
+  if (out === undefined) index.params[type] = out = (index.byType[type] ?? NO_MESSAGES).map((m) => ({ s: m.to, m }));
   return out;
 }
 
