@@ -53,12 +53,12 @@ import {
   truncate,
 } from './quorumState.ts';
 import {
-  Entry,
   type KraftConfig,
   type KraftState,
   Replica,
   compareLogEnd,
   endOffsetForEpoch,
+  entryOf,
   isLive,
   lastEpoch,
   majority,
@@ -400,7 +400,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
       enabled: (st, { s }: OnVoter) => st.written < cfg.maxValues && rep(st, s).role === 'Leader',
       next: (st, { s }: OnVoter) => {
         const r = rep(st, s);
-        const log = r.log.push(Entry({ epoch: r.epoch, value: `v${st.written + 1}` }));
+        const log = r.log.push(entryOf(r.epoch, `v${st.written + 1}`));
         return putReplica(st, s, r.set('log', log)).set('written', st.written + 1);
       },
       describe: (before, { s }: OnVoter, after) => narrate(before, after, s, null, [`write v${after.written}`]),

@@ -17,6 +17,7 @@ import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
 import { BytesMemo } from '../layout/bytesMemo.ts';
 import { addInPlace, removeInPlace, removeInPlaceWhere } from './packedNetwork.ts';
+import { packedSettleOf, packedSettleOfReplica } from './packedSettle.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -409,6 +410,15 @@ export function linked(s: KraftState, a: string, b: string): boolean {
 
 /** Whether a message from `from` to `to` can be delivered now: both up and connected. */
 export function deliverable(s: KraftState, from: string, to: string): boolean {
+  if (isPacked(s)) {
+    // Read from the bytes: every send and guard asks (packedSettle.ts).
+    const k = packedSettleOf(s);
+    if (k !== null) {
+      const { _b: b, _o: o } = s as unknown as View;
+      const d = k.deliverable(b, o, k.index(from), k.index(to));
+      if (d >= 0) return d === 1;
+    }
+  }
   return isLive(s.replicas.get(to)!) && isLive(s.replicas.get(from)!) && linked(s, from, to);
 }
 
@@ -455,12 +465,24 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
  */
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
+  s = addMessage(s, m);
+  if (s === stepping) {
+    // The step's own copy: the request goes straight into its slot (packedSettle.ts).
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    if (k !== null && k.putInflight(b, o, k.index(m.from), k.index(m.to), m as unknown as View)) return s;
+  }
   // One write of the request where it goes (a packed state then copies no more than the request).
-  return addMessage(s, m).setIn(['replicas', m.from, 'inflight', m.to], m);
+  return s.setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
 export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
+  if (isPacked(r) && isPacked(m)) {
+    const k = packedSettleOfReplica(r._t);
+    const e = k === null ? -1 : k.expected(r._b, r._o, m);
+    if (e >= 0) return e === 1;
+  }
   const req = r.inflight.get(m.from);
   return req !== undefined && same(req, m.inReplyTo);
 }
@@ -476,6 +498,11 @@ export function consume(s: KraftState, m: Msg): KraftState {
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
+  if (s === stepping) {
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    if (k !== null && k.putReplica(b, o, k.index(id), r)) return s;
+  }
   return s.setIn(['replicas', id], r);
 }
 

@@ -21,6 +21,15 @@ export type ErrorCode = 'FENCED_LEADER_EPOCH' | 'NOT_LEADER_OR_FOLLOWER' | 'UNKN
 export const Entry = Record<{ epoch: number; value: string | null }>({ epoch: 0, value: null });
 export type Entry = ReturnType<typeof Entry>;
 
+const entries = new globalThis.Map<string, Entry>();
+/** The entry `(epoch, value)`, one shared record per pair: leaders append them on every write and election. */
+export function entryOf(epoch: number, value: string | null): Entry {
+  const key = `${epoch}|${value}`;
+  let e = entries.get(key);
+  if (e === undefined) entries.set(key, (e = Entry({ epoch, value })));
+  return e;
+}
+
 export const Replica = Record<{
   role: Role;
   epoch: number;

@@ -38,6 +38,36 @@ export function equalBytes(a: Uint8Array, ao: number, b: Uint8Array, bo: number,
   return true;
 }
 
+// DataViews of the last few buffers asked for (a step's copy in the slab, the state it was made from, a
+// memo's key pool), replaced in turn.
+const dvBytes: (Uint8Array | null)[] = [null, null, null, null];
+const dvs: (DataView | null)[] = [null, null, null, null];
+let dvNext = 0;
+
+/** A DataView over `b`'s bytes (offsets as in `b`). */
+export function dataViewOf(b: Uint8Array): DataView {
+  for (let i = 0; i < 4; i++) if (dvBytes[i] === b) return dvs[i]!;
+  const d = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  dvBytes[dvNext] = b;
+  dvs[dvNext] = d;
+  dvNext = (dvNext + 1) & 3;
+  return d;
+}
+
+/**
+ * `equalBytes` for wider regions at any alignment: four bytes a compare (through DataViews; a region
+ * off a word of its buffer cannot be read as words), about three times as fast from 16 bytes on.
+ */
+export function equalWide(a: Uint8Array, ao: number, b: Uint8Array, bo: number, w: number): boolean {
+  if (w < 16) return equalBytes(a, ao, b, bo, w);
+  const da = dataViewOf(a);
+  const db = dataViewOf(b);
+  let i = 0;
+  for (; i + 4 <= w; i += 4) if (da.getInt32(ao + i) !== db.getInt32(bo + i)) return false;
+  for (; i < w; i++) if (a[ao + i] !== b[bo + i]) return false;
+  return true;
+}
+
 /** Immutable.js-style 31-bit hash of a region (for `hashCode`, so views can live in Immutable collections). */
 export function hashRegion(b: Uint8Array, o: number, w: number): number {
   let h = 0x811c9dc5 ^ w;

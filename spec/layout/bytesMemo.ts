@@ -2,17 +2,19 @@
  * Values kept by the bytes they were made from. Model code that derives something from one field of a
  * packed state (a message's action parameters, an invariant's verdict on the replicas) meets the same
  * bytes in state after state; this table makes the value once per distinct bytes. The key is one region
- * of a state's bytes, or two regions read as one string. Bounded: emptied when full, so a long search
- * holds at most `limit` entries.
+ * of a state's bytes, or two regions read as one string. Bounded: when `limit` values are kept, they
+ * become the older half and a new half starts; a value asked for again moves from the older half to
+ * the new one, and the older half is dropped at the next turn. A long search holds at most `2 × limit`
+ * values, and those it keeps asking for (a breadth-first level's) survive the turns.
  */
-import { equalBytes, wordsOf } from './bytes.ts';
+import { dataViewOf, equalBytes, equalWide, wordsOf } from './bytes.ts';
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * A 32-bit hash of `w` bytes of `b` at `o`, four bytes a turn read as a little-endian word: a region on
- * a word of its buffer (a state in the slab) is read a word at a time, any other region byte by byte,
- * with the same result. Only this table uses it, so its values need match no other hash.
+ * a word of its buffer (a state in the slab) is read a word at a time, any other through a DataView
+ * (or byte by byte when short), with the same result. Only this table uses it, so its values need match no other hash.
  */
 function hashBytes(b: Uint8Array, o: number, w: number, h: number): number {
   let i = 0;
@@ -25,6 +27,12 @@ function hashBytes(b: Uint8Array, o: number, w: number, h: number): number {
       h ^= h >>> 15;
     }
     i = n << 2;
+  } else if (w >= 16) {
+    const d = dataViewOf(b);
+    for (; i + 4 <= w; i += 4) {
+      h = Math.imul(h ^ d.getInt32(o + i, true), 0x9e3779b1);
+      h ^= h >>> 15;
+    }
   } else {
     for (; i + 4 <= w; i += 4) {
       h = Math.imul(h ^ (b[o + i]! | (b[o + i + 1]! << 8) | (b[o + i + 2]! << 16) | (b[o + i + 3]! << 24)), 0x9e3779b1);
@@ -48,7 +56,15 @@ function sameBytes(pool: Uint8Array, poolWords: Int32Array | null, ko: number, a
       return equalBytes(pool, ko + done, a, ao + done, w - done);
     }
   }
-  return equalBytes(pool, ko, a, ao, w);
+  return equalWide(pool, ko, a, ao, w);
+}
+
+function find<V>(bucket: readonly Entry<V>[], b: Uint8Array, o1: number, w1: number, o2: number, w2: number): Entry<V> | null {
+  for (let i = 0; i < bucket.length; i++) {
+    const e = bucket[i]!;
+    if (sameBytes(e.pool, e.poolWords, e.at, b, o1, w1) && (w2 === 0 || sameBytes(e.pool, e.poolWords, e.at + w1, b, o2, w2))) return e;
+  }
+  return null;
 }
 
 interface Entry<V> {
@@ -63,7 +79,10 @@ interface Entry<V> {
 const POOL_BYTES = 1 << 16;
 
 export class BytesMemo<V> {
-  private readonly table = new Map<number, Entry<V>[]>();
+  private table = new Map<number, Entry<V>[]>();
+  /** The older half (see above), or null. */
+  private older: Map<number, Entry<V>[]> | null = null;
+  private olderSize = 0;
   private size = 0;
   private pool = new Uint8Array(0);
   private poolWords: Int32Array | null = null;
@@ -87,16 +106,28 @@ export class BytesMemo<V> {
     h ^= h >>> 13;
     let bucket = this.table.get(h);
     if (bucket !== undefined) {
-      for (let i = 0; i < bucket.length; i++) {
-        const e = bucket[i]!;
-        if (sameBytes(e.pool, e.poolWords, e.at, b, o1, w1) && (w2 === 0 || sameBytes(e.pool, e.poolWords, e.at + w1, b, o2, w2))) return e.value;
-      }
+      const e = find(bucket, b, o1, w1, o2, w2);
+      if (e !== null) return e.value;
     }
     if (this.size >= this.limit) {
-      this.clear();
+      this.older = this.table;
+      this.olderSize = this.size;
+      this.table = new Map();
+      this.size = 0;
       bucket = undefined;
     }
     if (bucket === undefined) this.table.set(h, (bucket = []));
+    const old = this.older?.get(h);
+    if (old !== undefined) {
+      const e = find(old, b, o1, w1, o2, w2);
+      if (e !== null) {
+        old.splice(old.indexOf(e), 1);
+        this.olderSize--;
+        bucket.push(e);
+        this.size++;
+        return e.value;
+      }
+    }
     const w = w1 + w2;
     if (this.used + w > this.pool.length) {
       this.pool = new Uint8Array(Math.max(POOL_BYTES, w));
@@ -116,11 +147,13 @@ export class BytesMemo<V> {
 
   /** How many values are kept. */
   get count(): number {
-    return this.size;
+    return this.size + this.olderSize;
   }
 
   clear(): void {
     this.table.clear();
+    this.older = null;
+    this.olderSize = 0;
     this.size = 0;
   }
 }
