@@ -429,11 +429,11 @@ let stepping: KraftState | null = null;
  * Runs `step` on `w`, the mutable copy a step writes (`withMutations`): while it runs, the network of a
  * packed `w` is written in place (packedNetwork.ts).
  */
-export function inPlace<T>(w: KraftState, step: () => T): T {
+export function inPlace<T>(w: KraftState, step: (w: KraftState) => T): T {
   const outer = stepping;
   stepping = isPacked(w) ? w : null;
   try {
-    return step();
+    return step(w);
   } finally {
     stepping = outer;
   }
