@@ -601,8 +601,19 @@ function settleBytes(st: KraftState, before: KraftState, k: PackedSettle, msgs: 
   if (changed !== 0) k.tidy(b, o, changed);
   const poll = cut ? -1 : changed;
   const ids = k.ids;
-  for (let i = 0; i < ids.length; i++) if ((poll >>> i) & 1 && k.mayPoll(b, o, i)) st = pollFollowers(st, [ids[i]!], msgs);
+  for (let i = 0; i < ids.length; i++) if ((poll >>> i) & 1 && k.mayPoll(b, o, i)) st = pollPackedFollower(st, k, i, msgs);
   return st;
+}
+
+/** `pollFollowers` for follower `i` of a packed state, what its fetch carries read from the bytes (packedSettle.ts). */
+function pollPackedFollower(st: KraftState, k: PackedSettle, i: number, msgs: Messages): KraftState {
+  const { _b: b, _o: o } = st as unknown as View;
+  const f = k.fetchOf(b, o, i);
+  if (f === null) return pollFollowers(st, [k.ids[i]!], msgs);
+  const s = k.ids[i]!;
+  const leader = k.ids[f.leader]!;
+  if (!deliverable(st, s, leader)) return st;
+  return sendRequest(st, msgs.fetchRequest(s, leader, f.epoch, f.fetchOffset, f.lastFetchedEpoch));
 }
 
 /**

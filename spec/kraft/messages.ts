@@ -489,6 +489,13 @@ export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
 
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
 export function sendResponse(s: KraftState, m: VoteResponse | FetchResponse): KraftState {
+  if (isPacked(s) && isPacked(m)) {
+    // Read from the bytes: no view of the requester is made (packedSettle.ts).
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    const e = k === null ? -1 : k.expectedBy(b, o, k.index(m.to), m);
+    if (e >= 0) return e === 1 && deliverable(s, m.from, m.to) ? addMessage(s, m) : s;
+  }
   if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
   return addMessage(s, m);
 }

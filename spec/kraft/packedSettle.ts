@@ -33,6 +33,11 @@ export interface PackedSettle {
   tidy(b: Uint8Array, o: number, mask: number): void;
   /** Whether replica i is a follower with no request in flight to its leader (`pollFollowers` may send). */
   mayPoll(b: Uint8Array, o: number, i: number): boolean;
+  /**
+   * For a replica `mayPoll` holds for: its leader's slot and what its fetch carries (`pollFollowers`),
+   * in a record reused by every call; null when it knows no leader (the views' path then reports it).
+   */
+  fetchOf(b: Uint8Array, o: number, i: number): FollowerFetch | null;
   /** The voters, in the order of their replica slots. */
   readonly ids: readonly string[];
   /** The replica layout. */
@@ -46,10 +51,20 @@ export interface PackedSettle {
    * its request in flight to the responder is the one `m` answers. -1 when `m` is not a response of this layout.
    */
   expected(rb: Uint8Array, ro: number, m: View): number;
+  /** `expected` by voter `i` of the state at `o`. */
+  expectedBy(b: Uint8Array, o: number, i: number, m: View): number;
   /** Records request `m` (a packed message of this layout) as voter `i`'s in flight to voter `j`; false when `m` is not one. */
   putInflight(b: Uint8Array, o: number, i: number, j: number, m: View): boolean;
   /** Copies a replica of this layout (a view) into voter `i`'s slot; false when `r` is not one. */
   putReplica(b: Uint8Array, o: number, i: number, r: unknown): boolean;
+}
+
+/** What a follower's fetch carries: its epoch, log end and last epoch, and its leader's slot. */
+export interface FollowerFetch {
+  leader: number;
+  epoch: number;
+  fetchOffset: number;
+  lastFetchedEpoch: number;
 }
 
 const readers = new WeakMap<object, PackedSettle | null>();
@@ -151,6 +166,16 @@ function build(state: RecordType): PackedSettle | null {
     return epoch < toEpoch || (c.fetch && epoch === toEpoch && b[to + roleAt] !== LEADER);
   }
 
+  // The log, for a follower's fetch: a list of entries with an int epoch.
+  const logF = replica.byName.log;
+  const log = logF !== undefined && logF.type.kind === 'list' ? (logF.type as SeqType) : null;
+  const entryEpochF = log !== null && log.elem.kind === 'record' ? (log.elem as RecordType).byName.epoch : undefined;
+  if (log !== null && (entryEpochF === undefined || entryEpochF.type.isComposite())) return null;
+  const logAt = logF?.offset ?? 0;
+  const entryEpoch = entryEpochF?.type as ScalarType<number>;
+  const entryEpochAt = entryEpochF?.offset ?? 0;
+  const epochType = epochF.type as ScalarType<number>;
+  const fetch: FollowerFetch = { leader: 0, epoch: 0, fetchOffset: 0, lastFetchedEpoch: 0 };
   const DEAD = roles.code('Dead');
   const ILLEGAL = roles.code('IllegalState');
   const cutAt = cutF.offset;
@@ -178,6 +203,9 @@ function build(state: RecordType): PackedSettle | null {
       const from = mb[mo + c.from]!;
       if (rb[ro + inflightAt + from * inflight.slot] === 0) return 0;
       return equalBytes(rb, ro + inflightAt + inflight.at(from), mb, mo + c.inReplyTo, qw) ? 1 : 0;
+    },
+    expectedBy(b, o, i, m) {
+      return this.expected(b, o + slotOf(i), m);
     },
     putInflight(b, o, i, j, m) {
       if (m._t.kind !== 'record' || (m._t as RecordType).tag?.variant !== (msg as unknown)) return false;
@@ -216,6 +244,17 @@ function build(state: RecordType): PackedSettle | null {
         b.fill(0, no + 1 + n * ew, no + 1 + (n + 1) * ew);
         b[no] = n;
       }
+    },
+    fetchOf(b, o, i) {
+      const r = o + slotOf(i);
+      const leader = b[r + leaderAt]!;
+      if (leader === 0 || log === null) return null;
+      const n = readCode(b, r + logAt, log.lw);
+      fetch.leader = leader - 1;
+      fetch.epoch = epochType.read(b, r + epochAt);
+      fetch.fetchOffset = n;
+      fetch.lastFetchedEpoch = n === 0 ? 0 : entryEpoch.read(b, r + logAt + log.lw + (n - 1) * log.ew + entryEpochAt);
+      return fetch;
     },
     mayPoll(b, o, i) {
       const r = o + slotOf(i);
