@@ -277,6 +277,7 @@ interface PackedMsg {
   readonly param: { s: string; m: Msg };
 }
 type ElementType = { read(b: Uint8Array, o: number, p: null, k: string): unknown };
+type PackedNet = { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number };
 const packedMsgs = new WeakMap<object, BytesMemo<PackedMsg>>();
 
 function packedMsgsOf(t: object, elem: ElementType): BytesMemo<PackedMsg> {
@@ -307,26 +308,10 @@ function indexOf(s: KraftState): NetIndex {
   }
   const net = s.net as unknown as View & { _t: PackedNet };
   const t = net._t;
-  // The network's count and used slots are its value (unused slots are zero): the states of a search hold
-  // far fewer distinct networks than they are (kraft-bench: 14,447 in 115,611 states), so an index is
-  // kept per distinct network. Bounded: a few thousand indexes, emptied when full.
-  return remember(s, packedIndexesOf(t).of(net._b, net._o, t.lw + t.size(net._b, net._o) * t.ew));
-}
-
-type PackedNet = { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number };
-const packedIndexes = new WeakMap<object, BytesMemo<NetIndex>>();
-
-function packedIndexesOf(t: PackedNet): BytesMemo<NetIndex> {
-  let memo = packedIndexes.get(t);
-  if (memo === undefined) packedIndexes.set(t, (memo = new BytesMemo((bytes) => buildPackedIndex(t, bytes), 1 << 12)));
-  return memo;
-}
-
-/** The index of a packed network given as its own bytes (count, then slots). */
-function buildPackedIndex(t: PackedNet, b: Uint8Array): NetIndex {
   const memo = packedMsgsOf(t, t.elem);
-  const base = t.lw;
-  const n = t.size(b, 0);
+  const b = net._b;
+  const base = net._o + t.lw;
+  const n = t.size(b, net._o);
   const ew = t.ew;
   const entries: PackedMsg[] = [];
   for (let i = 0; i < n; i++) entries.push(memo.of(b, base + i * ew, ew));
@@ -347,7 +332,7 @@ function buildPackedIndex(t: PackedNet, b: Uint8Array): NetIndex {
       params[m.type]!.push(e.param);
     }
   }
-  return { all, byType, params };
+  return remember(s, { all, byType, params });
 }
 
 function remember(s: KraftState, x: NetIndex): NetIndex {
