@@ -249,14 +249,44 @@ function contentKey(m: Msg): string {
   return `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
 }
 
-/** Every message of a network in the fixed order, by type, and as the parameters of the actions that handle them. */
-interface NetIndex {
-  readonly all: Msg[];
-  readonly byType: ByType<Msg>;
-  readonly params: ByType<{ s: string; m: Msg }>;
+/** A message and the parameters `{ s: receiver, m }` of the action that handles it. */
+interface Indexed {
+  readonly m: Msg;
+  readonly param: { s: string; m: Msg };
 }
 
-/** One list per message type, absent when there is none (a fixed shape: indexes are kept by the thousand). */
+/**
+ * Every message of a network in the fixed order; by type, and as the parameters of the actions that
+ * handle them, made when first asked for (a state's guards ask for a few types; a packed state is
+ * indexed afresh each time it is expanded).
+ */
+class NetIndex {
+  private allMessages: Msg[] | null = null;
+  private readonly byType = byTypeOf<Msg>();
+  private readonly params = byTypeOf<{ s: string; m: Msg }>();
+  constructor(private readonly entries: readonly Indexed[]) {}
+
+  get all(): Msg[] {
+    return (this.allMessages ??= this.entries.map((e) => e.m));
+  }
+  ofType(type: MsgType): Msg[] {
+    let list = this.byType[type];
+    if (list === undefined) this.byType[type] = list = this.select(type, (e) => e.m);
+    return list;
+  }
+  paramsOf(type: MsgType): { s: string; m: Msg }[] {
+    let list = this.params[type];
+    if (list === undefined) this.params[type] = list = this.select(type, (e) => e.param);
+    return list;
+  }
+  private select<T>(type: MsgType, pick: (e: Indexed) => T): T[] {
+    let out: T[] | null = null;
+    for (const e of this.entries) if (e.m.type === type) (out ??= []).push(pick(e));
+    return out ?? (NO_MESSAGES as T[]);
+  }
+}
+
+/** One list per message type, absent until asked for (a fixed shape). */
 type ByType<T> = { [K in MsgType]: T[] | undefined };
 
 function byTypeOf<T>(): ByType<T> {
@@ -315,24 +345,15 @@ function indexOf(s: KraftState): NetIndex {
   const ew = t.ew;
   const entries: PackedMsg[] = [];
   for (let i = 0; i < n; i++) entries.push(memo.of(b, base + i * ew, ew));
-  // In the network's (byte) order, then by key: the order `buildIndex` gives.
-  entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  const all: Msg[] = [];
-  const byType = byTypeOf<Msg>();
-  const params = byTypeOf<{ s: string; m: Msg }>();
-  for (const e of entries) {
-    const m = e.m;
-    all.push(m);
-    const list = byType[m.type];
-    if (list === undefined) {
-      byType[m.type] = [m];
-      params[m.type] = [e.param];
-    } else {
-      list.push(m);
-      params[m.type]!.push(e.param);
-    }
+  // In the network's (byte) order, then by key: the order `buildIndex` gives. An insertion sort: a few
+  // messages, and `sort` copies its array.
+  for (let i = 1; i < n; i++) {
+    const e = entries[i]!;
+    let j = i - 1;
+    for (; j >= 0 && entries[j]!.key > e.key; j--) entries[j + 1] = entries[j]!;
+    entries[j + 1] = e;
   }
-  return remember(s, { all, byType, params });
+  return remember(s, new NetIndex(entries));
 }
 
 function remember(s: KraftState, x: NetIndex): NetIndex {
@@ -349,14 +370,8 @@ function buildIndex(net: Set<Msg>): NetIndex {
     .toArray()
     .map((m) => [msgKey(m), m] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, m]) => m);
-  const byType = byTypeOf<Msg>();
-  for (const m of all) {
-    const list = byType[m.type];
-    if (list === undefined) byType[m.type] = [m];
-    else list.push(m);
-  }
-  return { all, byType, params: byTypeOf() };
+    .map(([, m]) => ({ m, param: { s: m.to, m } }));
+  return new NetIndex(all);
 }
 
 const NO_MESSAGES: Msg[] = [];
@@ -368,7 +383,7 @@ export function allMessages(s: KraftState): Msg[] {
 
 export function messagesOfType<T extends MsgType>(s: KraftState, type: T): Extract<Msg, { type: T }>[];
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  return indexOf(s).byType[type] ?? NO_MESSAGES;
+  return indexOf(s).ofType(type);
 }
 
 /**
@@ -383,10 +398,7 @@ export function same(a: unknown, b: unknown): boolean {
 
 /** The parameters `{ s: receiver, m }` of the actions that handle messages of one type, in `allMessages` order. */
 export function messageParams(s: KraftState, type: MsgType): { s: string; m: Msg }[] {
-  const index = indexOf(s);
-  let out = index.params[type];
-  if (out === undefined) index.params[type] = out = (index.byType[type] ?? NO_MESSAGES).map((m) => ({ s: m.to, m }));
-  return out;
+  return indexOf(s).paramsOf(type);
 }
 
 export function linked(s: KraftState, a: string, b: string): boolean {
