@@ -82,7 +82,11 @@ export function hashRegion(b: Uint8Array, o: number, w: number): number {
 // view reads it at an offset, so a write allocates no typed array and no ArrayBuffer of its own. Slabs
 // are never reused, so fresh bytes are zero; a slab lives as long as any view of it. Regions start on a
 // multiple of 4, so a copy into the slab can go a 32-bit word at a time (see `copyInto`).
-const SLAB_BYTES = 1 << 18;
+// Slabs of 32 KB, below the C allocator's threshold for memory of their own from the system: a slab
+// whose views are gone is freed into the allocator and its memory serves a later slab, where a slab of
+// 256 KB came as fresh pages, faulted in by the first copy written to each (a KRaft step's copy then cost
+// about twice as much).
+const SLAB_BYTES = 1 << 15;
 
 /** The slab fresh regions are carved from, and its words (`reserve` may replace it: read `arena.b` after calling it). */
 const firstSlab = new Uint8Array(SLAB_BYTES);
