@@ -271,20 +271,28 @@ class NetIndex {
   }
   ofType(type: MsgType): Msg[] {
     let list = this.byType[type];
-    if (list === undefined) this.byType[type] = list = this.select(type, (e) => e.m);
+    if (list === undefined) this.byType[type] = list = this.select(type, messageOf);
     return list;
   }
   paramsOf(type: MsgType): { s: string; m: Msg }[] {
     let list = this.params[type];
-    if (list === undefined) this.params[type] = list = this.select(type, (e) => e.param);
+    if (list === undefined) this.params[type] = list = this.select(type, paramOf);
     return list;
   }
+  /** The entries of one type, picked, in an array of their number (guards ask for them once per state). */
   private select<T>(type: MsgType, pick: (e: Indexed) => T): T[] {
-    let out: T[] | null = null;
-    for (const e of this.entries) if (e.m.type === type) (out ??= []).push(pick(e));
-    return out ?? (NO_MESSAGES as T[]);
+    const entries = this.entries;
+    let n = 0;
+    for (let i = 0; i < entries.length; i++) if (entries[i]!.m.type === type) n++;
+    if (n === 0) return NO_MESSAGES as T[];
+    const out = new Array<T>(n);
+    for (let i = 0, k = 0; k < n; i++) if (entries[i]!.m.type === type) out[k++] = pick(entries[i]!);
+    return out;
   }
 }
+
+const messageOf = (e: Indexed): Msg => e.m;
+const paramOf = (e: Indexed): { s: string; m: Msg } => e.param;
 
 /** One list per message type, absent until asked for (a fixed shape). */
 type ByType<T> = { [K in MsgType]: T[] | undefined };
