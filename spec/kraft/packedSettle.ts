@@ -7,7 +7,7 @@
  * A layout these offsets cannot describe (a code wider than a byte) gets no reader, and settles
  * through views.
  */
-import { copyInto, equalBytes, equalWide, readCode } from '../layout/bytes.ts';
+import { copyInto, equalBytes, equalWide, readCode, wordsOf } from '../layout/bytes.ts';
 import { View, sameShape } from '../layout/views.ts';
 import type { EnumType, LType, MapType, RecordType, ScalarType, SeqType, VariantType } from '../layout/types.ts';
 import type { KraftState } from './state.ts';
@@ -223,6 +223,24 @@ function build(state: RecordType): PackedSettle | null {
       return true;
     },
     changed(b, o, pb, po) {
+      // Both states on a word (a step's copy and the state it was made from): the replicas' region is
+      // compared a word at a time, and each differing word's bytes say whose slot changed.
+      const at = o + rBase;
+      const pat = po + rBase;
+      const words = ((at | pat) & 3) === 0 ? wordsOf(b) : null;
+      const pwords = words !== null ? wordsOf(pb) : null;
+      if (words !== null && pwords !== null && replicas.slot === rw) {
+        let mask = 0;
+        const n = (voters * rw) >> 2;
+        const w0 = at >> 2;
+        const p0 = pat >> 2;
+        for (let k = 0; k < n; k++) {
+          if (words[w0 + k] === pwords[p0 + k]) continue;
+          for (let j = k << 2; j < (k << 2) + 4; j++) if (b[at + j] !== pb[pat + j]) mask |= 1 << ((j / rw) | 0);
+        }
+        for (let j = n << 2; j < voters * rw; j++) if (b[at + j] !== pb[pat + j]) mask |= 1 << ((j / rw) | 0);
+        return mask;
+      }
       let mask = 0;
       for (let i = 0; i < voters; i++) if (!equalWide(b, o + slotOf(i), pb, po + slotOf(i), rw)) mask |= 1 << i;
       return mask;

@@ -110,20 +110,22 @@ export function allocBytes(w: number): Uint8Array {
   return new Uint8Array(w);
 }
 
-// The words of the last buffer other than the slab asked for (in a search, the frontier chunk of the
-// state being expanded, copied for each of its successors), or null when it does not start on a word.
-// Kept until another buffer is asked for.
-let wordsOfBytes: Uint8Array | null = null;
-let wordsOfLast: Int32Array | null = null;
+// The words of the last few buffers other than the slab asked for (in a search, the frontier chunk of
+// the state being expanded, copied for each of its successors, and the slabs just left behind, where
+// its successors lie), null for one that does not start on a word; replaced in turn.
+const wordsBytes: (Uint8Array | null)[] = [null, null, null, null];
+const wordsViews: (Int32Array | null)[] = [null, null, null, null];
+let wordsNext = 0;
 
 /** The 32-bit words of `b` (an Int32Array over its memory, from its start), or null when `b` does not start on a word. */
 export function wordsOf(b: Uint8Array): Int32Array | null {
   if (b === arena.b) return arena.w;
-  if (b !== wordsOfBytes) {
-    wordsOfBytes = b;
-    wordsOfLast = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
-  }
-  return wordsOfLast;
+  for (let i = 0; i < 4; i++) if (wordsBytes[i] === b) return wordsViews[i]!;
+  const words = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
+  wordsBytes[wordsNext] = b;
+  wordsViews[wordsNext] = words;
+  wordsNext = (wordsNext + 1) & 3;
+  return words;
 }
 
 /**

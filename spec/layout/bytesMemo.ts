@@ -7,19 +7,18 @@
  * the new one, and the older half is dropped at the next turn. A long search holds at most `2 × limit`
  * values, and those it keeps asking for (a breadth-first level's) survive the turns.
  */
-import { arena, dataViewOf, equalBytes, equalWide } from './bytes.ts';
+import { dataViewOf, equalBytes, equalWide, wordsOf } from './bytes.ts';
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /**
  * A 32-bit hash of `w` bytes of `b` at `o`, four bytes a turn read as a little-endian word: a region on
- * a word of the slab (a step's successor) is read a word at a time, any other through a DataView
+ * a word of its buffer (a step's successor) is read a word at a time, any other through a DataView
  * (or byte by byte when short), with the same result. Only this table uses it, so its values need match no other hash.
  */
 function hashBytes(b: Uint8Array, o: number, w: number, h: number): number {
   let i = 0;
-  // Words of the slab only: asking `wordsOf` about other buffers would displace the one it keeps for copies.
-  const words = LITTLE_ENDIAN && (o & 3) === 0 && b === arena.b ? arena.w : null;
+  const words = LITTLE_ENDIAN && (o & 3) === 0 ? wordsOf(b) : null;
   if (words !== null) {
     const at = o >> 2;
     const n = w >> 2;
@@ -47,7 +46,7 @@ function hashBytes(b: Uint8Array, o: number, w: number, h: number): number {
 /** Whether `w` bytes of `a` at `ao` equal those of a pool at `ko`, by words where both lie on one. */
 function sameBytes(pool: Uint8Array, poolWords: Int32Array | null, ko: number, a: Uint8Array, ao: number, w: number): boolean {
   if (poolWords !== null && ((ko | ao) & 3) === 0 && w >= 8) {
-    const words = a === arena.b ? arena.w : null;
+    const words = wordsOf(a);
     if (words !== null) {
       const n = w >> 2;
       const kw = ko >> 2;
