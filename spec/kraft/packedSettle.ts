@@ -213,7 +213,16 @@ function build(state: RecordType): PackedSettle | null {
       if (q < 0) return false;
       const at = o + slotOf(i) + inflightAt;
       b[at + j * inflight.slot] = 1;
-      request.write(b, at + inflight.at(j), m);
+      // As `request.write` writes a case of another variant of the same shape: its tag, its fields'
+      // bytes, then zeros (shapes and spans were matched once, above).
+      const d = at + inflight.at(j);
+      const c = request.cases[q]!;
+      const mt = m._t as RecordType;
+      const { start, length } = c.span;
+      b[d] = c.tag!.index;
+      b.fill(0, d + 1, d + start);
+      copyInto(m._b, m._o + mt.span.start, b, d + start, length);
+      b.fill(0, d + start + length, d + qw);
       return true;
     },
     putReplica(b, o, i, r) {
