@@ -103,7 +103,8 @@ export class BytesMemo<V> {
   of2(b: Uint8Array, o1: number, w1: number, o2: number, w2: number): V {
     let h = hashBytes(b, o1, w1, 0x811c9dc5 ^ w1);
     if (w2 !== 0) h = hashBytes(b, o2, w2, h ^ w2);
-    h ^= h >>> 13;
+    // 30 bits: a small integer (Smi) key, which the table neither boxes nor hashes as a double.
+    h = (h ^ (h >>> 13)) & 0x3fffffff;
     let bucket = this.table.get(h);
     if (bucket !== undefined) {
       const e = find(bucket, b, o1, w1, o2, w2);
