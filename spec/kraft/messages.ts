@@ -263,36 +263,34 @@ interface Indexed {
 class NetIndex {
   private allMessages: Msg[] | null = null;
   private readonly byType = byTypeOf<Msg>();
-  private readonly params = byTypeOf<{ s: string; m: Msg }>();
+  private params: ByType<{ s: string; m: Msg }> | null = null;
   constructor(private readonly entries: readonly Indexed[]) {}
 
   get all(): Msg[] {
-    return (this.allMessages ??= this.entries.map((e) => e.m));
+    return (this.allMessages ??= this.entries.map(messageOf));
   }
   ofType(type: MsgType): Msg[] {
     let list = this.byType[type];
-    if (list === undefined) this.byType[type] = list = this.select(type, messageOf);
+    if (list === undefined) this.byType[type] = list = this.paramsOf(type).map(paramMessage);
     return list;
   }
   paramsOf(type: MsgType): { s: string; m: Msg }[] {
-    let list = this.params[type];
-    if (list === undefined) this.params[type] = list = this.select(type, paramOf);
-    return list;
+    return (this.params ??= this.sorted())[type] ?? (NO_MESSAGES as unknown as { s: string; m: Msg }[]);
   }
-  /** The entries of one type, picked, in an array of their number (guards ask for them once per state). */
-  private select<T>(type: MsgType, pick: (e: Indexed) => T): T[] {
-    const entries = this.entries;
-    let n = 0;
-    for (let i = 0; i < entries.length; i++) if (entries[i]!.m.type === type) n++;
-    if (n === 0) return NO_MESSAGES as T[];
-    const out = new Array<T>(n);
-    for (let i = 0, k = 0; k < n; i++) if (entries[i]!.m.type === type) out[k++] = pick(entries[i]!);
-    return out;
+  /** Every message's parameters, in one pass, to the list of its type (the engine asks for every type of a state). */
+  private sorted(): ByType<{ s: string; m: Msg }> {
+    const params = byTypeOf<{ s: string; m: Msg }>();
+    for (const e of this.entries) {
+      const list = params[e.m.type];
+      if (list === undefined) params[e.m.type] = [e.param];
+      else list.push(e.param);
+    }
+    return params;
   }
 }
 
 const messageOf = (e: Indexed): Msg => e.m;
-const paramOf = (e: Indexed): { s: string; m: Msg } => e.param;
+const paramMessage = (p: { s: string; m: Msg }): Msg => p.m;
 
 /** One list per message type, absent until asked for (a fixed shape). */
 type ByType<T> = { [K in MsgType]: T[] | undefined };
