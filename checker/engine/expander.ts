@@ -182,7 +182,29 @@ export class Expander<S> {
           throw new SpecError('params', `${this.actions[a]!.name}: params() threw`, e);
         }
         let ordinal = 0;
-        if (this.guardOfState[a] === 1) {
+        if (Array.isArray(choices)) {
+          // The common case, by index: an array's iterator is an object made per action and state.
+          const list = choices as readonly ActionParams[];
+          const n = list.length;
+          if (this.guardOfState[a] === 1) {
+            // The guard reads the state only: its answer for the first choice is its answer for them all.
+            if (n > 0 && (guard === null || this.guardAt(guard, a, s, list[0]!))) {
+              for (; ordinal < n; ordinal++) {
+                const p = list[ordinal]!;
+                visit(this.nextAt(next, a, s, p), a, p, ordinal);
+                fired++;
+              }
+            }
+          } else {
+            for (; ordinal < n; ordinal++) {
+              const p = list[ordinal]!;
+              if (guard === null || this.guardAt(guard, a, s, p)) {
+                visit(this.nextAt(next, a, s, p), a, p, ordinal);
+                fired++;
+              }
+            }
+          }
+        } else if (this.guardOfState[a] === 1) {
           // The guard reads the state only: its answer for the first choice is its answer for them all.
           let on = -1;
           for (const p of choices) {

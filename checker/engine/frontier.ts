@@ -190,6 +190,11 @@ export class ByteFrontier<S> implements Frontier<S> {
   /** The words of the raw chunk being written (`chunkWordsOf`). */
   private chunkWords: Int32Array = EMPTY_WORDS;
   private chunkWordsOf: Uint8Array = EMPTY;
+  /**
+   * Bytes from one decoded state to the next: the width rounded up to a word, so every state being
+   * expanded starts on a word and its copies and compares go a word at a time (raw chunks: the width).
+   */
+  private readonly stride: number;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -198,6 +203,7 @@ export class ByteFrontier<S> implements Frontier<S> {
   ) {
     this.perChunk = Math.max(1, Math.floor(chunkBytes / Math.max(1, layout.width)));
     this.raw = layout.width < ENCODE_FROM_WIDTH;
+    this.stride = this.raw ? layout.width : (layout.width + 3) & ~3;
     const padded = (layout.width + 3) & ~3;
     this.last = new Uint8Array(padded);
     this.last32 = new Uint32Array(this.last.buffer);
@@ -326,8 +332,8 @@ export class ByteFrontier<S> implements Frontier<S> {
     return Math.min(this.perChunk, this.count - c * this.perChunk);
   }
 
-  /** Decodes chunk `c`'s states into `into` from offset `io` on, from its state `first` on. */
-  private decodeChunk(c: number, into: Uint8Array, io: number, first: number): void {
+  /** Decodes chunk `c`'s states into `into` from offset `io` on, `stride` bytes apart, from its state `first` on. */
+  private decodeChunk(c: number, into: Uint8Array, io: number, first: number, stride: number): void {
     this.load(c);
     const w = this.layout.width;
     const code = this.chunks[c]!;
@@ -344,9 +350,9 @@ export class ByteFrontier<S> implements Frontier<S> {
         ci = decodeState(code, ci, scratch!, 0, w);
         continue;
       }
-      const at = io + (i - first) * w;
+      const at = io + (i - first) * stride;
       if (i === first && scratch !== null) into.set(scratch, at);
-      else if (i > first) into.copyWithin(at, at - w, at);
+      else if (i > first) into.copyWithin(at, at - stride, at - stride + w);
       ci = decodeState(code, ci, into, at, w);
     }
   }
@@ -359,8 +365,8 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.decodedChunk = c;
       return;
     }
-    const decoded = new Uint8Array(this.statesIn(c) * this.layout.width);
-    this.decodeChunk(c, decoded, 0, 0);
+    const decoded = new Uint8Array(this.statesIn(c) * this.stride);
+    this.decodeChunk(c, decoded, 0, 0, this.stride);
     this.decoded = decoded;
     this.decodedChunk = c;
   }
@@ -368,7 +374,7 @@ export class ByteFrontier<S> implements Frontier<S> {
   peekState(): S {
     const c = Math.floor(this.head / this.perChunk);
     this.readChunk(c);
-    return this.layout.wrapAt(this.decoded, (this.head - c * this.perChunk) * this.layout.width) as S;
+    return this.layout.wrapAt(this.decoded, (this.head - c * this.perChunk) * this.stride) as S;
   }
 
   peekId(): number {
@@ -415,7 +421,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     for (let c = Math.floor(from / this.perChunk); c * this.perChunk < this.count; c++) {
       const first = Math.max(0, from - c * this.perChunk);
       const out = c * this.perChunk + first - from;
-      this.decodeChunk(c, bytes, out * w, first);
+      this.decodeChunk(c, bytes, out * w, first, w);
       ids.set(this.ids[c]!.subarray(first, this.statesIn(c)), out);
     }
     return { bytes, ids };

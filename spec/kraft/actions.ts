@@ -53,12 +53,12 @@ import {
   truncate,
 } from './quorumState.ts';
 import {
-  Entry,
   type KraftConfig,
   type KraftState,
   Replica,
   compareLogEnd,
   endOffsetForEpoch,
+  entryOf,
   isLive,
   lastEpoch,
   majority,
@@ -76,7 +76,9 @@ const NONE = Set<string>();
 export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessages): KraftAction[] {
   const ids = cfg.voters;
   const quorum = majority(cfg);
-  const eachVoter = (): OnVoter[] => ids.map((s) => ({ s }));
+  // Parameters are values: each choice is made once and shared by every state (guards run by the million).
+  const voterChoices: readonly OnVoter[] = ids.map((s) => Object.freeze({ s }));
+  const eachVoter = (): readonly OnVoter[] => voterChoices;
   const eachMsg =
     <T extends MsgType>(type: T) =>
     (st: KraftState): Of<T>[] =>
@@ -194,9 +196,10 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
   }
 
   /** `LeaderState.updateHighWatermark`: the majority's fetch offset, once it covers an entry of this epoch. */
+  const offsets: number[] = ids.map(() => 0);
   function leaderHwm(r: Replica, self: string): number {
-    const offsets = ids.map((t) => (t === self ? r.log.size : r.endOffsets.get(t, 0))).sort((a, b) => b - a);
-    const candidate = offsets[mutant('hwmFromLeaderAlone') ? 0 : quorum - 1]!;
+    for (let i = 0; i < ids.length; i++) offsets[i] = ids[i] === self ? r.log.size : r.endOffsets.get(ids[i]!, 0);
+    const candidate = kthLargest(offsets, mutant('hwmFromLeaderAlone') ? 1 : quorum);
     return candidate > r.hwm && (r.log.get(candidate - 1)!.epoch === r.epoch || mutant('hwmWithoutCurrentEpochEntry')) ? candidate : r.hwm;
   }
 
@@ -400,7 +403,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
       enabled: (st, { s }: OnVoter) => st.written < cfg.maxValues && rep(st, s).role === 'Leader',
       next: (st, { s }: OnVoter) => {
         const r = rep(st, s);
-        const log = r.log.push(Entry({ epoch: r.epoch, value: `v${st.written + 1}` }));
+        const log = r.log.push(entryOf(r.epoch, `v${st.written + 1}`));
         return putReplica(st, s, r.set('log', log)).set('written', st.written + 1);
       },
       describe: (before, { s }: OnVoter, after) => narrate(before, after, s, null, [`write v${after.written}`]),
@@ -526,10 +529,22 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
   // the state it was given, so a packed state is not copied again per write.
   return actions.map((a) => {
     const reason = off[a.name];
-    const next = (st: KraftState, p: unknown): KraftState =>
-      st.withMutations((w) => {
-        if (inPlace(w, () => settle(a.next(w, p), st, msgs)) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
-      });
+    // The state and parameters of the step under way, for `write` and `body`, made once per action (a step
+    // then makes no closure of its own).
+    let before: KraftState;
+    let params: unknown;
+    const body = (w: KraftState): KraftState => {
+      const st = before;
+      return settle(a.next(w, params), st, msgs);
+    };
+    const write = (w: KraftState): void => {
+      if (inPlace(w, body) !== w) throw new Error(`${a.name}: a step must write into the state it is given`);
+    };
+    const next = (st: KraftState, p: unknown): KraftState => {
+      before = st;
+      params = p;
+      return st.withMutations(write);
+    };
     return { ...a, ...fairness(cfg, due)[a.name], next, ...(reason ? { disabledBy: reason } : {}) };
   });
 }
@@ -586,8 +601,19 @@ function settleBytes(st: KraftState, before: KraftState, k: PackedSettle, msgs: 
   if (changed !== 0) k.tidy(b, o, changed);
   const poll = cut ? -1 : changed;
   const ids = k.ids;
-  for (let i = 0; i < ids.length; i++) if ((poll >>> i) & 1 && k.mayPoll(b, o, i)) st = pollFollowers(st, [ids[i]!], msgs);
+  for (let i = 0; i < ids.length; i++) if ((poll >>> i) & 1 && k.mayPoll(b, o, i)) st = pollPackedFollower(st, k, i, msgs);
   return st;
+}
+
+/** `pollFollowers` for follower `i` of a packed state, what its fetch carries read from the bytes (packedSettle.ts). */
+function pollPackedFollower(st: KraftState, k: PackedSettle, i: number, msgs: Messages): KraftState {
+  const { _b: b, _o: o } = st as unknown as View;
+  const f = k.fetchOf(b, o, i);
+  if (f === null) return pollFollowers(st, [k.ids[i]!], msgs);
+  const s = k.ids[i]!;
+  const leader = k.ids[f.leader]!;
+  if (!deliverable(st, s, leader)) return st;
+  return sendRequest(st, msgs.fetchRequest(s, leader, f.epoch, f.fetchOffset, f.lastFetchedEpoch));
 }
 
 /**
@@ -602,6 +628,18 @@ function pollFollowers(st: KraftState, ids: readonly string[], msgs: Messages): 
     st = sendRequest(st, msgs.fetchRequest(s, r.leader!, r.epoch, r.log.size, lastEpoch(r.log)));
   }
   return st;
+}
+
+/** The `k`-th largest of `values` (from 1), sorting them in place, largest first. */
+function kthLargest(values: number[], k: number): number {
+  // Insertion sort: a handful of voters, and no array made per call as `sort` makes.
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i]!;
+    let j = i - 1;
+    for (; j >= 0 && values[j]! < v; j--) values[j + 1] = values[j]!;
+    values[j + 1] = v;
+  }
+  return values[k - 1]!;
 }
 
 function pairs(ids: readonly string[]): { a: string; b: string }[] {

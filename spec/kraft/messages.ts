@@ -17,6 +17,7 @@ import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
 import { BytesMemo } from '../layout/bytesMemo.ts';
 import { addInPlace, removeInPlace, removeInPlaceWhere } from './packedNetwork.ts';
+import { packedSettleOf, packedSettleOfReplica } from './packedSettle.ts';
 import { Entry, type ErrorCode, type KraftState, type Replica, isLive } from './state.ts';
 
 /** `VoteRequest`: a (pre-)vote for `from` as leader of `epoch`, with its log end (KIP-595, KIP-996). */
@@ -248,11 +249,54 @@ function contentKey(m: Msg): string {
   return `${m.to}|${m.from}|${m.type}|${label(m)}` + (isResponse(m) ? `|${label(m.inReplyTo)}` : '');
 }
 
-/** Every message of a network in the fixed order, by type, and as the parameters of the actions that handle them. */
-interface NetIndex {
-  readonly all: Msg[];
-  readonly byType: globalThis.Map<MsgType, Msg[]>;
-  readonly params: globalThis.Map<MsgType, { s: string; m: Msg }[]>;
+/** A message and the parameters `{ s: receiver, m }` of the action that handles it. */
+interface Indexed {
+  readonly m: Msg;
+  readonly param: { s: string; m: Msg };
+}
+
+/**
+ * Every message of a network in the fixed order; by type, and as the parameters of the actions that
+ * handle them, made when first asked for (a state's guards ask for a few types; a packed state is
+ * indexed afresh each time it is expanded).
+ */
+class NetIndex {
+  private allMessages: Msg[] | null = null;
+  private readonly byType = byTypeOf<Msg>();
+  private params: ByType<{ s: string; m: Msg }> | null = null;
+  constructor(private readonly entries: readonly Indexed[]) {}
+
+  get all(): Msg[] {
+    return (this.allMessages ??= this.entries.map(messageOf));
+  }
+  ofType(type: MsgType): Msg[] {
+    let list = this.byType[type];
+    if (list === undefined) this.byType[type] = list = this.paramsOf(type).map(paramMessage);
+    return list;
+  }
+  paramsOf(type: MsgType): { s: string; m: Msg }[] {
+    return (this.params ??= this.sorted())[type] ?? (NO_MESSAGES as unknown as { s: string; m: Msg }[]);
+  }
+  /** Every message's parameters, in one pass, to the list of its type (the engine asks for every type of a state). */
+  private sorted(): ByType<{ s: string; m: Msg }> {
+    const params = byTypeOf<{ s: string; m: Msg }>();
+    for (const e of this.entries) {
+      const list = params[e.m.type];
+      if (list === undefined) params[e.m.type] = [e.param];
+      else list.push(e.param);
+    }
+    return params;
+  }
+}
+
+const messageOf = (e: Indexed): Msg => e.m;
+const paramMessage = (p: { s: string; m: Msg }): Msg => p.m;
+
+/** One list per message type, absent until asked for (a fixed shape). */
+type ByType<T> = { [K in MsgType]: T[] | undefined };
+
+function byTypeOf<T>(): ByType<T> {
+  return { VoteRequest: undefined, VoteResponse: undefined, BeginQuorumEpoch: undefined, FetchRequest: undefined, FetchResponse: undefined };
 }
 
 /** Immutable.js states: by the network's value (states share it). */
@@ -260,8 +304,8 @@ const indexByNet = new WeakMap<object, NetIndex>();
 /**
  * What indexing needs of one packed message: a view of its own copy of the bytes, its key and its
  * action parameters. Kept per distinct message, by layout and then by the bytes, so a packed
- * state's network is indexed from these (a state reads its network afresh, but holds few messages,
- * drawn from a small set). Bounded: emptied when full.
+ * network is indexed from these (networks hold few messages, drawn from a small set). Bounded:
+ * emptied when full.
  */
 interface PackedMsg {
   readonly m: Msg;
@@ -269,6 +313,7 @@ interface PackedMsg {
   readonly param: { s: string; m: Msg };
 }
 type ElementType = { read(b: Uint8Array, o: number, p: null, k: string): unknown };
+type PackedNet = { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number };
 const packedMsgs = new WeakMap<object, BytesMemo<PackedMsg>>();
 
 function packedMsgsOf(t: object, elem: ElementType): BytesMemo<PackedMsg> {
@@ -297,7 +342,7 @@ function indexOf(s: KraftState): NetIndex {
     if (x === undefined) indexByNet.set(s.net, (x = buildIndex(s.net)));
     return x;
   }
-  const net = s.net as unknown as View & { _t: { lw: number; ew: number; elem: ElementType; size(b: Uint8Array, o: number): number } };
+  const net = s.net as unknown as View & { _t: PackedNet };
   const t = net._t;
   const memo = packedMsgsOf(t, t.elem);
   const b = net._b;
@@ -306,24 +351,15 @@ function indexOf(s: KraftState): NetIndex {
   const ew = t.ew;
   const entries: PackedMsg[] = [];
   for (let i = 0; i < n; i++) entries.push(memo.of(b, base + i * ew, ew));
-  // In the network's (byte) order, then by key: the order `buildIndex` gives.
-  entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  const all: Msg[] = [];
-  const byType = new globalThis.Map<MsgType, Msg[]>();
-  const params = new globalThis.Map<MsgType, { s: string; m: Msg }[]>();
-  for (const e of entries) {
-    const m = e.m;
-    all.push(m);
-    const list = byType.get(m.type);
-    if (list === undefined) {
-      byType.set(m.type, [m]);
-      params.set(m.type, [e.param]);
-    } else {
-      list.push(m);
-      params.get(m.type)!.push(e.param);
-    }
+  // In the network's (byte) order, then by key: the order `buildIndex` gives. An insertion sort: a few
+  // messages, and `sort` copies its array.
+  for (let i = 1; i < n; i++) {
+    const e = entries[i]!;
+    let j = i - 1;
+    for (; j >= 0 && entries[j]!.key > e.key; j--) entries[j + 1] = entries[j]!;
+    entries[j + 1] = e;
   }
-  return remember(s, { all, byType, params });
+  return remember(s, new NetIndex(entries));
 }
 
 function remember(s: KraftState, x: NetIndex): NetIndex {
@@ -340,15 +376,11 @@ function buildIndex(net: Set<Msg>): NetIndex {
     .toArray()
     .map((m) => [msgKey(m), m] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, m]) => m);
-  const byType = new globalThis.Map<MsgType, Msg[]>();
-  for (const m of all) {
-    const list = byType.get(m.type);
-    if (list === undefined) byType.set(m.type, [m]);
-    else list.push(m);
-  }
-  return { all, byType, params: new globalThis.Map() };
+    .map(([, m]) => ({ m, param: { s: m.to, m } }));
+  return new NetIndex(all);
 }
+
+const NO_MESSAGES: Msg[] = [];
 
 /** Every message, in a fixed order (computed once per network value). */
 export function allMessages(s: KraftState): Msg[] {
@@ -357,7 +389,7 @@ export function allMessages(s: KraftState): Msg[] {
 
 export function messagesOfType<T extends MsgType>(s: KraftState, type: T): Extract<Msg, { type: T }>[];
 export function messagesOfType(s: KraftState, type: MsgType): Msg[] {
-  return indexOf(s).byType.get(type) ?? [];
+  return indexOf(s).ofType(type);
 }
 
 /**
@@ -372,10 +404,7 @@ export function same(a: unknown, b: unknown): boolean {
 
 /** The parameters `{ s: receiver, m }` of the actions that handle messages of one type, in `allMessages` order. */
 export function messageParams(s: KraftState, type: MsgType): { s: string; m: Msg }[] {
-  const index = indexOf(s);
-  let out = index.params.get(type);
-  if (out === undefined) index.params.set(type, (out = (index.byType.get(type) ?? []).map((m) => ({ s: m.to, m }))));
-  return out;
+  return indexOf(s).paramsOf(type);
 }
 
 export function linked(s: KraftState, a: string, b: string): boolean {
@@ -384,6 +413,15 @@ export function linked(s: KraftState, a: string, b: string): boolean {
 
 /** Whether a message from `from` to `to` can be delivered now: both up and connected. */
 export function deliverable(s: KraftState, from: string, to: string): boolean {
+  if (isPacked(s)) {
+    // Read from the bytes: every send and guard asks (packedSettle.ts).
+    const k = packedSettleOf(s);
+    if (k !== null) {
+      const { _b: b, _o: o } = s as unknown as View;
+      const d = k.deliverable(b, o, k.index(from), k.index(to));
+      if (d >= 0) return d === 1;
+    }
+  }
   return isLive(s.replicas.get(to)!) && isLive(s.replicas.get(from)!) && linked(s, from, to);
 }
 
@@ -394,11 +432,11 @@ let stepping: KraftState | null = null;
  * Runs `step` on `w`, the mutable copy a step writes (`withMutations`): while it runs, the network of a
  * packed `w` is written in place (packedNetwork.ts).
  */
-export function inPlace<T>(w: KraftState, step: () => T): T {
+export function inPlace<T>(w: KraftState, step: (w: KraftState) => T): T {
   const outer = stepping;
   stepping = isPacked(w) ? w : null;
   try {
-    return step();
+    return step(w);
   } finally {
     stepping = outer;
   }
@@ -430,18 +468,37 @@ export function send(s: KraftState, m: BeginQuorumEpoch): KraftState {
  */
 export function sendRequest(s: KraftState, m: Request): KraftState {
   if (!deliverable(s, m.from, m.to)) return s;
+  s = addMessage(s, m);
+  if (s === stepping) {
+    // The step's own copy: the request goes straight into its slot (packedSettle.ts).
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    if (k !== null && k.putInflight(b, o, k.index(m.from), k.index(m.to), m as unknown as View)) return s;
+  }
   // One write of the request where it goes (a packed state then copies no more than the request).
-  return addMessage(s, m).setIn(['replicas', m.from, 'inflight', m.to], m);
+  return s.setIn(['replicas', m.from, 'inflight', m.to], m);
 }
 
 /** Whether the response answers the request its receiver has in flight to the responder. */
 export function expected(r: Replica, m: VoteResponse | FetchResponse): boolean {
+  if (isPacked(r) && isPacked(m)) {
+    const k = packedSettleOfReplica(r._t);
+    const e = k === null ? -1 : k.expected(r._b, r._o, m);
+    if (e >= 0) return e === 1;
+  }
   const req = r.inflight.get(m.from);
   return req !== undefined && same(req, m.inReplyTo);
 }
 
 /** Sends a response, if the requester still waits for it; otherwise it would be ignored. */
 export function sendResponse(s: KraftState, m: VoteResponse | FetchResponse): KraftState {
+  if (isPacked(s) && isPacked(m)) {
+    // Read from the bytes: no view of the requester is made (packedSettle.ts).
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    const e = k === null ? -1 : k.expectedBy(b, o, k.index(m.to), m);
+    if (e >= 0) return e === 1 && deliverable(s, m.from, m.to) ? addMessage(s, m) : s;
+  }
   if (!deliverable(s, m.from, m.to) || !expected(s.replicas.get(m.to)!, m)) return s;
   return addMessage(s, m);
 }
@@ -451,6 +508,11 @@ export function consume(s: KraftState, m: Msg): KraftState {
 }
 
 export function putReplica(s: KraftState, id: string, r: Replica): KraftState {
+  if (s === stepping) {
+    const k = packedSettleOf(s);
+    const { _b: b, _o: o } = s as unknown as View;
+    if (k !== null && k.putReplica(b, o, k.index(id), r)) return s;
+  }
   return s.setIn(['replicas', id], r);
 }
 

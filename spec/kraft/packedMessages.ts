@@ -52,6 +52,9 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
     return valid && Number.isSafeInteger(k) ? k : -1;
   }
 
+  // Sends look a message up first (`known(key) ?? intern(key, ...)`): one already made costs no closure.
+  const known = <M extends Msg>(key: number): M | undefined => interned.get(key) as M | undefined;
+
   function intern<M extends Msg>(key: number, make: () => object): M {
     let m = interned.get(key);
     if (m === undefined) interned.set(key, (m = Msg.from(make() as never) as unknown as Msg));
@@ -99,12 +102,12 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
     voteRequest(from, to, epoch, preVote, lastEpoch, lastOffset) {
       const key = voteRequestKey(from, to, epoch, preVote, lastEpoch, lastOffset);
       if (key < 0) return I.voteRequest(from, to, epoch, preVote, lastEpoch, lastOffset);
-      return intern(key, () => ({ type: 'VoteRequest', from, to, epoch, preVote, lastEpoch, lastOffset }));
+      return known(key) ?? intern(key, () => ({ type: 'VoteRequest', from, to, epoch, preVote, lastEpoch, lastOffset }));
     },
     fetchRequest(from, to, epoch, fetchOffset, lastFetchedEpoch) {
       const key = fetchRequestKey(from, to, epoch, fetchOffset, lastFetchedEpoch);
       if (key < 0) return I.fetchRequest(from, to, epoch, fetchOffset, lastFetchedEpoch);
-      return intern(key, () => ({ type: 'FetchRequest', from, to, epoch, fetchOffset, lastFetchedEpoch }));
+      return known(key) ?? intern(key, () => ({ type: 'FetchRequest', from, to, epoch, fetchOffset, lastFetchedEpoch }));
     },
     beginQuorumEpoch(from, to, epoch) {
       start();
@@ -113,7 +116,7 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
       digitOf(digit(epoch, epochs), epochs);
       const key = keyOf(2);
       if (key < 0) return I.beginQuorumEpoch(from, to, epoch);
-      return intern(key, () => ({ type: 'BeginQuorumEpoch', from, to, epoch }));
+      return known(key) ?? intern(key, () => ({ type: 'BeginQuorumEpoch', from, to, epoch }));
     },
     voteResponse(req, epoch, leaderId, granted, error = null) {
       let key = -1;
@@ -124,7 +127,7 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
         key = keyOf(1);
       }
       if (key < 0) return I.voteResponse(req, epoch, leaderId, granted, error);
-      return intern(key, () => ({ type: 'VoteResponse', from: req.to, to: req.from, epoch, preVote: req.preVote, leaderId, granted, error, inReplyTo: req }));
+      return known(key) ?? intern(key, () => ({ type: 'VoteResponse', from: req.to, to: req.from, epoch, preVote: req.preVote, leaderId, granted, error, inReplyTo: req }));
     },
     fetchResponse(req, epoch, leaderId, body) {
       const { error = null, hwm = 0, divergingEpoch = null, divergingEnd = 0 } = body;
@@ -146,7 +149,7 @@ export function packedMessages(layouts: ReturnType<typeof kraftLayout>, cfg: Kra
         key = keyOf(4);
       }
       if (key < 0) return I.fetchResponse(req, epoch, leaderId, body);
-      return intern(key, () => ({ type: 'FetchResponse', from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
+      return known(key) ?? intern(key, () => ({ type: 'FetchResponse', from: req.to, to: req.from, epoch, leaderId, error, entry, hwm, divergingEpoch, divergingEnd, inReplyTo: req }));
     },
   };
 }

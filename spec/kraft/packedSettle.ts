@@ -7,8 +7,8 @@
  * A layout these offsets cannot describe (a code wider than a byte) gets no reader, and settles
  * through views.
  */
-import { equalBytes, readCode } from '../layout/bytes.ts';
-import { sameShape } from '../layout/views.ts';
+import { copyInto, equalBytes, equalWide, readCode, wordsOf } from '../layout/bytes.ts';
+import { View, sameShape } from '../layout/views.ts';
 import type { EnumType, LType, MapType, RecordType, ScalarType, SeqType, VariantType } from '../layout/types.ts';
 import type { KraftState } from './state.ts';
 
@@ -33,18 +33,59 @@ export interface PackedSettle {
   tidy(b: Uint8Array, o: number, mask: number): void;
   /** Whether replica i is a follower with no request in flight to its leader (`pollFollowers` may send). */
   mayPoll(b: Uint8Array, o: number, i: number): boolean;
+  /**
+   * For a replica `mayPoll` holds for: its leader's slot and what its fetch carries (`pollFollowers`),
+   * in a record reused by every call; null when it knows no leader (the views' path then reports it).
+   */
+  fetchOf(b: Uint8Array, o: number, i: number): FollowerFetch | null;
   /** The voters, in the order of their replica slots. */
   readonly ids: readonly string[];
+  /** The replica layout. */
+  readonly replica: RecordType;
+  /** The slot of voter `id`, or -1. */
+  index(id: string): number;
+  /** Whether messages can pass between voters `i` and `j`: both live and no link is cut; -1 when links are cut (ask the views). */
+  deliverable(b: Uint8Array, o: number, i: number, j: number): number;
+  /**
+   * `expected` (messages.ts) of a response `m` (a packed message of this layout) by the replica at `r`:
+   * its request in flight to the responder is the one `m` answers. -1 when `m` is not a response of this layout.
+   */
+  expected(rb: Uint8Array, ro: number, m: View): number;
+  /** `expected` by voter `i` of the state at `o`. */
+  expectedBy(b: Uint8Array, o: number, i: number, m: View): number;
+  /** Records request `m` (a packed message of this layout) as voter `i`'s in flight to voter `j`; false when `m` is not one. */
+  putInflight(b: Uint8Array, o: number, i: number, j: number, m: View): boolean;
+  /** Copies a replica of this layout (a view) into voter `i`'s slot; false when `r` is not one. */
+  putReplica(b: Uint8Array, o: number, i: number, r: unknown): boolean;
+}
+
+/** What a follower's fetch carries: its epoch, log end and last epoch, and its leader's slot. */
+export interface FollowerFetch {
+  leader: number;
+  epoch: number;
+  fetchOffset: number;
+  lastFetchedEpoch: number;
 }
 
 const readers = new WeakMap<object, PackedSettle | null>();
+// The layout last asked about and its reader: a search asks about one layout, several times a step.
+let lastType: object | null = null;
+let lastReader: PackedSettle | null = null;
 
 /** The byte reader of a KRaft state layout, or null when its codes do not fit the reader. */
 export function packedSettleOf(s: KraftState): PackedSettle | null {
   const t = (s as unknown as { _t: RecordType })._t;
+  if (t === lastType) return lastReader;
   let r = readers.get(t);
   if (r === undefined) readers.set(t, (r = build(t)));
+  lastType = t;
+  lastReader = r;
   return r;
+}
+
+/** The reader of the layout whose replicas have layout `t` (the last state layout asked about), or null. */
+export function packedSettleOfReplica(t: unknown): PackedSettle | null {
+  return lastReader !== null && lastReader.replica === t ? lastReader : null;
 }
 
 const oneByte = (t: LType): boolean => (t as ScalarType).width === 1;
@@ -125,11 +166,92 @@ function build(state: RecordType): PackedSettle | null {
     return epoch < toEpoch || (c.fetch && epoch === toEpoch && b[to + roleAt] !== LEADER);
   }
 
+  // The log, for a follower's fetch: a list of entries with an int epoch.
+  const logF = replica.byName.log;
+  const log = logF !== undefined && logF.type.kind === 'list' ? (logF.type as SeqType) : null;
+  const entryEpochF = log !== null && log.elem.kind === 'record' ? (log.elem as RecordType).byName.epoch : undefined;
+  if (log !== null && (entryEpochF === undefined || entryEpochF.type.isComposite())) return null;
+  const logAt = logF?.offset ?? 0;
+  const entryEpoch = entryEpochF?.type as ScalarType<number>;
+  const entryEpochAt = entryEpochF?.offset ?? 0;
+  const epochType = epochF.type as ScalarType<number>;
+  const fetch: FollowerFetch = { leader: 0, epoch: 0, fetchOffset: 0, lastFetchedEpoch: 0 };
+  const DEAD = roles.code('Dead');
+  const ILLEGAL = roles.code('IllegalState');
+  const cutAt = cutF.offset;
+  const cutType = cutF.type as SeqType;
+  const live = (b: Uint8Array, o: number, i: number): boolean => {
+    const role = b[o + slotOf(i) + roleAt];
+    return role !== DEAD && role !== ILLEGAL;
+  };
+  /** Message case tag -> the `Request` case of the same shape (requests only), else -1. */
+  const requestCase = msg.cases.map((c) => request.cases.findIndex((q) => sameShape(q, c)));
+
   return {
     ids: replicas.domain.values.map(String),
+    replica,
+    index: (id) => replicas.domain.keyIndex(id),
+    deliverable(b, o, i, j) {
+      if (cutType.lw !== 1 || b[o + cutAt] !== 0) return -1;
+      return live(b, o, i) && live(b, o, j) ? 1 : 0;
+    },
+    expected(rb, ro, m) {
+      const c = m._t.kind === 'record' && (m._t as RecordType).tag?.variant === (msg as unknown) ? cases[m._b[m._o]!] : undefined;
+      if (c === undefined || c.kind !== 'response') return -1;
+      const mb = m._b;
+      const mo = m._o;
+      const from = mb[mo + c.from]!;
+      if (rb[ro + inflightAt + from * inflight.slot] === 0) return 0;
+      return equalBytes(rb, ro + inflightAt + inflight.at(from), mb, mo + c.inReplyTo, qw) ? 1 : 0;
+    },
+    expectedBy(b, o, i, m) {
+      return this.expected(b, o + slotOf(i), m);
+    },
+    putInflight(b, o, i, j, m) {
+      if (m._t.kind !== 'record' || (m._t as RecordType).tag?.variant !== (msg as unknown)) return false;
+      const q = requestCase[m._b[m._o]!]!;
+      if (q < 0) return false;
+      const at = o + slotOf(i) + inflightAt;
+      b[at + j * inflight.slot] = 1;
+      // As `request.write` writes a case of another variant of the same shape: its tag, its fields'
+      // bytes, then zeros (shapes and spans were matched once, above).
+      const d = at + inflight.at(j);
+      const c = request.cases[q]!;
+      const mt = m._t as RecordType;
+      const { start, length } = c.span;
+      b[d] = c.tag!.index;
+      b.fill(0, d + 1, d + start);
+      copyInto(m._b, m._o + mt.span.start, b, d + start, length);
+      b.fill(0, d + start + length, d + qw);
+      return true;
+    },
+    putReplica(b, o, i, r) {
+      if (!(r instanceof View) || r._t !== replica) return false;
+      const at = o + slotOf(i);
+      if (r._b !== b || r._o !== at) copyInto(r._b, r._o, b, at, rw);
+      return true;
+    },
     changed(b, o, pb, po) {
+      // Both states on a word (a step's copy and the state it was made from): the replicas' region is
+      // compared a word at a time, and each differing word's bytes say whose slot changed.
+      const at = o + rBase;
+      const pat = po + rBase;
+      const words = ((at | pat) & 3) === 0 ? wordsOf(b) : null;
+      const pwords = words !== null ? wordsOf(pb) : null;
+      if (words !== null && pwords !== null && replicas.slot === rw) {
+        let mask = 0;
+        const n = (voters * rw) >> 2;
+        const w0 = at >> 2;
+        const p0 = pat >> 2;
+        for (let k = 0; k < n; k++) {
+          if (words[w0 + k] === pwords[p0 + k]) continue;
+          for (let j = k << 2; j < (k << 2) + 4; j++) if (b[at + j] !== pb[pat + j]) mask |= 1 << ((j / rw) | 0);
+        }
+        for (let j = n << 2; j < voters * rw; j++) if (b[at + j] !== pb[pat + j]) mask |= 1 << ((j / rw) | 0);
+        return mask;
+      }
       let mask = 0;
-      for (let i = 0; i < voters; i++) if (!equalBytes(b, o + slotOf(i), pb, po + slotOf(i), rw)) mask |= 1 << i;
+      for (let i = 0; i < voters; i++) if (!equalWide(b, o + slotOf(i), pb, po + slotOf(i), rw)) mask |= 1 << i;
       return mask;
     },
     cutChanged(b, o, pb, po) {
@@ -149,6 +271,17 @@ function build(state: RecordType): PackedSettle | null {
         b.fill(0, no + 1 + n * ew, no + 1 + (n + 1) * ew);
         b[no] = n;
       }
+    },
+    fetchOf(b, o, i) {
+      const r = o + slotOf(i);
+      const leader = b[r + leaderAt]!;
+      if (leader === 0 || log === null) return null;
+      const n = readCode(b, r + logAt, log.lw);
+      fetch.leader = leader - 1;
+      fetch.epoch = epochType.read(b, r + epochAt);
+      fetch.fetchOffset = n;
+      fetch.lastFetchedEpoch = n === 0 ? 0 : entryEpoch.read(b, r + logAt + log.lw + (n - 1) * log.ew + entryEpochAt);
+      return fetch;
     },
     mayPoll(b, o, i) {
       const r = o + slotOf(i);

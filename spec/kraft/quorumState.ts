@@ -11,11 +11,19 @@
 import { List, Map, Set } from 'immutable';
 import type { Request } from './messages.ts';
 import { call as failed, reason, why } from './illegalReasons.ts';
-import { Entry, type ErrorCode, type FourthCondition, type ProspectiveRules, type Replica, type Role } from './state.ts';
+import { type Entry, type ErrorCode, type FourthCondition, type ProspectiveRules, type Replica, type Role, entryOf } from './state.ts';
 
 const NO_VOTES = Set<string>();
 const NO_OFFSETS = Map<string, number>();
 const NO_REQUESTS = Map<string, Request>();
+const selfVotes = new globalThis.Map<string, Set<string>>();
+
+/** `{ self }`: the votes of a replica that has only its own (one shared set per replica). */
+function onlySelf(self: string): Set<string> {
+  let v = selfVotes.get(self);
+  if (v === undefined) selfVotes.set(self, (v = Set([self])));
+  return v;
+}
 
 export function illegal(r: Replica, call: string, because: string): Replica {
   return r.set('role', 'IllegalState').set('illegal', reason(call, because));
@@ -67,9 +75,9 @@ export function transitionToProspective(r: Replica, self: string, rules: Prospec
   if (r.role === 'Leader') return illegal(r, failed.transitionToProspective(), why.isLeader());
   if (rules === 'kip996') {
     if (r.role === 'Prospective') return illegal(r, failed.transitionToProspective(), why.alreadyProspective());
-    return enter(r, 'Prospective', r.epoch, r.leader, r.votedFor, Set([self]));
+    return enter(r, 'Prospective', r.epoch, r.leader, r.votedFor, onlySelf(self));
   }
-  return enter(r, 'Prospective', r.epoch, null, r.votedFor, Set([self]));
+  return enter(r, 'Prospective', r.epoch, null, r.votedFor, onlySelf(self));
 }
 
 /**
@@ -97,13 +105,13 @@ export function prospectiveAddVotedState(r: Replica, self: string, epoch: number
   if (r.role !== 'Prospective') return illegal(r, call, why.replicaIs(r.role));
   if (candidate === self) return illegal(r, call, why.candidateIsLocal());
   if (epoch !== r.epoch || r.votedFor !== null) return illegal(r, call, why.notProspectiveWithoutVote(epoch));
-  return r.merge({ votedFor: candidate, votes: Set([self]), rejections: NO_VOTES });
+  return r.merge({ votedFor: candidate, votes: onlySelf(self), rejections: NO_VOTES });
 }
 
 /** KIP-996: only a Prospective that won the pre-vote becomes Candidate, in the next epoch, voting for itself. */
 export function transitionToCandidate(r: Replica, self: string): Replica {
   if (r.role !== 'Prospective') return illegal(r, failed.transitionToCandidate(), why.notProspective(r.role));
-  return enter(r, 'Candidate', r.epoch + 1, null, self, Set([self]));
+  return enter(r, 'Candidate', r.epoch + 1, null, self, onlySelf(self));
 }
 
 /**
@@ -115,7 +123,7 @@ export function transitionToLeader(r: Replica, self: string, majority: number): 
     return illegal(r, failed.transitionToLeader(), why.votes(r.role, r.votes.size));
   }
   const led = enter(r, 'Leader', r.epoch, self, r.votedFor);
-  return led.set('log', led.log.push(Entry({ epoch: r.epoch, value: null })));
+  return led.set('log', led.log.push(entryOf(r.epoch, null)));
 }
 
 /** `QuorumState.transitionToResigned`: only a leader resigns; it keeps itself as the epoch's leader. */

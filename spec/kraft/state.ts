@@ -4,6 +4,9 @@
  * per voter, a network of messages, and the budgets that bound every fault and timer.
  */
 import { List, Map, Record, Set } from 'immutable';
+import { isPacked } from '../layout/index.ts';
+import type { RecordType, ScalarType, SeqType } from '../layout/types.ts';
+import type { View } from '../layout/views.ts';
 import type { Msg, Request } from './messages.ts';
 import type { KraftMutation } from './mutations.ts';
 
@@ -20,6 +23,15 @@ export type ErrorCode = 'FENCED_LEADER_EPOCH' | 'NOT_LEADER_OR_FOLLOWER' | 'UNKN
 /** A log entry: its epoch and a client value, or `null` for the LeaderChange control record. */
 export const Entry = Record<{ epoch: number; value: string | null }>({ epoch: 0, value: null });
 export type Entry = ReturnType<typeof Entry>;
+
+const entries = new globalThis.Map<string, Entry>();
+/** The entry `(epoch, value)`, one shared record per pair: leaders append them on every write and election. */
+export function entryOf(epoch: number, value: string | null): Entry {
+  const key = `${epoch}|${value}`;
+  let e = entries.get(key);
+  if (e === undefined) entries.set(key, (e = Entry({ epoch, value })));
+  return e;
+}
 
 export const Replica = Record<{
   role: Role;
@@ -151,7 +163,21 @@ export function isLive(r: Replica): boolean {
 
 /** Epoch of the last entry, 0 for an empty log (`ReplicatedLog.lastFetchedEpoch`). */
 export function lastEpoch(log: List<Entry>): number {
+  if (isPacked(log)) {
+    const n = log.size;
+    return n === 0 ? 0 : packedEpochAt(log, n - 1);
+  }
   return log.size === 0 ? 0 : log.get(log.size - 1)!.epoch;
+}
+
+/**
+ * The epoch of entry `i` of a packed log, read from its bytes: every send and vote reads a log's
+ * epochs, and a view per entry read was most of what a step made.
+ */
+function packedEpochAt(log: View, i: number): number {
+  const t = log._t as SeqType;
+  const f = (t.elem as RecordType).byName.epoch!;
+  return (f.type as ScalarType<number>).read(log._b, log._o + t.lw + i * t.ew + f.offset);
 }
 
 /**
@@ -160,8 +186,9 @@ export function lastEpoch(log: List<Entry>): number {
  * Logs are ordered by epoch, so this is a scan from the end.
  */
 export function endOffsetForEpoch(log: List<Entry>, epoch: number): { offset: number; epoch: number } {
+  const packed = isPacked(log);
   for (let i = log.size - 1; i >= 0; i--) {
-    const e = log.get(i)!.epoch;
+    const e = packed ? packedEpochAt(log, i) : log.get(i)!.epoch;
     if (e <= epoch) return { offset: i + 1, epoch: e };
   }
   return { offset: 0, epoch: 0 };

@@ -38,6 +38,36 @@ export function equalBytes(a: Uint8Array, ao: number, b: Uint8Array, bo: number,
   return true;
 }
 
+// DataViews of the last few buffers asked for (a step's copy in the slab, the state it was made from, a
+// memo's key pool), replaced in turn.
+const dvBytes: (Uint8Array | null)[] = [null, null, null, null];
+const dvs: (DataView | null)[] = [null, null, null, null];
+let dvNext = 0;
+
+/** A DataView over `b`'s bytes (offsets as in `b`). */
+export function dataViewOf(b: Uint8Array): DataView {
+  for (let i = 0; i < 4; i++) if (dvBytes[i] === b) return dvs[i]!;
+  const d = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  dvBytes[dvNext] = b;
+  dvs[dvNext] = d;
+  dvNext = (dvNext + 1) & 3;
+  return d;
+}
+
+/**
+ * `equalBytes` for wider regions at any alignment: four bytes a compare (through DataViews; a region
+ * off a word of its buffer cannot be read as words), about three times as fast from 16 bytes on.
+ */
+export function equalWide(a: Uint8Array, ao: number, b: Uint8Array, bo: number, w: number): boolean {
+  if (w < 16) return equalBytes(a, ao, b, bo, w);
+  const da = dataViewOf(a);
+  const db = dataViewOf(b);
+  let i = 0;
+  for (; i + 4 <= w; i += 4) if (da.getInt32(ao + i) !== db.getInt32(bo + i)) return false;
+  for (; i < w; i++) if (a[ao + i] !== b[bo + i]) return false;
+  return true;
+}
+
 /** Immutable.js-style 31-bit hash of a region (for `hashCode`, so views can live in Immutable collections). */
 export function hashRegion(b: Uint8Array, o: number, w: number): number {
   let h = 0x811c9dc5 ^ w;
@@ -52,7 +82,11 @@ export function hashRegion(b: Uint8Array, o: number, w: number): number {
 // view reads it at an offset, so a write allocates no typed array and no ArrayBuffer of its own. Slabs
 // are never reused, so fresh bytes are zero; a slab lives as long as any view of it. Regions start on a
 // multiple of 4, so a copy into the slab can go a 32-bit word at a time (see `copyInto`).
-const SLAB_BYTES = 1 << 18;
+// Slabs of 32 KB, below the C allocator's threshold for memory of their own from the system: a slab
+// whose views are gone is freed into the allocator and its memory serves a later slab, where a slab of
+// 256 KB came as fresh pages, faulted in by the first copy written to each (a KRaft step's copy then cost
+// about twice as much).
+const SLAB_BYTES = 1 << 15;
 
 /** The slab fresh regions are carved from, and its words (`reserve` may replace it: read `arena.b` after calling it). */
 const firstSlab = new Uint8Array(SLAB_BYTES);
@@ -82,10 +116,11 @@ export function allocBytes(w: number): Uint8Array {
 }
 
 // The words of the last few buffers other than the slab asked for, or null for one that does not start
-// on a word. A search asks for two or three in turn, each once per successor: the frontier chunk of the
-// state being expanded (copied for each successor), a VIEW's scratch (hashed for each), the chunk the
-// next level is written to; with one remembered, each request made a new Int32Array. Replaced oldest first.
-const WORDS_KEPT = 3;
+// on a word. A search asks for several in turn, each once per successor: the frontier chunk of the state
+// being expanded (copied for each successor), the slabs just left behind (where its successors lie), a
+// VIEW's scratch (hashed for each), the chunk the next level is written to; with one remembered, each
+// request made a new Int32Array. Replaced oldest first.
+const WORDS_KEPT = 4;
 const wordsBytes: (Uint8Array | null)[] = new Array<Uint8Array | null>(WORDS_KEPT).fill(null);
 const wordsViews: (Int32Array | null)[] = new Array<Int32Array | null>(WORDS_KEPT).fill(null);
 let wordsNext = 0;
@@ -93,14 +128,11 @@ let wordsNext = 0;
 /** The 32-bit words of `b` (an Int32Array over its memory, from its start), or null when `b` does not start on a word. */
 export function wordsOf(b: Uint8Array): Int32Array | null {
   if (b === arena.b) return arena.w;
-  if (b === wordsBytes[0]) return wordsViews[0]!;
-  if (b === wordsBytes[1]) return wordsViews[1]!;
-  if (b === wordsBytes[2]) return wordsViews[2]!;
-  const i = wordsNext;
-  wordsNext = i === WORDS_KEPT - 1 ? 0 : i + 1;
+  for (let i = 0; i < WORDS_KEPT; i++) if (wordsBytes[i] === b) return wordsViews[i]!;
   const words = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : null;
-  wordsBytes[i] = b;
-  wordsViews[i] = words;
+  wordsBytes[wordsNext] = b;
+  wordsViews[wordsNext] = words;
+  wordsNext = wordsNext === WORDS_KEPT - 1 ? 0 : wordsNext + 1;
   return words;
 }
 
@@ -117,8 +149,8 @@ export function copyToSlab(src: Uint8Array, so: number, w: number): number {
 
 /** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
 export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
-  // A write's copy of a state into the slab, both ends on a word: a word at a time, a quarter of the
-  // loads and stores (each bounds-checked) of a byte loop, and no subarray for a wide state.
+  // A write's copy of a small region into the slab, both ends on a word: a word at a time, a quarter of
+  // the loads and stores (each bounds-checked) of a byte loop, and no subarray.
   if (dst === arena.b && w >= 8 && w <= WORD_COPY_MAX && ((so | d) & 3) === 0) {
     const sw = wordsOf(src);
     if (sw !== null) {
@@ -148,5 +180,9 @@ export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number
   }
 }
 
-/** Widest region copied by words; wider ones go through `set`, whose own cost is then small beside the copy. */
-const WORD_COPY_MAX = 2048;
+/**
+ * Widest region copied by words; wider ones (a whole state) go through `set`, whose block copy is faster
+ * from about 128 bytes on into memory not yet in the cache, as a fresh slab region is (512 bytes: about
+ * 110 ns against 330 by words).
+ */
+const WORD_COPY_MAX = 96;

@@ -37,13 +37,43 @@ test('the key given to make is a copy: later writes to the state do not reach it
   assert.notEqual(memo.of(s, 0, 2), key);
 });
 
-test('full, it empties and goes on giving right values', () => {
+test('full, it starts a new half: values asked for again move to it, the rest go at the next turn', () => {
   let makes = 0;
   const memo = new BytesMemo((key) => (makes++, key[0]! * 10), 4);
   for (let v = 0; v < 4; v++) assert.equal(memo.of(Uint8Array.of(v), 0, 1), v * 10);
   assert.equal(memo.count, 4);
+  // Full: 0..3 become the older half; 4 starts the new one.
   assert.equal(memo.of(Uint8Array.of(4), 0, 1), 40);
-  assert.equal(memo.count, 1);
+  assert.equal(memo.count, 5);
+  // 0 moves from the older half to the new one, made no second time.
   assert.equal(memo.of(Uint8Array.of(0), 0, 1), 0);
-  assert.equal(makes, 6);
+  assert.equal(makes, 5);
+  assert.equal(memo.count, 5);
+  for (let v = 5; v < 7; v++) assert.equal(memo.of(Uint8Array.of(v), 0, 1), v * 10);
+  assert.equal(memo.count, 7);
+  // The new half is full (4, 0, 5, 6): it becomes the older one, and 1, 2, 3 are dropped.
+  assert.equal(memo.of(Uint8Array.of(7), 0, 1), 70);
+  assert.equal(memo.count, 5);
+  assert.equal(memo.of(Uint8Array.of(1), 0, 1), 10);
+  assert.equal(memo.of(Uint8Array.of(5), 0, 1), 50);
+  assert.equal(makes, 9);
+  memo.clear();
+  assert.equal(memo.count, 0);
+  assert.equal(memo.of(Uint8Array.of(5), 0, 1), 50);
+  assert.equal(makes, 10);
+});
+
+test('a key hashes alike on a word of its buffer and off it, short or long', () => {
+  for (const w of [3, 5, 8, 13, 16, 19, 40, 97]) {
+    const memo = new BytesMemo((key) => [...key].join(','));
+    const bytes = Array.from({ length: w }, (_, i) => (i * 37 + w) & 0xff);
+    const aligned = new Uint8Array(w + 8);
+    aligned.set(bytes, 4);
+    const off = new Uint8Array(w + 8);
+    off.set(bytes, 3);
+    const value = memo.of(aligned, 4, w);
+    assert.equal(memo.of(off, 3, w), value);
+    assert.equal(memo.of(Uint8Array.from(bytes), 0, w), value);
+    assert.equal(memo.count, 1);
+  }
 });

@@ -462,6 +462,13 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   }
 }
 
+/** An Immutable.js collection, JS Map or Set, or view that says it is empty (no iterator needed to know). */
+function isEmptyCollection(v: unknown): boolean {
+  if ((v as { size?: unknown }).size !== 0) return false;
+  if (v instanceof View) return v._t.kind !== 'record';
+  return (isImmutable(v) && !isRecord(v)) || v instanceof Map || v instanceof Set;
+}
+
 /** A field of a plain object, an Immutable Record or Map, or a view. */
 function fieldOf(v: object, name: string): unknown {
   if (isMap(v)) return (v as IMap<unknown, unknown>).get(name);
@@ -510,6 +517,8 @@ export class MapType<K extends Key = Key, R = unknown, I = unknown> extends LTyp
       return;
     }
     b.fill(0, o, o + this.width);
+    // An empty partial map (a transition resetting its state writes one): nothing to iterate.
+    if (this.partial && isEmptyCollection(v)) return;
     const given = this.partial ? null : new Uint8Array(this.domain.count);
     for (const [k, x] of entriesOf(v)) {
       const i = this.domain.keyIndex(k);
@@ -572,6 +581,10 @@ export class IdSetType<K extends Key = Key> extends LType<IdSetView<K>, Iterable
       return;
     }
     if (typeof v !== 'object' || v === null || !(Symbol.iterator in v)) throw new LayoutError('', v, `a set of ${this.domain.describe()}`);
+    if (isEmptyCollection(v)) {
+      writeCode(b, o, this.width, 0);
+      return;
+    }
     let bits = 0;
     for (const id of v as Iterable<unknown>) {
       const i = this.domain.keyIndex(id);

@@ -460,11 +460,14 @@ function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View |
   if (cls === undefined) {
     const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
     for (const [name, fn] of Object.entries(mutableMethods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
-    const slots = [...cacheSlots(t).values()];
+    const cache = cacheSlots(t);
+    const slots = [...cache.values()];
     // A write may change what a composite field holds (null or not, another variant case): the views
-    // cached for its fields are dropped, and the next read makes them again.
+    // cached for such fields are dropped, and the next read makes them again. A steady field's view
+    // (see `steadyRecord`) reads its bytes in place whatever they become, so it is kept.
+    const dropped = t.fields.filter((f) => cache.has(f.name) && !steadyField(f.type)).map((f) => cache.get(f.name)!);
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const copy = new Function('setNB', `return function _copy() { ${slots.map((n) => `this.${n} = undefined;`).join(' ')} setNB(this._b); return this._o; };`)((b: Uint8Array) => {
+    const copy = new Function('setNB', `return function _copy() { ${dropped.map((n) => `this.${n} = undefined;`).join(' ')} setNB(this._b); return this._o; };`)((b: Uint8Array) => {
       NB = b;
     }) as () => number;
     Object.defineProperty(proto, '_copy', { value: copy, writable: true, configurable: true });
