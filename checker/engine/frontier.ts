@@ -11,7 +11,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
-import { copyInto, wordsOf } from '../../spec/layout/bytes.ts';
+import { copyByWords, copyInto, wordsOf } from '../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
@@ -261,12 +261,7 @@ export class ByteFrontier<S> implements Frontier<S> {
           this.chunkWordsOf = chunk;
           this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2);
         }
-        const cw = this.chunkWords;
-        const n = w >> 2;
-        const a = so >> 2;
-        const b = o >> 2;
-        for (let i = 0; i < n; i++) cw[b + i] = sw[a + i]!;
-        for (let i = n << 2; i < w; i++) chunk[o + i] = src[so + i]!;
+        copyByWords(src, sw, so, chunk, this.chunkWords, o, w);
       } else copyInto(src, so, chunk, o, w);
       this.used[c] = o + w;
       this.ids[c]![at] = id;

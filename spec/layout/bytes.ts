@@ -147,6 +147,18 @@ export function copyToSlab(src: Uint8Array, so: number, w: number): number {
   return d;
 }
 
+/**
+ * Copies `w` bytes from `src[so]` to `dst[d]` through the words of both (`sw`, `dw`), both offsets on a
+ * word: a word at a time, the last partial word by bytes.
+ */
+export function copyByWords(src: Uint8Array, sw: Int32Array, so: number, dst: Uint8Array, dw: Int32Array, d: number, w: number): void {
+  const n = w >> 2;
+  const a = so >> 2;
+  const b = d >> 2;
+  for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
+  for (let i = n << 2; i < w; i++) dst[d + i] = src[so + i]!;
+}
+
 /** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
 export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   // A write's copy of a small region into the slab, both ends on a word: a word at a time, a quarter of
@@ -154,12 +166,7 @@ export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number
   if (dst === arena.b && w >= 8 && w <= WORD_COPY_MAX && ((so | d) & 3) === 0) {
     const sw = wordsOf(src);
     if (sw !== null) {
-      const dw = arena.w;
-      const n = w >> 2;
-      const a = so >> 2;
-      const b = d >> 2;
-      for (let i = 0; i < n; i++) dw[b + i] = sw[a + i]!;
-      for (let i = n << 2; i < w; i++) dst[d + i] = src[so + i]!;
+      copyByWords(src, sw, so, dst, arena.w, d, w);
       return;
     }
   }
