@@ -15,4 +15,5 @@ export type List<T> = Immutable.List<T>;
 export type Map<K, V> = Immutable.Map<K, V>;
 export type Set<T> = Immutable.Set<T>;
 export type Record<TProps extends object> = Immutable.Record<TProps>;
+export type RecordOf<TProps extends object> = Immutable.RecordOf<TProps>;
 export type RecordFactory<TProps extends object> = Immutable.Record.Factory<TProps>;

@@ -9,7 +9,7 @@
  * action and per replica (and per `(s, t)` pair for the nudge and the links). With `timely` timers a
  * timeout whose timer is due (`timerDue`) fires without budget, and only the early ones are budgeted.
  */
-import { Set } from 'immutable';
+import { Set } from '../immutable.ts';
 import type { Action, StepEvents } from '../spec.ts';
 import type { KraftMutation } from './mutations.ts';
 import { call as failed, why } from './illegalReasons.ts';

@@ -12,7 +12,7 @@
  * budgets. Requests are matched to responses by content, so two identical requests to one peer (sent
  * before and after a transition) are not told apart, where Kafka's correlation ids would.
  */
-import { List, Map, Set } from 'immutable';
+import { List, Map, Set } from '../immutable.ts';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { eventuallyLeaderElected, kraftProperties, notStuckInProspective } from './properties.ts';
 import { kraftActions, settle } from './actions.ts';

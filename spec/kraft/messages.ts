@@ -12,7 +12,7 @@
  * again are removed at once, so they do not multiply states: responses no longer expected, and stale
  * requests that the receiver would only reject.
  */
-import { Record, type RecordOf, Set, is } from 'immutable';
+import { Record, type RecordOf, Set, is } from '../immutable.ts';
 import { isPacked } from '../layout/index.ts';
 import { View } from '../layout/views.ts';
 import { BytesMemo } from '../layout/bytesMemo.ts';

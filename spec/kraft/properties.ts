@@ -2,7 +2,7 @@
  * Properties of the KRaft quorum (kafka-tlaplus `kraft/kip_996/kraft_kip_996_properties.tla`, Raft
  * §5.2–5.4). Every one quantifies over all voters alike, so each is symmetric.
  */
-import type { List } from 'immutable';
+import type { List } from '../immutable.ts';
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { isPacked } from '../layout/index.ts';

@@ -8,7 +8,7 @@
  * Every transition builds a fresh epoch state: votes, the fetch flag, in-flight requests
  * (`resetConnections`) and the leader's follower offsets all start empty.
  */
-import { List, Map, Set } from 'immutable';
+import { List, Map, Set } from '../immutable.ts';
 import type { Request } from './messages.ts';
 import { call as failed, reason, why } from './illegalReasons.ts';
 import { type Entry, type ErrorCode, type FourthCondition, type ProspectiveRules, type Replica, type Role, entryOf } from './state.ts';

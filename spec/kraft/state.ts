@@ -3,7 +3,7 @@
  * classes), in the shape of Vanlightly's kafka-tlaplus `kraft/kip_996` spec (`_types.tla`): one record
  * per voter, a network of messages, and the budgets that bound every fault and timer.
  */
-import { List, Map, Record, Set } from 'immutable';
+import { List, Map, Record, Set } from '../immutable.ts';
 import { isPacked } from '../layout/index.ts';
 import type { RecordType, ScalarType, SeqType } from '../layout/types.ts';
 import type { View } from '../layout/views.ts';
