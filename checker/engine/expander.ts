@@ -233,7 +233,7 @@ export class Expander<S> {
     return count;
   }
 
-  /** `isEnabled` for the successors' loop, given the action's guard. */
+  /** Whether the action's `guard` holds in `s` with `p` (a spec error names action `a` when it throws). */
   private guardAt(guard: Guard<S>, a: number, s: S, p: ActionParams): boolean {
     try {
       return guard(s, p);
@@ -242,7 +242,7 @@ export class Expander<S> {
     }
   }
 
-  /** `apply` for the successors' loop, given the action's effect. */
+  /** The action's effect `next` on `s` with `p` (a spec error names action `a` when it throws). */
   private nextAt(next: Effect<S>, a: number, s: S, p: ActionParams): S {
     try {
       return next(s, p);
@@ -266,8 +266,8 @@ export class Expander<S> {
     }
     for (const p of choices) {
       if (paramsKey(p) !== key) continue;
-      if (!this.isEnabled(action, s, p)) return null;
-      return { state: this.apply(action, s, p), params: p };
+      if (!this.isEnabled(actionIndex, s, p)) return null;
+      return { state: this.apply(actionIndex, s, p), params: p };
     }
     return null;
   }
@@ -290,34 +290,28 @@ export class Expander<S> {
         throw new SpecError('params', `${action.name}: params() threw`, e);
       }
     }
-    if (p === undefined || !this.isEnabled(action, s, p)) return null;
-    return { state: this.apply(action, s, p), params: p };
+    if (p === undefined || !this.isEnabled(actionIndex, s, p)) return null;
+    return { state: this.apply(actionIndex, s, p), params: p };
   }
 
   /** Re-runs a successor already found enabled: action `actionIndex` with its `ordinal`-th parameters. */
   nthSuccessor(s: S, actionIndex: number, ordinal: number): S {
     const action = this.actions[actionIndex]!;
-    if (action.params === undefined) return this.apply(action, s, EMPTY_PARAMS);
+    if (action.params === undefined) return this.apply(actionIndex, s, EMPTY_PARAMS);
     let i = 0;
-    for (const p of action.params(s)) if (i++ === ordinal) return this.apply(action, s, p);
+    for (const p of action.params(s)) if (i++ === ordinal) return this.apply(actionIndex, s, p);
     throw new SpecError('params', `${action.name}: params() is not deterministic`, new Error(`no parameter #${ordinal}`));
   }
 
-  private isEnabled(action: Action<S, ActionParams>, s: S, p: ActionParams): boolean {
-    if (action.enabled === undefined) return true;
-    try {
-      return action.enabled(s, p);
-    } catch (e) {
-      throw new SpecError('enabled', `${action.name}${formatParamsBrief(p)}: guard threw`, e);
-    }
+  /** Whether action `a` is enabled in `s` with parameters `p`. */
+  private isEnabled(a: number, s: S, p: ActionParams): boolean {
+    const guard = this.guardOf[a]!;
+    return guard === null || this.guardAt(guard, a, s, p);
   }
 
-  private apply(action: Action<S, ActionParams>, s: S, p: ActionParams): S {
-    try {
-      return action.next(s, p);
-    } catch (e) {
-      throw new SpecError('next', `${action.name}${formatParamsBrief(p)}: effect threw`, e);
-    }
+  /** Action `a`'s successor of `s` with parameters `p`. */
+  private apply(a: number, s: S, p: ActionParams): S {
+    return this.nextAt(this.nextOf[a]!, a, s, p);
   }
 
   /** Index (into `invariants`) of the first invariant the state breaks, or -1. */
