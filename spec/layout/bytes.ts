@@ -115,6 +115,9 @@ export function allocBytes(w: number): Uint8Array {
   return new Uint8Array(w);
 }
 
+/** Whether this machine stores a word's low byte first: only there are a region's words its bytes read four at a time, low first. */
+export const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 // The words of the last few buffers other than the slab asked for, or null for one that does not start
 // on a word. A search asks for several in turn, each once per successor: the frontier chunk of the state
 // being expanded (copied for each successor), the slabs just left behind (where its successors lie), a

@@ -7,9 +7,7 @@
  * the new one, and the older half is dropped at the next turn. A long search holds at most `2 × limit`
  * values, and those it keeps asking for (a breadth-first level's) survive the turns.
  */
-import { dataViewOf, equalBytes, equalWide, wordsOf } from './bytes.ts';
-
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+import { LITTLE_ENDIAN, dataViewOf, equalBytes, equalWide, wordsOf } from './bytes.ts';
 
 /**
  * A 32-bit hash of `w` bytes of `b` at `o`, four bytes a turn read as a little-endian word: a region on

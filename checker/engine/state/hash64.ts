@@ -88,7 +88,7 @@ export function hash64Aligned(words: Int32Array, bytes: Uint8Array, start: numbe
 }
 
 /** Whether this machine stores the low byte of a word first (what `hash64Aligned` needs). */
-export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+export { LITTLE_ENDIAN } from '../../../spec/layout/bytes.ts';
 
 /** The last partial block of `b[i, end)` (zero-padded), then the final mix; leaves the result in `hashed`. */
 function finish(b: Uint8Array, i: number, end: number, h1: number, h2: number): void {
