@@ -186,8 +186,24 @@ export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number
   } else if (src === dst) {
     dst.copyWithin(d, so, so + w);
   } else {
-    dst.set(src.subarray(so, so + w), d);
+    dst.set(regionOf(src, so, w), d);
   }
+}
+
+// The region last copied whole and its subarray: a state is copied once for each of its successors,
+// and a subarray made per copy was most of what a step allocated.
+let regionSource: Uint8Array = new Uint8Array(0);
+let regionStart = 0;
+let regionBytes: Uint8Array = regionSource;
+
+/** `src.subarray(so, so + w)`, the same one while the same region is asked for. */
+function regionOf(src: Uint8Array, so: number, w: number): Uint8Array {
+  if (src !== regionSource || so !== regionStart || regionBytes.length !== w) {
+    regionSource = src;
+    regionStart = so;
+    regionBytes = src.subarray(so, so + w);
+  }
+  return regionBytes;
 }
 
 /**

@@ -455,7 +455,19 @@ const mutableMethods = {
   },
 };
 
+// The layout last asked about and its twin: a search's steps ask about the state's layout, once each.
+let lastMutableType: RecordType | null = null;
+let lastMutableClass: (new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView) | null = null;
+
 function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
+  if (t === lastMutableType) return lastMutableClass!;
+  const cls = mutableClassMade(t);
+  lastMutableType = t;
+  lastMutableClass = cls;
+  return cls;
+}
+
+function mutableClassMade(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
   let cls = mutableClasses.get(t);
   if (cls === undefined) {
     const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
