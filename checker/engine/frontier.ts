@@ -180,6 +180,8 @@ export class ByteFrontier<S> implements Frontier<S> {
   private readonly last32: Uint32Array;
   private readonly cur: Uint8Array;
   private readonly cur32: Uint32Array;
+  /** `cur`'s words, signed, for `copyByWords`. */
+  private readonly curWords: Int32Array;
   /** The chunk being read, decoded whole (a fresh buffer each time: views of its states stay valid). */
   private decoded: Uint8Array = EMPTY;
   private decodedChunk = -1;
@@ -209,6 +211,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     this.last32 = new Uint32Array(this.last.buffer);
     this.cur = new Uint8Array(padded);
     this.cur32 = new Uint32Array(this.cur.buffer);
+    this.curWords = new Int32Array(this.cur.buffer);
   }
 
   get length(): number {
@@ -268,7 +271,10 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.count++;
       return;
     }
-    copyInto(src, so, this.cur, 0, w);
+    // A successor lies on a word of the layout's slab: copied a word at a time (no subarray made).
+    const words = (so & 3) === 0 ? wordsOf(src) : null;
+    if (words !== null) copyByWords(src, words, so, this.cur, this.curWords, 0, w);
+    else copyInto(src, so, this.cur, 0, w);
     o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
     this.used[c] = o;
     this.ids[c]![at] = id;
