@@ -351,6 +351,8 @@ export class RecordType<F extends Fields = Fields> extends LType<RecordOf<F>, Re
   private lastField: Field | undefined = undefined;
   /** Whether the views a view of this record keeps stay right under in-place writes (views.ts, computed on first use). */
   steady: boolean | undefined = undefined;
+  /** The mutable twin of `View`, for `withMutations` (views.ts, made on first use). */
+  mutableView: (new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView) | undefined = undefined;
   private immutableClass: RecordFactory<Record<string, unknown>> | undefined;
 
   constructor(

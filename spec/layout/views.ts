@@ -440,9 +440,6 @@ function sameAsEncoded(v: RecordView, other: unknown): boolean {
   return equalBytes(v._b, v._o + start, tmp, start, length);
 }
 
-/** Mutable twins of record view classes, for `withMutations` (one per record layout). */
-const mutableClasses = new WeakMap<RecordType, new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView>();
-
 /** What a mutable twin changes: writes go into the view's own bytes and return the view itself, as on an Immutable.js mutable. */
 const mutableMethods = {
   _fresh(this: View): number {
@@ -455,38 +452,26 @@ const mutableMethods = {
   },
 };
 
-// The layout last asked about and its twin: a search's steps ask about the state's layout, once each.
-let lastMutableType: RecordType | null = null;
-let lastMutableClass: (new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView) | null = null;
-
+/** The mutable twin of a record layout's view class, for `withMutations` (made once per layout, kept on it). */
 function mutableClassOf(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
-  if (t === lastMutableType) return lastMutableClass!;
-  const cls = mutableClassMade(t);
-  lastMutableType = t;
-  lastMutableClass = cls;
-  return cls;
+  return (t.mutableView ??= makeMutableClass(t));
 }
 
-function mutableClassMade(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
-  let cls = mutableClasses.get(t);
-  if (cls === undefined) {
-    const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
-    for (const [name, fn] of Object.entries(mutableMethods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
-    const cache = cacheSlots(t);
-    const slots = [...cache.values()];
-    // A write may change what a composite field holds (null or not, another variant case): the views
-    // cached for such fields are dropped, and the next read makes them again. A steady field's view
-    // (see `steadyRecord`) reads its bytes in place whatever they become, so it is kept.
-    const dropped = t.fields.filter((f) => cache.has(f.name) && !steadyField(f.type)).map((f) => cache.get(f.name)!);
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    const copy = new Function('setNB', `return function _copy() { ${dropped.map((n) => `this.${n} = undefined;`).join(' ')} setNB(this._b); return this._o; };`)((b: Uint8Array) => {
-      NB = b;
-    }) as () => number;
-    Object.defineProperty(proto, '_copy', { value: copy, writable: true, configurable: true });
-    cls = plainConstructor(`Mutable${t.View.name}`, proto, slots) as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
-    mutableClasses.set(t, cls);
-  }
-  return cls;
+function makeMutableClass(t: RecordType): new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView {
+  const proto = Object.create((t.View as unknown as { prototype: object }).prototype) as object;
+  for (const [name, fn] of Object.entries(mutableMethods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
+  const cache = cacheSlots(t);
+  const slots = [...cache.values()];
+  // A write may change what a composite field holds (null or not, another variant case): the views
+  // cached for such fields are dropped, and the next read makes them again. A steady field's view
+  // (see `steadyRecord`) reads its bytes in place whatever they become, so it is kept.
+  const dropped = t.fields.filter((f) => cache.has(f.name) && !steadyField(f.type)).map((f) => cache.get(f.name)!);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const copy = new Function('setNB', `return function _copy() { ${dropped.map((n) => `this.${n} = undefined;`).join(' ')} setNB(this._b); return this._o; };`)((b: Uint8Array) => {
+    NB = b;
+  }) as () => number;
+  Object.defineProperty(proto, '_copy', { value: copy, writable: true, configurable: true });
+  return plainConstructor(`Mutable${t.View.name}`, proto, slots) as unknown as new (b: Uint8Array, o: number, p: View | null, k: string) => RecordView;
 }
 
 /** A record: field getters are generated per layout (recordClass.ts); the rest is shared here. */
