@@ -189,7 +189,7 @@ export class ByteFrontier<S> implements Frontier<S> {
   spilledChunks = 0;
   /** States stored as they are (a chunk is its own decoded form). */
   private readonly raw: boolean;
-  /** The words of the raw chunk being written (`chunkWordsOf`). */
+  /** The words of the raw chunk being written, `chunkWordsOf` (see `wordsOfChunk`). */
   private chunkWords: Int32Array = EMPTY_WORDS;
   private chunkWordsOf: Uint8Array = EMPTY;
   /**
@@ -257,28 +257,26 @@ export class ByteFrontier<S> implements Frontier<S> {
       this.chunks[c] = chunk = grown;
     }
     if (this.raw) {
-      // A successor lies on a word of the layout's slab: copied a word at a time (no subarray).
-      const sw = ((so | o) & 3) === 0 ? wordsOf(src) : null;
-      if (sw !== null) {
-        if (this.chunkWordsOf !== chunk) {
-          this.chunkWordsOf = chunk;
-          this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2);
-        }
-        copyByWords(src, sw, so, chunk, this.chunkWords, o, w);
-      } else copyInto(src, so, chunk, o, w);
+      copyState(src, so, chunk, this.wordsOfChunk(chunk), o, w);
       this.used[c] = o + w;
       this.ids[c]![at] = id;
       this.count++;
       return;
     }
-    // A successor lies on a word of the layout's slab: copied a word at a time (no subarray made).
-    const words = (so & 3) === 0 ? wordsOf(src) : null;
-    if (words !== null) copyByWords(src, words, so, this.cur, this.curWords, 0, w);
-    else copyInto(src, so, this.cur, 0, w);
+    copyState(src, so, this.cur, this.curWords, 0, w);
     o += encodeAligned(this.last, this.last32, this.cur, this.cur32, w, chunk, o);
     this.used[c] = o;
     this.ids[c]![at] = id;
     this.count++;
+  }
+
+  /** The words of the raw chunk being written (made again only when the chunk is replaced). */
+  private wordsOfChunk(chunk: Uint8Array): Int32Array {
+    if (this.chunkWordsOf !== chunk) {
+      this.chunkWordsOf = chunk;
+      this.chunkWords = new Int32Array(chunk.buffer, chunk.byteOffset, chunk.length >> 2);
+    }
+    return this.chunkWords;
   }
 
   /** A chunk now full gives back the room it did not use. */
@@ -432,3 +430,13 @@ export class ByteFrontier<S> implements Frontier<S> {
 const EMPTY = new Uint8Array(0);
 const EMPTY_IDS = new Uint32Array(0);
 const EMPTY_WORDS = new Int32Array(0);
+
+/**
+ * Copies a state's `w` bytes from `src[so]` to `dst[d]` (`dw`: `dst`'s words). A successor lies on a word
+ * of the layout's slab and is copied a word at a time, with no subarray made; any other by `copyInto`.
+ */
+function copyState(src: Uint8Array, so: number, dst: Uint8Array, dw: Int32Array, d: number, w: number): void {
+  const sw = ((so | d) & 3) === 0 ? wordsOf(src) : null;
+  if (sw !== null) copyByWords(src, sw, so, dst, dw, d, w);
+  else copyInto(src, so, dst, d, w);
+}
