@@ -163,8 +163,9 @@ export class ChunkExpander {
     firedBefore.set(firedCount);
     const parentCopy = this.parentCopy;
     for (let pos = start; pos < end; pos++) {
-      // Each successor starts as a copy of its parent: copied from a private buffer, not from the
-      // level's shared memory, whose copies V8 makes as relaxed atomics.
+      // The parent is expanded from one private buffer on a word, reused for every parent: a state off
+      // a word of the level (its width need not be a multiple of 4) was otherwise copied by `wrapAt` into
+      // a fresh slab region per parent, and each successor's copy of it goes a word at a time.
       copyInto(this.states, pos * w, parentCopy, 0, w);
       const s = layout.wrapAt(parentCopy, 0);
       this.parent = s;
