@@ -105,7 +105,10 @@ export interface Model<S> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly actions: readonly Action<S, any>[];
   readonly properties: readonly Property<S>[];
-  /** TLC CONSTRAINT: a state for which this is false is checked but not expanded. */
+  /**
+   * TLC CONSTRAINT: a state for which this is false is, as in TLC, checked against the invariants each
+   * time it is reached, but is no state of the model: not counted, not expanded.
+   */
   readonly constraint?: (s: S) => boolean;
   /** TLC VIEW: the part of the state that makes two states equal (drop auxiliary counters here). */
   readonly view?: (s: S) => unknown;

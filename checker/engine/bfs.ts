@@ -69,13 +69,15 @@ export async function breadthFirst<S>(
     options.frontierMemoryBytes !== undefined ? frontierBytes() > options.frontierMemoryBytes : limits.nearBudget(memory());
   let spilledBytes = 0;
   const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0) + (recorder?.bytes ?? 0);
+  /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run, not a state of the model. */
+  let outside = 0;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
     log,
-    distinct: log.size,
+    distinct: log.size - outside,
     generated,
-    depth: log.size > 0 ? depth + 1 : 0,
+    depth: log.size - outside > 0 ? depth + 1 : 0,
     queued: (current?.remaining ?? 0) + (next?.length ?? 0),
     newStates,
     witnessesReached,
@@ -109,6 +111,12 @@ export async function breadthFirst<S>(
     }
     for (const [initIndex, s] of resumed ? [] : inits.entries()) {
       generated++;
+      if (!expander.withinConstraint(s)) {
+        const bad = expander.firstViolation(s);
+        if (bad < 0) continue;
+        outside = 1;
+        return outcome({ kind: 'violation', stateId: log.add(NO_PARENT, 0, initIndex), invariant: bad });
+      }
       expander.fingerprint(s);
       if (!seen.add(expander.hi, expander.lo)) continue;
       recorder?.initial(s, initIndex);
@@ -131,6 +139,7 @@ export async function breadthFirst<S>(
   let pastBudget = false;
   /** Records a successor already fingerprinted (in `hi`, `lo`): counts, parent link, properties, queue. */
   const record = (t: S, actionIndex: number, ordinal: number, hi: number, lo: number): void => {
+    if (!expander.withinConstraint(t)) return checkOutside(t, actionIndex, ordinal);
     if (log.size >= maxStates) {
       // --max-states N keeps exactly N states: a new state past it is only noted, so the run ends incomplete.
       if (!seen.has(hi, lo)) pastBudget = true;
@@ -146,6 +155,18 @@ export async function breadthFirst<S>(
     curId = parentId; // an action that throws is reported at the state being expanded
     if (bad >= 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: bad };
     nextQueue.push(t, null, id);
+  };
+  /**
+   * A successor outside the CONSTRAINT, as TLC treats it: its invariants are checked each time it is
+   * reached, but it is not a state of the model (not counted, never expanded). Logged only when it breaks
+   * one, for the counterexample.
+   */
+  const checkOutside = (t: S, actionIndex: number, ordinal: number): void => {
+    if (violation !== null) return;
+    const bad = expander.firstViolation(t);
+    if (bad < 0) return;
+    outside = 1;
+    violation = { kind: 'violation', stateId: log.add(parentId, actionIndex, ordinal), invariant: bad };
   };
   // The liveness recorder reads each edge's fingerprint as it comes: successors go one at a time.
   const visitNow = (t: S, actionIndex: number, params: unknown, ordinal: number): void => {
@@ -211,21 +232,19 @@ export async function breadthFirst<S>(
       parentId = current.peekId();
       curId = parentId;
       try {
-        if (expander.withinConstraint(s)) {
-          recorder?.expand(s);
-          const generatedBefore = generated;
-          let count: number;
-          try {
-            count = expander.successors(s, visit);
-          } catch (e) {
-            flush(generatedBefore, true);
-            throw e;
-          }
-          flush(generatedBefore, false);
-          if (count === 0 && deadlock) {
-            current.shift();
-            return outcome({ kind: 'deadlock', stateId: parentId });
-          }
+        recorder?.expand(s);
+        const generatedBefore = generated;
+        let count: number;
+        try {
+          count = expander.successors(s, visit);
+        } catch (e) {
+          flush(generatedBefore, true);
+          throw e;
+        }
+        flush(generatedBefore, false);
+        if (count === 0 && deadlock) {
+          current.shift();
+          return outcome({ kind: 'deadlock', stateId: parentId });
         }
       } catch (e) {
         if (e instanceof SpecError) return outcome({ kind: 'error', stateId: curId, error: e });

@@ -34,13 +34,15 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
   let deepest = 0;
   let cutOff = false;
   let curId = NO_PARENT;
+  /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
+  let outside = 0;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
     log,
-    distinct: log.size,
+    distinct: log.size - outside,
     generated,
-    depth: log.size > 0 ? deepest + 1 : 0,
+    depth: log.size - outside > 0 ? deepest + 1 : 0,
     queued: stack.length,
     newStates,
     witnessesReached,
@@ -50,6 +52,14 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
 
   /** Visits `s` reached at `depth`; returns a violation, or pushes a frame when it must be explored. */
   const enter = (s: S, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
+    curId = parent;
+    if (!expander.withinConstraint(s)) {
+      // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
+      const bad = expander.firstViolation(s);
+      if (bad < 0) return null;
+      outside = 1;
+      return { kind: 'violation', stateId: log.add(parent, Math.max(action, 0), ordinal), invariant: bad };
+    }
     expander.fingerprint(s);
     const known = seen.get(expander.hi, expander.lo);
     // Without a depth bound a state is expanded once. Under a bound, a state reached again at a shallower
@@ -68,7 +78,6 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     depthOf[id] = depth;
     if (depth > deepest) deepest = depth;
     curId = id;
-    if (!expander.withinConstraint(s)) return null;
     if (depth >= maxDepth) {
       cutOff = true;
       return null;

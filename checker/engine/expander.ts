@@ -370,7 +370,10 @@ export class Expander<S> {
     }
   }
 
-  /** False when the state is outside the model's CONSTRAINT and must not be expanded. */
+  /**
+   * False when the state is outside the model's CONSTRAINT. As in TLC, such a state is no state of the
+   * model: its invariants are checked each time it is reached, but it is neither counted nor expanded.
+   */
   withinConstraint(s: S): boolean {
     if (!this.model.constraint) return true;
     try {

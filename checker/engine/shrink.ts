@@ -33,6 +33,8 @@ function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): 
   if (hits(expander, s, target)) return { init: walk.init, steps: [] };
   const taken: WalkStep[] = [];
   for (const step of walk.steps) {
+    // No behaviour of the model goes on from a state outside its CONSTRAINT.
+    if (!expander.withinConstraint(s)) return null;
     const next = expander.stepBy(s, step.action, paramsKey(step.params), paramsKey);
     if (next === null) continue;
     taken.push({ action: step.action, params: next.params });

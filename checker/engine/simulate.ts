@@ -78,7 +78,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       if (temporal.length > 0) onWalk.set(`${expander.hi}:${expander.lo}`, 0);
       let bad = expander.firstViolation(s);
       if (bad >= 0) return violation(bad);
-      for (let d = 0; d < options.maxDepth; d++) {
+      // A walk ends at a state outside the CONSTRAINT, once checked, as TLC's simulation ends it.
+      for (let d = 0; d < options.maxDepth && expander.withinConstraint(s); d++) {
         const next: { t: S; action: number; params: ActionParams }[] = [];
         expander.successors(s, (t, action, params) => next.push({ t, action, params }));
         if (next.length === 0) {

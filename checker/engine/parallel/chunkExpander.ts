@@ -9,8 +9,9 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
-import { ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
+import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
 import { SuccessorBatch } from '../successorBatch.ts';
+import { sendSpecError, type SentSpecError } from './protocol.ts';
 import { copyInto } from '../../../spec/layout/bytes.ts';
 
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
@@ -32,7 +33,7 @@ export class ChunkExpander {
   private readonly parents = new GrowableU32();
   private readonly candidates = new GrowableU32();
   private readonly bytes = new GrowableBytes();
-  private errors: string[] = [];
+  private errors: SentSpecError[] = [];
   // Candidates this expander already reported in this level. Its chunks are claimed in increasing
   // order, which is the merge order, so a later copy of one is a state the coordinator has by the time
   // it merges it: it would drop it anyway. Skipping it here spares its properties, its bytes and its merge.
@@ -108,30 +109,43 @@ export class ChunkExpander {
     for (let i = 0; i < n; i++) if (keep[i] === 1 && !seen.has(hiOf[i]!, loOf[i]!)) this.report(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!, hiOf[i]!, loOf[i]!);
   }
 
-  /** A candidate: its words (what its properties say of it) and its bytes. */
+  /**
+   * A candidate: its words (what its properties say of it) and its bytes. A successor outside the
+   * model's CONSTRAINT is no state of the model (bfs.ts): it is reported only when an invariant fails on
+   * it or spec code throws, flagged OUTSIDE_CONSTRAINT, for the coordinator to stop there.
+   */
   private report(t: unknown, action: number, ordinal: number, index: number, hi: number, lo: number): void {
     const { expander, candidates } = this;
     const witnesses = expander.witnesses;
-    this.count++;
-    candidates.push(hi);
-    candidates.push(lo);
-    candidates.push(action);
-    candidates.push(ordinal);
-    candidates.push(index);
     let verdict = 0;
     let witnessBits = 0;
+    let outside = 0;
     try {
-      verdict = expander.firstViolation(t) + 1;
-      const reached = this.witnessesReached;
-      for (let i = 0; i < witnesses.length && i < 32; i++) {
-        if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+      if (!expander.withinConstraint(t)) {
+        outside = OUTSIDE_CONSTRAINT;
+        verdict = expander.firstViolation(t) + 1;
+        if (verdict === 0) return;
+      } else {
+        verdict = expander.firstViolation(t) + 1;
+        const reached = this.witnessesReached;
+        for (let i = 0; i < witnesses.length && i < 32; i++) {
+          if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
+        }
       }
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
+      // Thrown by the constraint, the state is outside the model as far as anyone can tell.
+      if (e.phase === 'constraint') outside = OUTSIDE_CONSTRAINT;
       verdict = ERROR_VERDICT;
       witnessBits = this.errors.length;
-      this.errors.push(errorText(e));
+      this.errors.push(sendSpecError(e));
     }
+    this.count++;
+    candidates.push(hi);
+    candidates.push(lo);
+    candidates.push((action | outside) >>> 0);
+    candidates.push(ordinal);
+    candidates.push(index);
     candidates.push(verdict);
     candidates.push(witnessBits >>> 0);
     const v = t as PackedState;
@@ -175,15 +189,14 @@ export class ChunkExpander {
       this.count = 0;
       let flags = 0;
       try {
-        if (!expander.withinConstraint(s)) flags = FLAG_NOT_EXPANDED;
-        else expander.successors(s, this.visit);
+        expander.successors(s, this.visit);
         this.flush();
       } catch (e) {
         if (!(e instanceof SpecError)) throw e;
         // The successors made before the action threw are reported, as visiting each at once would.
         this.flush();
         flags = FLAG_ERROR | (this.errors.length << 2);
-        this.errors.push(errorText(e));
+        this.errors.push(sendSpecError(e));
       }
       // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
       // (the coordinator's thread expands with the search's expander).
@@ -212,9 +225,4 @@ export class ChunkExpander {
     }
     return { type: 'chunk', chunk, worker: this.index, parents: parents.take(), candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
   }
-}
-
-/** A spec error as sent to the coordinator: its detail and its cause's message (see packedCoordinator.ts). */
-function errorText(e: SpecError): string {
-  return `${e.detail}\u0000${e.causeError instanceof Error ? e.causeError.message : String(e.causeError)}`;
 }

@@ -11,7 +11,7 @@ import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
 import type { IncompleteReason } from '../result.ts';
-import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
+import { CANDIDATE_WORDS, NEW_STATE_WORDS, OUTSIDE_CONSTRAINT, PARENT_HEADER, receiveSpecError, type SentSpecError, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 /** How a worker thread loads the same model: a module path and the parameters to build it with. */
 export interface ModelSource {
@@ -97,15 +97,18 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
   let depth = resume.depth;
 
 
+  /** The id of a state outside the CONSTRAINT logged for its violation, or -1 (a rewind may drop it again). */
+  let outsideId = -1;
   const outcome = (end: SearchEnd): SearchOutcome => {
     const lastId = log.size - 1;
+    const distinct = log.size - (outsideId >= 0 && outsideId < log.size ? 1 : 0);
     witnessFirstId.forEach((id, w) => (witnessesReached[w] = id >= 0 && id <= lastId ? 1 : 0));
     return {
       end,
       log,
-      distinct: log.size,
+      distinct,
       generated,
-      depth: log.size > 0 ? depth + 1 : 0,
+      depth: distinct > 0 ? depth + 1 : 0,
       queued: 0,
       newStates,
       witnessesReached,
@@ -143,6 +146,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     const firstNewId = log.size;
     let mergedTo = -1;
     let pastBudget = false;
+    let outsideViolation: SearchEnd | null = null;
     for (let pos = 0; pos < levelSize; pos++) {
       const wi = pos % n;
       const report = reports[wi]!;
@@ -162,6 +166,16 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         candidateCursor[wi]!++;
         const hi = c[ci]!;
         const lo = c[ci + 1]!;
+        if ((c[ci + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
+          // Outside the CONSTRAINT and breaking invariant `hi` (protocol.ts): logged, not counted, and sent
+          // with the new states so that the workers check it in its place; the search stops after this parent.
+          if (outsideViolation === null) {
+            outsideId = log.add(parentId, c[ci + 2]! & ~OUTSIDE_CONSTRAINT, c[ci + 3]!);
+            outsideViolation = { kind: 'violation', stateId: outsideId, invariant: hi };
+            accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
+          }
+          continue;
+        }
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
           if (!seen.has(hi, lo)) pastBudget = true;
@@ -175,10 +189,14 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       parentEnds.push({ position: pos, distinct: log.size, generated, newStatesAt: accepted.length, pairsFrom: at, worker: wi });
       mergedTo = pos;
       if (report.error !== null && report.error.position === pos) {
-        stop = { kind: 'error', stateId: parentId, error: new SpecError('next', report.error.message, new Error(report.error.message)) };
+        stop = { kind: 'error', stateId: parentId, error: receiveSpecError(report.error.cause) };
         break;
       }
-      if ((flags & FLAG_NOT_EXPANDED) === 0 && gen === 0 && deadlock) {
+      if (outsideViolation !== null) {
+        stop = outsideViolation;
+        break;
+      }
+      if (gen === 0 && deadlock) {
         stop = { kind: 'deadlock', stateId: parentId };
         break;
       }
@@ -196,7 +214,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     const checks = await Promise.all(workers.map((w) => w.receive('checked')));
     checks.forEach((c, i) => (workerHeaps[i] = c.heapUsed));
     let violation: { id: number; invariant: number } | null = null;
-    let checkError: { id: number; message: string } | null = null;
+    let checkError: { id: number; cause: SentSpecError } | null = null;
     for (const ch of checks) {
       if (ch.violation && (violation === null || ch.violation.id < violation.id)) violation = ch.violation;
       if (ch.error && (checkError === null || ch.error.id < checkError.id)) checkError = ch.error;
@@ -208,7 +226,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       const parentPos = accepted[(firstBad - firstNewId) * NEW_STATE_WORDS]!;
       rewindTo(parentPos);
       if (checkError !== null && checkError.id === firstBad) {
-        return outcome({ kind: 'error', stateId: firstBad, error: new SpecError('property', checkError.message, new Error(checkError.message)) });
+        return outcome({ kind: 'error', stateId: firstBad, error: receiveSpecError(checkError.cause) });
       }
       return outcome({ kind: 'violation', stateId: violation!.id, invariant: violation!.invariant });
     }
@@ -228,7 +246,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       const later = parentEnds.filter((e) => e.position > position);
       generated = end.generated;
       log.truncate(end.distinct);
-      for (let i = end.newStatesAt; i < accepted.length; i += NEW_STATE_WORDS) newStates[accepted[i + 1]!]!--;
+      for (let i = end.newStatesAt; i < accepted.length; i += NEW_STATE_WORDS) if ((accepted[i + 1]! & OUTSIDE_CONSTRAINT) === 0) newStates[accepted[i + 1]!]!--;
       for (const e of later) uncountCoverage(e.worker, e.pairsFrom);
     }
     function uncountCoverage(worker: number, at: number): void {

@@ -26,8 +26,9 @@ import type { ByteFrontier } from '../frontier.ts';
 import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
+import { receiveSpecError } from './protocol.ts';
 import { copyInto } from '../../../spec/layout/bytes.ts';
-import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, FLAG_NOT_EXPANDED, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
+import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 /** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
 const LOOKAHEAD = 8;
@@ -180,13 +181,15 @@ async function search<S>(
   const own = new ChunkExpander(expander as Expander<unknown>, layoutOf(first), -1);
   const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength + workerHeaps.reduce((a, b) => a + b, 0);
   let pastBudget = false;
+  /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
+  let outside = 0;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
     end,
     log,
-    distinct: log.size,
+    distinct: log.size - outside,
     generated,
-    depth: log.size > 0 ? depth + 1 : 0,
+    depth: log.size - outside > 0 ? depth + 1 : 0,
     queued: 0,
     newStates,
     witnessesReached,
@@ -294,9 +297,36 @@ async function search<S>(
       }
       at += PARENT_HEADER + 3 * pairs;
       let violation: SearchEnd | null = null;
+      /**
+       * Spec code threw on this parent's successor `index`, of `action`: the sequential search stops at
+       * once, having generated the successors up to this one, and without the counts of this one's action
+       * and those after it (bfs.ts takes them back).
+       */
+      const undoFrom = (action: number, index: number): void => {
+        generated += index + 1;
+        for (let k = 0; k < pairs; k++) {
+          const q = countsAt + 3 * k;
+          if (p[q]! < action) continue;
+          expander.enabledCount[p[q]!]! -= p[q + 1]!;
+          expander.firedCount[p[q]!]! -= p[q + 2]!;
+        }
+      };
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
         if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
+        if ((cand[o + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
+          // Outside the CONSTRAINT: sent only because an invariant fails on it or spec code threw (bfs.ts).
+          const verdict = cand[o + 5]!;
+          if (verdict === ERROR_VERDICT) {
+            undoFrom(cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
+            return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
+          }
+          if (violation === null) {
+            outside = 1;
+            violation = { kind: 'violation', stateId: log.add(parentId, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 3]!), invariant: verdict - 1 };
+          }
+          continue;
+        }
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
           if (!seen.has(cand[o]!, cand[o + 1]!)) pastBudget = true;
@@ -308,16 +338,8 @@ async function search<S>(
         newStates[action]!++;
         const verdict = cand[o + 5]!;
         if (verdict === ERROR_VERDICT) {
-          // The sequential search stops at once, having generated this parent's successors up to this one,
-          // and without the counts of this one's action and those after it (bfs.ts takes them back).
-          generated += cand[o + 4]! + 1;
-          for (let k = 0; k < pairs; k++) {
-            const q = countsAt + 3 * k;
-            if (p[q]! < action) continue;
-            expander.enabledCount[p[q]!]! -= p[q + 1]!;
-            expander.firedCount[p[q]!]! -= p[q + 2]!;
-          }
-          return { kind: 'error', stateId: id, error: specError('property', c.errors[cand[o + 6]!]!) };
+          undoFrom(action, cand[o + 4]!);
+          return { kind: 'error', stateId: id, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
         }
         const bits = cand[o + 6]!;
         if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
@@ -326,19 +348,13 @@ async function search<S>(
       }
       generated += gen;
       if (flags & FLAG_ERROR) {
-        return { kind: 'error', stateId: parentId, error: specError('next', c.errors[flags >>> 2]!) };
+        return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[flags >>> 2]!) };
       }
       if (violation !== null) return violation;
-      if ((flags & FLAG_NOT_EXPANDED) === 0 && gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
+      if (gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
       if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
       pos++;
     }
     return null;
   }
-}
-
-/** A worker's spec error, sent as its detail and its cause's message (see packedWorker.ts). */
-function specError(phase: 'property' | 'next', sent: string): SpecError {
-  const [detail, cause] = sent.split('\u0000');
-  return new SpecError(phase, detail ?? sent, new Error(cause ?? ''));
 }

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { SentSpecError } from './protocol.ts';
 
 /**
  * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
@@ -15,13 +16,17 @@ import type { MessagePort } from 'node:worker_threads';
 
 /** Per parent, in the chunk's `parents` stream: this header, then `pairs` (action, enabled, fired) triples. */
 export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
-export const FLAG_NOT_EXPANDED = 1; // outside the model's CONSTRAINT
 export const FLAG_ERROR = 2; // spec code threw while expanding it: the chunk's `error` says what
 
 /** Per candidate, in the chunk's `candidates` stream. */
 export const CANDIDATE_WORDS = 7; // hi, lo, action, ordinal, successor index, verdict, witness bits
 /** `verdict`: 0 = every invariant holds; i + 1 = invariant i fails; ERROR_VERDICT = a property threw. */
 export const ERROR_VERDICT = 0xffffffff;
+/**
+ * Set in a candidate's action word for a successor outside the model's CONSTRAINT: not a state of the
+ * model, reported only when an invariant fails on it or spec code throws (chunkExpander.ts).
+ */
+export { OUTSIDE_CONSTRAINT } from './protocol.ts';
 
 export interface PackedWorkerSetup {
   readonly packed: true;
@@ -65,7 +70,7 @@ export interface ChunkReport {
   readonly candidates: Uint32Array;
   readonly bytes: Uint8Array;
   /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
-  readonly errors: readonly string[];
+  readonly errors: readonly SentSpecError[];
   /** The worker's V8 heap in use, counted against the memory budget with the coordinator's. */
   readonly heapUsed: number;
 }

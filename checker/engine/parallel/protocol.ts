@@ -1,3 +1,5 @@
+import { SpecError } from '../expander.ts';
+
 /**
  * Messages between the coordinator and its worker threads. Every worker holds the whole current BFS
  * level as live states; worker w expands the level's states at positions w, w+N, w+2N, … and reports,
@@ -9,9 +11,14 @@
 
 /** Per expanded parent, in a Uint32Array stream: the header, then `pairs` (action, fired) pairs. */
 export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
-export const FLAG_NOT_EXPANDED = 1; // outside the model's CONSTRAINT
 /** Per candidate successor, in a Uint32Array: fingerprint hi, lo, action index, parameter ordinal. */
 export const CANDIDATE_WORDS = 4;
+/**
+ * Set in a candidate's action word for a successor outside the model's CONSTRAINT. Such a state is no
+ * state of the model (bfs.ts): a worker sends it only when an invariant fails on it, with that
+ * invariant's index in place of the fingerprint's high half.
+ */
+export const OUTSIDE_CONSTRAINT = 0x80000000;
 /** Per new state, in the broadcast Uint32Array: parent position in its level, action, parameter ordinal. */
 export const NEW_STATE_WORDS = 3;
 
@@ -40,7 +47,7 @@ export type FromWorker =
       readonly parents: Uint32Array;
       readonly candidates: Uint32Array;
       /** Spec code threw while expanding the parent at this position (its partial record is last). */
-      readonly error: { readonly position: number; readonly message: string } | null;
+      readonly error: { readonly position: number; readonly cause: SentSpecError } | null;
       /** The worker's V8 heap in use (its copy of the level lives there), counted against the memory budget. */
       readonly heapUsed: number;
     }
@@ -50,7 +57,23 @@ export type FromWorker =
       readonly violation: { readonly id: number; readonly invariant: number } | null;
       /** Per witness property: least id satisfying it in this worker's share, or -1. */
       readonly witnessMin: Float64Array;
-      readonly error: { readonly id: number; readonly message: string } | null;
+      readonly error: { readonly id: number; readonly cause: SentSpecError } | null;
       readonly heapUsed: number;
     }
   | { readonly type: 'failed'; readonly message: string };
+
+/** A spec error as a worker thread sends it (a message carries plain data only). */
+export interface SentSpecError {
+  readonly phase: SpecError['phase'];
+  readonly detail: string;
+  readonly cause: string;
+}
+
+export function sendSpecError(e: SpecError): SentSpecError {
+  return { phase: e.phase, detail: e.detail, cause: e.causeError instanceof Error ? e.causeError.message : String(e.causeError) };
+}
+
+/** The error as the search in one thread would have thrown it. */
+export function receiveSpecError(sent: SentSpecError): SpecError {
+  return new SpecError(sent.phase, sent.detail, new Error(sent.cause));
+}

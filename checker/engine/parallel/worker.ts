@@ -5,7 +5,7 @@ import { importDefinition } from '../../cli/loadSpec.ts';
 import { accelerateRecords } from '../recordAcceleration.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { GrowableU32 } from '../state/growable.ts';
-import { CANDIDATE_WORDS, FLAG_NOT_EXPANDED, NEW_STATE_WORDS, PARENT_HEADER, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
+import { CANDIDATE_WORDS, NEW_STATE_WORDS, OUTSIDE_CONSTRAINT, PARENT_HEADER, sendSpecError, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -30,13 +30,20 @@ function expand(seenBuffer: SharedArrayBuffer): void {
     let candidateCount = 0;
     fired.fill(0);
     try {
-      if (!expander.withinConstraint(s)) {
-        parents.set(header + 2, FLAG_NOT_EXPANDED);
-        continue;
-      }
       expander.successors(s, (t, action, _params, ordinal) => {
         generated++;
         fired[action]!++;
+        if (!expander.withinConstraint(t)) {
+          // Outside the CONSTRAINT: checked here, sent only when an invariant fails on it (see protocol.ts).
+          const bad = expander.firstViolation(t);
+          if (bad < 0) return;
+          candidateCount++;
+          candidates.push(bad);
+          candidates.push(0);
+          candidates.push(action | OUTSIDE_CONSTRAINT);
+          candidates.push(ordinal);
+          return;
+        }
         expander.fingerprint(t);
         if (seen.has(expander.hi, expander.lo)) return;
         candidateCount++;
@@ -50,7 +57,7 @@ function expand(seenBuffer: SharedArrayBuffer): void {
       finishRecord(parents, header, generated, candidateCount, fired);
       const p = parents.take();
       const c = candidates.take();
-      send({ type: 'expanded', parents: p, candidates: c, error: { position: pos, message: e.message }, heapUsed: heapUsed() }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
+      send({ type: 'expanded', parents: p, candidates: c, error: { position: pos, cause: sendSpecError(e) }, heapUsed: heapUsed() }, [p.buffer as ArrayBuffer, c.buffer as ArrayBuffer]);
       return;
     }
     finishRecord(parents, header, generated, candidateCount, fired);
@@ -82,19 +89,21 @@ function advance(newStates: Uint32Array, firstId: number, check: boolean): void 
     const at = i * NEW_STATE_WORDS;
     const id = firstId + i;
     try {
-      const t = expander.nthSuccessor(level[newStates[at]!], newStates[at + 1]!, newStates[at + 2]!);
+      const action = newStates[at + 1]!;
+      const t = expander.nthSuccessor(level[newStates[at]!], action & ~OUTSIDE_CONSTRAINT, newStates[at + 2]!);
       next[i] = t;
       if (!check || i % setup.count !== setup.index) continue;
       if (violation === null) {
         const bad = expander.firstViolation(t);
         if (bad >= 0) violation = { id, invariant: bad };
       }
-      if (expander.markWitnesses(t, reached) > 0) {
+      // A state outside the CONSTRAINT is here only for its violation: it reaches no witness.
+      if ((action & OUTSIDE_CONSTRAINT) === 0 && expander.markWitnesses(t, reached) > 0) {
         for (let w = 0; w < reached.length; w++) if (reached[w] && witnessMin[w] === -1) witnessMin[w] = id;
       }
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
-      send({ type: 'checked', violation, witnessMin, error: { id, message: e.message }, heapUsed: heapUsed() });
+      send({ type: 'checked', violation, witnessMin, error: { id, cause: sendSpecError(e) }, heapUsed: heapUsed() });
       return;
     }
   }

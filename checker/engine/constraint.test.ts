@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import counters from '../../test/fixtures/boundedCounters.ts';
+import { checkModel } from './check.ts';
+import { simulate } from './simulate.ts';
+
+// The counts are TLC's on the same model (the TLA+ is in the fixture's comment), TLC 2.19 run locally.
+const modulePath = fileURLToPath(new URL('../../test/fixtures/boundedCounters.ts', import.meta.url));
+const label = { spec: 'bounded-counters', params: {} };
+const FORMS = ['layout', 'immutable'] as const;
+
+type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; form: (typeof FORMS)[number] };
+const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, form, ...more });
+const run = (p: Params, options: Parameters<typeof checkModel>[1] = {}) =>
+  checkModel(counters.build(p), options, label, options.workers ? { modulePath, params: p } : undefined);
+const stats = (r: Awaited<ReturnType<typeof run>>) => [r.status, r.stats.distinct, r.stats.generated, r.stats.depth];
+/** The first counter along the counterexample. */
+const firstCounter = (r: Awaited<ReturnType<typeof run>>, form: Params['form']) =>
+  ('trace' in r ? (r.trace?.steps ?? []) : []).map((s) => {
+    const st = s.state as { x: { get(i: number): number } } & { get(i: number): number };
+    return form === 'layout' ? st.x.get(0) : st.get(0);
+  });
+
+test('a state outside the CONSTRAINT is checked but not counted, as in TLC (3,003 distinct, 25,026 generated, depth 11)', async () => {
+  for (const form of FORMS) {
+    assert.deepEqual(stats(await run(params(form))), ['holds', 3003, 25026, 11], form);
+    // An initial state outside it is generated, not counted (TLC: 2 initial states generated, 1 distinct).
+    assert.deepEqual(stats(await run(params(form, { outsideInit: true }))), ['holds', 3003, 25027, 11], form);
+    const dfs = await run(params(form), { strategy: 'dfs' });
+    assert.deepEqual([dfs.status, dfs.stats.distinct, dfs.stats.generated], ['holds', 3003, 25026], `${form} dfs`);
+  }
+});
+
+test('an invariant that fails only outside the CONSTRAINT is found there, with the trace TLC prints', async () => {
+  for (const form of FORMS) {
+    const r = await run(params(form, { tight: true }));
+    assert.equal(r.status, 'violation');
+    assert.equal('property' in r && r.property, 'Bounded');
+    // TLC: x[0] counts up from 0 to 11; 3,003 distinct states found, depth 11.
+    assert.deepEqual(firstCounter(r, form), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], form);
+    assert.deepEqual([r.stats.distinct, r.stats.depth], [3003, 11], form);
+    // An initial state outside it that breaks the invariant is the whole counterexample.
+    const init = await run(params(form, { tight: true, outsideInit: true }));
+    assert.equal(init.status, 'violation');
+    assert.deepEqual(firstCounter(init, form), [11], form);
+    assert.equal(init.stats.distinct, 1, form);
+    const dfs = await run(params(form, { tight: true }), { strategy: 'dfs' });
+    assert.equal(dfs.status, 'violation', `${form} dfs`);
+    assert.equal(firstCounter(dfs, form).at(-1), 11, `${form} dfs`);
+  }
+});
+
+test('worker threads cut the model off where one thread does: the same counts, coverage and counterexample', async () => {
+  for (const form of FORMS) {
+    for (const tight of [false, true]) {
+      const one = await run(params(form, { tight }));
+      for (const workers of [2, 3]) {
+        const many = await run(params(form, { tight }), { workers, parallelFromStates: 0 });
+        const what = `${form} tight=${tight} workers=${workers}`;
+        assert.equal(many.stats.workers, workers, what);
+        assert.deepEqual(stats(many), stats(one), what);
+        assert.deepEqual(many.stats.coverage, one.stats.coverage, what);
+        assert.deepEqual(firstCounter(many, form), firstCounter(one, form), what);
+      }
+    }
+  }
+});
+
+test('a CONSTRAINT that throws is reported as such, at the state whose successor it was judging, whatever the number of workers', async () => {
+  for (const form of FORMS) {
+    const one = await run(params(form, { throwAt: 6 }));
+    assert.equal(one.status, 'error', form);
+    assert.match('message' in one ? one.message : '', /constraint\(\) threw: a sum of 6/, form);
+    assert.deepEqual(firstCounter(one, form), [0, 1, 2, 3, 4, 5], form);
+    for (const workers of [2, 3]) {
+      const many = await run(params(form, { throwAt: 6 }), { workers, parallelFromStates: 0 });
+      assert.equal('message' in many && many.message, 'message' in one && one.message, `${form} workers=${workers}`);
+      assert.deepEqual(stats(many), stats(one), `${form} workers=${workers}`);
+      assert.deepEqual(firstCounter(many, form), firstCounter(one, form), `${form} workers=${workers}`);
+    }
+  }
+});
+
+test('a simulated walk ends at the first state outside the CONSTRAINT, once it is checked', async () => {
+  for (const form of FORMS) {
+    // Walks of 40 steps would sum to 12 and break `Bounded` (at most 11) if they went on past the constraint.
+    const holds = await simulate(counters.build(params(form)), { seed: 1, runs: 30, maxDepth: 40 }, label);
+    assert.equal(holds.status, 'holds', form);
+    const breaks = await simulate(counters.build(params(form, { tight: true })), { seed: 1, runs: 30, maxDepth: 40 }, label);
+    assert.equal(breaks.status, 'violation', form);
+  }
+});
