@@ -27,6 +27,8 @@ export interface Checkpoints {
 
 /** The batch mark of a successor known to be seen already: nothing to look up. */
 const KNOWN = 1;
+/** The batch mark of a successor outside the model's CONSTRAINT: checked, never looked up or counted. */
+const OUTSIDE = 2;
 
 /**
  * With `handOver`, the search records how each state was produced and, at the first level boundary where
@@ -50,6 +52,7 @@ export async function breadthFirst<S>(
   const newStates = resumed ? Float64Array.from(resumed.newStates) : new Float64Array(expander.actions.length);
   const witnessesReached = resumed ? Uint8Array.from(resumed.witnessesReached) : new Uint8Array(expander.witnesses.length);
   const deadlock = options.deadlock ?? true;
+  const constrained = expander.constrained;
   const maxDepth = options.maxDepth ?? Infinity;
   const maxStates = options.maxStates ?? Infinity;
   let generated = resumed?.generated ?? 0;
@@ -139,7 +142,6 @@ export async function breadthFirst<S>(
   let pastBudget = false;
   /** Records a successor already fingerprinted (in `hi`, `lo`): counts, parent link, properties, queue. */
   const record = (t: S, actionIndex: number, ordinal: number, hi: number, lo: number): void => {
-    if (!expander.withinConstraint(t)) return checkOutside(t, actionIndex, ordinal);
     if (log.size >= maxStates) {
       // --max-states N keeps exactly N states: a new state past it is only noted, so the run ends incomplete.
       if (!seen.has(hi, lo)) pastBudget = true;
@@ -171,6 +173,7 @@ export async function breadthFirst<S>(
   // The liveness recorder reads each edge's fingerprint as it comes: successors go one at a time.
   const visitNow = (t: S, actionIndex: number, params: unknown, ordinal: number): void => {
     generated++;
+    if (constrained && !expander.withinConstraint(t)) return checkOutside(t, actionIndex, ordinal);
     expander.fingerprint(t);
     recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
     record(t, actionIndex, ordinal, expander.hi, expander.lo);
@@ -186,6 +189,9 @@ export async function breadthFirst<S>(
     // A step that changed nothing (a write of the value already there gives back the same state, on
     // views as on Immutable.js values) leads to the state being expanded, which was seen already.
     if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, 0, KNOWN);
+    // As in TLC, the constraint is asked first: a state outside it is in no table (it may share its
+    // fingerprint with a state of the model, under a VIEW or a symmetry).
+    if (constrained && !expander.withinConstraint(t)) return batch.push(t, actionIndex, ordinal, 0, 0, 0, OUTSIDE);
     expander.fingerprint(t);
     batch.push(t, actionIndex, ordinal, 0, expander.hi, expander.lo, 0);
   };
@@ -203,7 +209,10 @@ export async function breadthFirst<S>(
     for (let i = 0; i < n; i++) if (known[i] === 0 && seen.touch(hiOf[i]!, loOf[i]!)) known[i] = KNOWN;
     let i = 0;
     try {
-      for (; i < n; i++) if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
+      for (; i < n; i++) {
+        if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
+        else if (known[i] === OUTSIDE) checkOutside(states[i]!, actionOf[i]!, ordinalOf[i]!);
+      }
     } catch (e) {
       // A property threw at successor i: leave the counts as visiting each successor at once would
       // have, when nothing after successor i was generated and its action's count not yet taken.

@@ -65,6 +65,8 @@ export class Expander<S> {
   private readonly paramsOf: readonly (((s: S) => Iterable<ActionParams>) | null)[];
   private readonly guardOf: readonly (Guard<S> | null)[];
   private readonly nextOf: readonly Effect<S>[];
+  /** Whether the model has a CONSTRAINT (withinConstraint is always true without one). */
+  readonly constrained: boolean;
   /** 1 for an action its spec's parameters disable (`disabledBy`). */
   private readonly skipped: Uint8Array;
 
@@ -81,6 +83,7 @@ export class Expander<S> {
     this.guardOf = this.actions.map((a) => a.enabled ?? null);
     this.nextOf = this.actions.map((a) => a.next);
     this.skipped = Uint8Array.from(this.actions, (a) => (a.disabledBy !== undefined ? 1 : 0));
+    this.constrained = model.constraint !== undefined;
     this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && readsStateOnly(a.enabled) ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);

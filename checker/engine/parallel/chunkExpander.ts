@@ -21,6 +21,9 @@ export interface SeenFingerprints {
   touch(hi: number, lo: number): void;
 }
 
+/** The batch mark of a successor outside the model's CONSTRAINT. */
+const OUTSIDE = 2;
+
 /** How often a worker's heap is measured for the memory budget (measuring costs a call into V8). */
 const HEAP_EVERY_MS = 100;
 
@@ -64,11 +67,14 @@ export class ChunkExpander {
     this.parentCopy = new Uint8Array((layout.width + 3) & ~3);
     this.enabledBefore = new Float64Array(this.actions);
     this.firedBefore = new Float64Array(this.actions);
+    const constrained = expander.constrained;
     this.visit = (t: unknown, action: number, _params: unknown, ordinal: number): void => {
       const index = this.generated++;
       // A step that changed nothing gives back the state being expanded (as in bfs.ts), which is in the
       // level, so seen: no fingerprint to compute, no lookup.
       if (t === this.parent) return;
+      // As in TLC (and bfs.ts), the constraint is asked before any table: a state outside it is in none.
+      if (constrained && !expander.withinConstraint(t)) return this.batch.push(t, action, ordinal, index, 0, 0, OUTSIDE);
       expander.fingerprint(t);
       if (this.known.has(expander.hi, expander.lo)) return;
       this.batch.push(t, action, ordinal, index, expander.hi, expander.lo, 0);
@@ -86,13 +92,17 @@ export class ChunkExpander {
     const n = batch.length;
     if (n === 0) return;
     batch.length = 0;
-    // mark: 1 for a successor not reported earlier in the level.
+    // mark: 1 for a successor not reported earlier in the level; OUTSIDE (set as it came) for one outside the constraint.
     const { hiOf, loOf, mark: keep } = batch;
     const { sent, known } = this;
     const seen = this.seen!;
-    for (let i = 0; i < n; i++) sent.touch(hiOf[i]!, loOf[i]!);
+    for (let i = 0; i < n; i++) if (keep[i] !== OUTSIDE) sent.touch(hiOf[i]!, loOf[i]!);
     let kept = 0;
     for (let i = 0; i < n; i++) {
+      if (keep[i] === OUTSIDE) {
+        kept++;
+        continue;
+      }
       const hi = hiOf[i]!;
       const lo = loOf[i]!;
       const fresh = sent.add(hi, lo);
@@ -106,44 +116,58 @@ export class ChunkExpander {
     if (kept === 0) return;
     // The batch's states are left to be overwritten, as in bfs.ts: clearing them with `fill` was a
     // builtin call per parent, a third of a microsecond each.
-    for (let i = 0; i < n; i++) if (keep[i] === 1 && !seen.has(hiOf[i]!, loOf[i]!)) this.report(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!, hiOf[i]!, loOf[i]!);
+    for (let i = 0; i < n; i++) {
+      if (keep[i] === OUTSIDE) this.reportOutside(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!);
+      else if (keep[i] === 1 && !seen.has(hiOf[i]!, loOf[i]!)) this.report(batch.states[i]!, batch.actionOf[i]!, batch.ordinalOf[i]!, batch.indexOf[i]!, hiOf[i]!, loOf[i]!);
+    }
   }
 
-  /**
-   * A candidate: its words (what its properties say of it) and its bytes. A successor outside the
-   * model's CONSTRAINT is no state of the model (bfs.ts): it is reported only when an invariant fails on
-   * it or spec code throws, flagged OUTSIDE_CONSTRAINT, for the coordinator to stop there.
-   */
+  /** A candidate: its words (what its properties say of it) and its bytes. */
   private report(t: unknown, action: number, ordinal: number, index: number, hi: number, lo: number): void {
-    const { expander, candidates } = this;
+    const { expander } = this;
     const witnesses = expander.witnesses;
     let verdict = 0;
     let witnessBits = 0;
-    let outside = 0;
     try {
-      if (!expander.withinConstraint(t)) {
-        outside = OUTSIDE_CONSTRAINT;
-        verdict = expander.firstViolation(t) + 1;
-        if (verdict === 0) return;
-      } else {
-        verdict = expander.firstViolation(t) + 1;
-        const reached = this.witnessesReached;
-        for (let i = 0; i < witnesses.length && i < 32; i++) {
-          if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
-        }
+      verdict = expander.firstViolation(t) + 1;
+      const reached = this.witnessesReached;
+      for (let i = 0; i < witnesses.length && i < 32; i++) {
+        if (reached[i] === 0 && expander.holdsWitness(t, i)) witnessBits |= 1 << i;
       }
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
-      // Thrown by the constraint, the state is outside the model as far as anyone can tell.
-      if (e.phase === 'constraint') outside = OUTSIDE_CONSTRAINT;
       verdict = ERROR_VERDICT;
       witnessBits = this.errors.length;
       this.errors.push(sendSpecError(e));
     }
+    this.push(t, hi, lo, action, ordinal, index, verdict, witnessBits);
+  }
+
+  /**
+   * A successor outside the model's CONSTRAINT, no state of the model (bfs.ts): a candidate, flagged
+   * OUTSIDE_CONSTRAINT, only when an invariant fails on it or it makes a property throw.
+   */
+  private reportOutside(t: unknown, action: number, ordinal: number, index: number): void {
+    let verdict: number;
+    let error = 0;
+    try {
+      verdict = this.expander.firstViolation(t) + 1;
+      if (verdict === 0) return;
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      verdict = ERROR_VERDICT;
+      error = this.errors.length;
+      this.errors.push(sendSpecError(e));
+    }
+    this.push(t, 0, 0, (action | OUTSIDE_CONSTRAINT) >>> 0, ordinal, index, verdict, error);
+  }
+
+  private push(t: unknown, hi: number, lo: number, action: number, ordinal: number, index: number, verdict: number, witnessBits: number): void {
+    const candidates = this.candidates;
     this.count++;
     candidates.push(hi);
     candidates.push(lo);
-    candidates.push((action | outside) >>> 0);
+    candidates.push(action);
     candidates.push(ordinal);
     candidates.push(index);
     candidates.push(verdict);
