@@ -110,6 +110,11 @@ export interface Model<S> {
    * time it is reached, but is no state of the model: not counted, not expanded.
    */
   readonly constraint?: (s: S) => boolean;
+  /**
+   * TLC ACTION_CONSTRAINT: a step from `s` to `t` for which this is false leads, as in TLC, out of the
+   * model: `t` is checked against the invariants but not counted or expanded through that step.
+   */
+  readonly actionConstraint?: (s: S, t: S) => boolean;
   /** TLC VIEW: the part of the state that makes two states equal (drop auxiliary counters here). */
   readonly view?: (s: S) => unknown;
   /** TLC SYMMETRY: id sets whose permutation preserves behaviour. Used only with `--symmetry`. */

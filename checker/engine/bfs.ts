@@ -159,9 +159,9 @@ export async function breadthFirst<S>(
     nextQueue.push(t, null, id);
   };
   /**
-   * A successor outside the CONSTRAINT, as TLC treats it: its invariants are checked each time it is
-   * reached, but it is not a state of the model (not counted, never expanded). Logged only when it breaks
-   * one, for the counterexample.
+   * A successor outside the CONSTRAINT, or reached by a step outside the ACTION_CONSTRAINT, as TLC treats
+   * it: its invariants are checked each time it is reached so, but it is not a state of the model (not
+   * counted, never expanded). Logged only when it breaks one, for the counterexample.
    */
   const checkOutside = (t: S, actionIndex: number, ordinal: number): void => {
     if (violation !== null) return;
@@ -173,7 +173,7 @@ export async function breadthFirst<S>(
   // The liveness recorder reads each edge's fingerprint as it comes: successors go one at a time.
   const visitNow = (t: S, actionIndex: number, params: unknown, ordinal: number): void => {
     generated++;
-    if (constrained && !expander.withinConstraint(t)) return checkOutside(t, actionIndex, ordinal);
+    if (constrained && !expander.admits(parent!, t)) return checkOutside(t, actionIndex, ordinal);
     expander.fingerprint(t);
     recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
     record(t, actionIndex, ordinal, expander.hi, expander.lo);
@@ -189,9 +189,10 @@ export async function breadthFirst<S>(
     // A step that changed nothing (a write of the value already there gives back the same state, on
     // views as on Immutable.js values) leads to the state being expanded, which was seen already.
     if (t === parent) return batch.push(t, actionIndex, ordinal, 0, 0, 0, KNOWN);
-    // As in TLC, the constraint is asked first: a state outside it is in no table (it may share its
-    // fingerprint with a state of the model, under a VIEW or a symmetry).
-    if (constrained && !expander.withinConstraint(t)) return batch.push(t, actionIndex, ordinal, 0, 0, 0, OUTSIDE);
+    // As in TLC, the constraints are asked first: a state outside them is in no table (it may share its
+    // fingerprint with a state of the model, under a VIEW or a symmetry, or be reached again by a step
+    // the ACTION_CONSTRAINT allows).
+    if (constrained && !expander.admits(parent!, t)) return batch.push(t, actionIndex, ordinal, 0, 0, 0, OUTSIDE);
     expander.fingerprint(t);
     batch.push(t, actionIndex, ordinal, 0, expander.hi, expander.lo, 0);
   };

@@ -10,17 +10,18 @@ const modulePath = fileURLToPath(new URL('../../test/fixtures/boundedCounters.ts
 const label = { spec: 'bounded-counters', params: {} };
 const FORMS = ['layout', 'immutable'] as const;
 
-type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; form: (typeof FORMS)[number] };
-const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, form, ...more });
+type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; steps: boolean; lastAtMost: number; form: (typeof FORMS)[number] };
+const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, form, ...more });
 const run = (p: Params, options: Parameters<typeof checkModel>[1] = {}) =>
   checkModel(counters.build(p), options, label, options.workers ? { modulePath, params: p } : undefined);
 const stats = (r: Awaited<ReturnType<typeof run>>) => [r.status, r.stats.distinct, r.stats.generated, r.stats.depth];
-/** The first counter along the counterexample. */
-const firstCounter = (r: Awaited<ReturnType<typeof run>>, form: Params['form']) =>
+/** Counter `i` along the counterexample. */
+const counter = (r: Awaited<ReturnType<typeof run>>, form: Params['form'], i: number) =>
   ('trace' in r ? (r.trace?.steps ?? []) : []).map((s) => {
     const st = s.state as { x: { get(i: number): number } } & { get(i: number): number };
-    return form === 'layout' ? st.x.get(0) : st.get(0);
+    return form === 'layout' ? st.x.get(i) : st.get(i);
   });
+const firstCounter = (r: Awaited<ReturnType<typeof run>>, form: Params['form']) => counter(r, form, 0);
 
 test('a state outside the CONSTRAINT is checked but not counted, as in TLC (3,003 distinct, 25,026 generated, depth 11)', async () => {
   for (const form of FORMS) {
@@ -78,6 +79,32 @@ test('a CONSTRAINT that throws is reported as such, at the state whose successor
       assert.equal('message' in many && many.message, 'message' in one && one.message, `${form} workers=${workers}`);
       assert.deepEqual(stats(many), stats(one), `${form} workers=${workers}`);
       assert.deepEqual(firstCounter(many, form), firstCounter(one, form), `${form} workers=${workers}`);
+    }
+  }
+});
+
+test('a step outside the ACTION_CONSTRAINT leads out of the model, though the state it reaches may be reached again by a step inside it (TLC: 2,883 distinct, 24,138 generated, depth 12)', async () => {
+  for (const form of FORMS) {
+    const one = await run(params(form, { steps: true }));
+    assert.deepEqual(stats(one), ['holds', 2883, 24138, 12], form);
+    const dfs = await run(params(form, { steps: true }), { strategy: 'dfs' });
+    assert.deepEqual([dfs.status, dfs.stats.distinct, dfs.stats.generated], ['holds', 2883, 24138], `${form} dfs`);
+    // TLC: LastBounded (x[4] <= 2) fails at once on the state the first forbidden step reaches.
+    const bad = await run(params(form, { steps: true, lastAtMost: 2 }));
+    assert.equal(bad.status, 'violation', form);
+    assert.deepEqual(counter(bad, form, 4), [0, 1, 2, 3], form);
+    const cases: [Params, Awaited<ReturnType<typeof run>>][] = [
+      [params(form, { steps: true }), one],
+      [params(form, { steps: true, lastAtMost: 2 }), bad],
+    ];
+    for (const workers of [2, 3]) {
+      for (const [p, r] of cases) {
+        const many = await run(p, { workers, parallelFromStates: 0 });
+        const what = `${form} lastAtMost=${p.lastAtMost} workers=${workers}`;
+        assert.deepEqual(stats(many), stats(r), what);
+        assert.deepEqual(many.stats.coverage, r.stats.coverage, what);
+        assert.deepEqual(counter(many, form, 4), counter(r, form, 4), what);
+      }
     }
   }
 });

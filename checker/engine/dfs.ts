@@ -13,6 +13,7 @@ import type { SearchEnd, SearchOutcome } from './search.ts';
 
 interface Frame<S> {
   readonly id: number;
+  readonly state: S;
   readonly depth: number;
   readonly successors: S[];
   readonly actions: number[];
@@ -50,10 +51,10 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     workers: 1,
   });
 
-  /** Visits `s` reached at `depth`; returns a violation, or pushes a frame when it must be explored. */
-  const enter = (s: S, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
+  /** Visits `s` reached at `depth` from `from` (null: an initial state); returns a violation, or pushes a frame when it must be explored. */
+  const enter = (s: S, from: S | null, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
     curId = parent;
-    if (!expander.withinConstraint(s)) {
+    if (from === null ? !expander.withinConstraint(s) : expander.constrained && !expander.admits(from, s)) {
       // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
       const bad = expander.firstViolation(s);
       if (bad < 0) return null;
@@ -92,14 +93,14 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     });
     generated += count;
     if (count === 0 && deadlock) return { kind: 'deadlock', stateId: id };
-    stack.push({ id, depth, successors, actions, ordinals, next: 0 });
+    stack.push({ id, state: s, depth, successors, actions, ordinals, next: 0 });
     return null;
   };
 
   try {
     for (const [initIndex, s] of expander.initialStates().entries()) {
       generated++;
-      const end = enter(s, NO_PARENT, 0, -1, initIndex);
+      const end = enter(s, null, NO_PARENT, 0, -1, initIndex);
       if (end) return outcome(end);
       let steps = 0;
       while (stack.length > 0) {
@@ -109,7 +110,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
           continue;
         }
         const i = top.next++;
-        const end2 = enter(top.successors[i]!, top.id, top.depth + 1, top.actions[i]!, top.ordinals[i]!);
+        const end2 = enter(top.successors[i]!, top.state, top.id, top.depth + 1, top.actions[i]!, top.ordinals[i]!);
         if (end2) return outcome(end2);
         if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
         if (++steps >= 512) {

@@ -65,7 +65,7 @@ export class Expander<S> {
   private readonly paramsOf: readonly (((s: S) => Iterable<ActionParams>) | null)[];
   private readonly guardOf: readonly (Guard<S> | null)[];
   private readonly nextOf: readonly Effect<S>[];
-  /** Whether the model has a CONSTRAINT (withinConstraint is always true without one). */
+  /** Whether the model has a CONSTRAINT or an ACTION_CONSTRAINT (`admits` is always true without them). */
   readonly constrained: boolean;
   /** 1 for an action its spec's parameters disable (`disabledBy`). */
   private readonly skipped: Uint8Array;
@@ -83,7 +83,7 @@ export class Expander<S> {
     this.guardOf = this.actions.map((a) => a.enabled ?? null);
     this.nextOf = this.actions.map((a) => a.next);
     this.skipped = Uint8Array.from(this.actions, (a) => (a.disabledBy !== undefined ? 1 : 0));
-    this.constrained = model.constraint !== undefined;
+    this.constrained = model.constraint !== undefined || model.actionConstraint !== undefined;
     this.guardOfState = Uint8Array.from(this.actions, (a) => (a.params !== undefined && a.enabled !== undefined && readsStateOnly(a.enabled) ? 1 : 0));
     this.renamings = symmetry && model.symmetry ? symmetryRenamings(model.symmetry) : [];
     this.symmetryCheck = SymmetryDeclarationCheck.of(model, this.renamings);
@@ -383,6 +383,17 @@ export class Expander<S> {
       return this.model.constraint(s);
     } catch (e) {
       throw new SpecError('constraint', 'constraint() threw', e);
+    }
+  }
+
+  /** Whether the step from `s` to `t` stays in the model: `t` within the CONSTRAINT, the step within the ACTION_CONSTRAINT. */
+  admits(s: S, t: S): boolean {
+    if (!this.withinConstraint(t)) return false;
+    if (!this.model.actionConstraint) return true;
+    try {
+      return this.model.actionConstraint(s, t);
+    } catch (e) {
+      throw new SpecError('constraint', 'actionConstraint() threw', e);
     }
   }
 }

@@ -31,15 +31,17 @@ export function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarge
 function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk | null {
   let s: S = expander.initialStates()[walk.init]!;
   if (hits(expander, s, target)) return { init: walk.init, steps: [] };
+  // No behaviour of the model goes on from a state outside its constraints.
+  if (!expander.withinConstraint(s)) return null;
   const taken: WalkStep[] = [];
   for (const step of walk.steps) {
-    // No behaviour of the model goes on from a state outside its CONSTRAINT.
-    if (!expander.withinConstraint(s)) return null;
     const next = expander.stepBy(s, step.action, paramsKey(step.params), paramsKey);
     if (next === null) continue;
     taken.push({ action: step.action, params: next.params });
+    const from = s;
     s = next.state;
     if (hits(expander, s, target)) return { init: walk.init, steps: taken };
+    if (expander.constrained && !expander.admits(from, s)) return null;
   }
   return null;
 }

@@ -78,8 +78,10 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       if (temporal.length > 0) onWalk.set(`${expander.hi}:${expander.lo}`, 0);
       let bad = expander.firstViolation(s);
       if (bad >= 0) return violation(bad);
-      // A walk ends at a state outside the CONSTRAINT, once checked, as TLC's simulation ends it.
-      for (let d = 0; d < options.maxDepth && expander.withinConstraint(s); d++) {
+      // A walk ends at a state outside the CONSTRAINT (or reached by a step outside the ACTION_CONSTRAINT),
+      // once checked, as TLC's simulation ends it.
+      let inModel = expander.withinConstraint(s);
+      for (let d = 0; d < options.maxDepth && inModel; d++) {
         const next: { t: S; action: number; params: ActionParams }[] = [];
         expander.successors(s, (t, action, params) => next.push({ t, action, params }));
         if (next.length === 0) {
@@ -109,6 +111,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           walkStates.push(pick.t);
         }
         walk.steps.push({ action: pick.action, params: pick.params });
+        inModel = !expander.constrained || expander.admits(s, pick.t);
         s = pick.t;
         note(s);
         steps++;

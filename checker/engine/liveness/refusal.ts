@@ -22,9 +22,10 @@ export function livenessRefusal<S>(model: Model<S>, symmetry: boolean): string |
       'what is enabled, so fairness and the loops found would not be the model\'s. Drop the view (or the temporal properties) for this check'
     );
   }
-  if (model.constraint) {
+  if (model.constraint || model.actionConstraint) {
+    const which = model.constraint ? 'a CONSTRAINT' : 'an ACTION_CONSTRAINT';
     return (
-      `this model declares a CONSTRAINT, which cannot be used with the temporal properties ${names}: a state it cuts off has no ` +
+      `this model declares ${which}, which cannot be used with the temporal properties ${names}: a state it cuts off has no ` +
       'successors and would look like a behaviour that stops for ever'
     );
   }

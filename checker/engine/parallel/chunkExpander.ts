@@ -73,8 +73,8 @@ export class ChunkExpander {
       // A step that changed nothing gives back the state being expanded (as in bfs.ts), which is in the
       // level, so seen: no fingerprint to compute, no lookup.
       if (t === this.parent) return;
-      // As in TLC (and bfs.ts), the constraint is asked before any table: a state outside it is in none.
-      if (constrained && !expander.withinConstraint(t)) return this.batch.push(t, action, ordinal, index, 0, 0, OUTSIDE);
+      // As in TLC (and bfs.ts), the constraints are asked before any table: a state outside them is in none.
+      if (constrained && !expander.admits(this.parent, t)) return this.batch.push(t, action, ordinal, index, 0, 0, OUTSIDE);
       expander.fingerprint(t);
       if (this.known.has(expander.hi, expander.lo)) return;
       this.batch.push(t, action, ordinal, index, expander.hi, expander.lo, 0);

@@ -33,7 +33,7 @@ function expand(seenBuffer: SharedArrayBuffer): void {
       expander.successors(s, (t, action, _params, ordinal) => {
         generated++;
         fired[action]!++;
-        if (!expander.withinConstraint(t)) {
+        if (expander.constrained && !expander.admits(s, t)) {
           // Outside the CONSTRAINT: checked here, sent only when an invariant fails on it (see protocol.ts).
           const bad = expander.firstViolation(t);
           if (bad < 0) return;
