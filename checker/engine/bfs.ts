@@ -160,7 +160,7 @@ export async function breadthFirst<S>(
   };
   /**
    * A successor outside the CONSTRAINT, or reached by a step outside the ACTION_CONSTRAINT, as TLC treats
-   * it: its invariants are checked each time it is reached so, but it is not a state of the model (not
+   * it: its invariants are checked each time it is reached that way, but it is not a state of the model (not
    * counted, never expanded). Logged only when it breaks one, for the counterexample.
    */
   const checkOutside = (t: S, actionIndex: number, ordinal: number): void => {

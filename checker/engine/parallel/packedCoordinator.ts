@@ -297,20 +297,6 @@ async function search<S>(
       }
       at += PARENT_HEADER + 3 * pairs;
       let violation: SearchEnd | null = null;
-      /**
-       * Spec code threw on this parent's successor `index`, of `action`: the sequential search stops at
-       * once, having generated the successors up to this one, and without the counts of this one's action
-       * and those after it (bfs.ts takes them back).
-       */
-      const undoFrom = (action: number, index: number): void => {
-        generated += index + 1;
-        for (let k = 0; k < pairs; k++) {
-          const q = countsAt + 3 * k;
-          if (p[q]! < action) continue;
-          expander.enabledCount[p[q]!]! -= p[q + 1]!;
-          expander.firedCount[p[q]!]! -= p[q + 2]!;
-        }
-      };
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
         if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
@@ -318,7 +304,7 @@ async function search<S>(
           // Outside the CONSTRAINT: sent only because an invariant fails on it or spec code threw (bfs.ts).
           const verdict = cand[o + 5]!;
           if (verdict === ERROR_VERDICT) {
-            undoFrom(cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
+            undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
             return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
           }
           if (violation === null) {
@@ -338,7 +324,7 @@ async function search<S>(
         newStates[action]!++;
         const verdict = cand[o + 5]!;
         if (verdict === ERROR_VERDICT) {
-          undoFrom(action, cand[o + 4]!);
+          undoFrom(countsAt, pairs, action, cand[o + 4]!);
           return { kind: 'error', stateId: id, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
         }
         const bits = cand[o + 6]!;
@@ -356,5 +342,20 @@ async function search<S>(
       pos++;
     }
     return null;
+
+    /**
+     * Spec code threw on successor `index` of the parent whose `pairs` counts are at `countsAt`, in
+     * `action`: the sequential search stops at once, having generated the successors up to this one, and
+     * without the counts of this one's action and those after it (bfs.ts takes them back).
+     */
+    function undoFrom(countsAt: number, pairs: number, action: number, index: number): void {
+      generated += index + 1;
+      for (let k = 0; k < pairs; k++) {
+        const q = countsAt + 3 * k;
+        if (p[q]! < action) continue;
+        expander.enabledCount[p[q]!]! -= p[q + 1]!;
+        expander.firedCount[p[q]!]! -= p[q + 2]!;
+      }
+    }
   }
 }
