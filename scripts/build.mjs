@@ -1,6 +1,6 @@
 // Compiles kmc to dist/ (tsc, with `.ts` import specifiers rewritten to `.js`) and copies the files tsc
 // does not emit: the worker-thread entries, the command's launcher and the suite's JSON schema.
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -8,19 +8,25 @@ const root = new URL('..', import.meta.url);
 // Incremental: dist/.tsbuildinfo records what was built, and goes with dist/ when it is deleted. Even
 // with nothing to do, tsc takes seconds to find that out (npm test and npm pack build first), so when no
 // input is newer than the last build that succeeded (dist/.built), tsc is not started at all.
+// Neither record notices a file of dist/ deleted or changed since (by hand, or by an interrupted copy):
+// the stamp also says when that build finished, and a compiled file gone or newer than that has dist/
+// built again in full.
 const stamp = new URL('dist/.built', root);
 const startedAt = new Date();
 const require = createRequire(import.meta.url);
 // What the build depends on besides the files' dates: npm pack rewrites package.json (prepack, postpack),
 // so its date says nothing; the fields that change how tsc emits, and tsc's version, are compared instead.
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const INPUTS = ['spec', 'checker', 'invariants', 'traces', 'tsconfig.json', 'tsconfig.build.json'];
 const settings = JSON.stringify({ type: pkg.type, imports: pkg.imports, typescript: require('typescript/package.json').version });
-if (!upToDate()) {
+const last = lastBuild();
+if (!upToDate(last)) {
+  if (last !== null && !outputsIntact(last.finishedAt)) rmSync(new URL('dist/.tsbuildinfo', root), { force: true });
   const tsc = require.resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
   // Dated when the build started: a file saved during the build is newer, and builds again next time.
-  writeFileSync(stamp, settings);
+  writeFileSync(stamp, JSON.stringify({ settings, finishedAt: Date.now() }));
   utimesSync(stamp, startedAt, startedAt);
 }
 for (const file of ['checker/cli/bin.mjs', 'checker/engine/parallel/workerEntry.mjs', 'checker/ci/worker.mjs', 'checker/ci/kmc-suite.schema.json']) {
@@ -31,15 +37,37 @@ for (const file of ['checker/cli/bin.mjs', 'checker/engine/parallel/workerEntry.
 const { loadCatalog, CATALOG_FILE } = await import(new URL('dist/checker/cli/bundledCatalog.js', root).href);
 writeFileSync(new URL(`dist/checker/cli/${CATALOG_FILE}`, root), `${JSON.stringify(await loadCatalog())}\n`);
 
-/** True when dist/ was built after the last change to any source or build setting. */
-function upToDate() {
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== settings) return false;
+/** The last build that succeeded: its settings and when it finished (ms), or null. */
+function lastBuild() {
+  try {
+    const recorded = JSON.parse(readFileSync(stamp, 'utf8'));
+    return typeof recorded.finishedAt === 'number' ? recorded : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when dist/ was built after the last change to any source or build setting, and is as that build left it. */
+function upToDate(last) {
+  if (last === null || last.settings !== settings) return false;
   const builtAt = statSync(stamp).mtimeMs;
   const newer = (path) => {
     const st = statSync(path);
     if (!st.isDirectory()) return st.mtimeMs >= builtAt;
     return readdirSync(path).some((name) => newer(`${path}/${name}`));
   };
-  const inputs = ['spec', 'checker', 'invariants', 'traces', 'tsconfig.json', 'tsconfig.build.json'];
-  return !inputs.some((input) => newer(new URL(input, root).pathname));
+  return !INPUTS.some((input) => newer(new URL(input, root).pathname)) && outputsIntact(last.finishedAt);
+}
+
+/** True when every compiled source has its `.js` in dist/, unchanged since the build that finished at `finishedAt`. */
+function outputsIntact(finishedAt) {
+  const intact = (dir) =>
+    readdirSync(new URL(dir, root)).every((name) => {
+      const path = `${dir}/${name}`;
+      if (statSync(new URL(path, root)).isDirectory()) return name === 'fixtures' || intact(path);
+      if (!name.endsWith('.ts') || name.endsWith('.test.ts') || path.endsWith('/testSupport.ts')) return true;
+      const out = new URL(`dist/${path.slice(0, -3)}.js`, root);
+      return existsSync(out) && statSync(out).mtimeMs <= finishedAt;
+    });
+  return ['spec', 'checker', 'invariants', 'traces'].every(intact);
 }
