@@ -4,6 +4,7 @@ import twoPhase from '../../spec/twophase/twoPhase.ts';
 import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
 import { checkModel } from './check.ts';
 import { neighbourhoodGraph, overlayTrace, reachableGraph, replayItf } from './reachableGraph.ts';
+import counters from '../../test/fixtures/boundedCounters.ts';
 import { UserError } from '../cli/userError.ts';
 
 const buggy = { rm: 3, bug: 'tmCommitEarly' };
@@ -66,6 +67,20 @@ test('the whole reachable graph of two-phase commit with 3 RMs has TLC’s 288 s
   assert.equal(check.stats.generated, 1146);
   assert.equal(g.filterNodes((_, a) => a.initial).length, 1);
   assert.equal(g.filterNodes((_, a) => a.violates !== undefined).length, 0);
+});
+
+test('the reachable graph of a model with constraints expands the states the check counts, and draws the ones cut off', async () => {
+  for (const steps of [false, true]) {
+    const model = counters.build({ n: 3, k: 4, tight: false, outsideInit: false, throwAt: -1, steps, lastAtMost: -1, form: 'immutable' });
+    const g = reachableGraph(model, { spec: 'bounded-counters' });
+    const check = await checkModel(model, {}, { spec: 'bounded-counters', params: {} });
+    const inside = g.filterNodes((_, a) => a.frontier !== true);
+    assert.equal(inside.length, check.stats.distinct, `steps=${steps}`);
+    // Each state the check counts has all its successors drawn: one edge per successor it generated.
+    const edgesOut = inside.reduce((n, k) => n + g.outDegree(k), 0);
+    assert.equal(edgesOut + 1, check.stats.generated, `steps=${steps}`);
+    assert.ok(g.order > inside.length, 'states cut off are drawn too');
+  }
 });
 
 test('the counterexample drawn on the reachable graph of the buggy model', async () => {

@@ -165,9 +165,16 @@ export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?
         const action = expander.actions[a]!.name;
         const params = formatParams(paramsToItf(p) as { [name: string]: ItfValue });
         const tKey = keyOf(t);
+        // A state reached only by steps the constraints rule out is drawn, not expanded (as the check counts it).
+        const inModel = !expander.constrained || expander.admits(state, t);
         if (!g.hasNode(tKey)) {
           if (g.order >= maxStates) throw tooLarge(`the reachable state graph of ${label.title ?? label.spec}`, maxStates, REACHABLE_ADVICE);
           g.addNode(tKey, { label: `#${g.order}`, vars: stateVariables(t), initial: false, onTrace: false, steps: [], depth, parent: key, ...violation(expander, t) });
+          if (inModel) next.push({ key: tKey, state: t });
+          else g.setNodeAttribute(tKey, 'frontier', true);
+        } else if (inModel && g.getNodeAttribute(tKey, 'frontier') === true) {
+          // Drawn when a ruled-out step reached it first; a step inside the model reaches it now.
+          g.mergeNodeAttributes(tKey, { frontier: false, depth, parent: key });
           next.push({ key: tKey, state: t });
         }
         addTransition(g, key, tKey, { action, params, label: params ? `${action}(${params})` : action, onTrace: false });
