@@ -113,11 +113,16 @@ export function neighbourhoodGraph<S>(model: Model<S>, itf: ItfTrace, hops: numb
         const tKey = keyOf(t);
         // The trace's own transition is already drawn.
         if (traceNext.delete(`${tKey} ${action}(${params})`)) return;
+        // As in the reachable graph: a state reached by a ruled-out step is drawn, not expanded.
+        const inModel = !expander.constrained || expander.admits(state, t);
         if (!g.hasNode(tKey)) {
           if (g.order >= maxStates) throw tooLarge(`the neighbourhood of this trace, ${hops} hop(s) out,`, maxStates, neighbourhoodAdvice(hops));
           g.addNode(tKey, { label: `#${++discovered}`, vars: stateVariables(t), initial: false, onTrace: false, steps: [], depth, parent: key, ...violation(expander, t) });
-          if (depth === hops) g.setNodeAttribute(tKey, 'frontier', true);
+          if (depth === hops || !inModel) g.setNodeAttribute(tKey, 'frontier', true);
           else next.push({ key: tKey, state: t });
+        } else if (inModel && depth < hops && g.getNodeAttribute(tKey, 'frontier') === true && !expanded.has(tKey) && g.getNodeAttribute(tKey, 'violates') === undefined) {
+          g.mergeNodeAttributes(tKey, { frontier: false });
+          next.push({ key: tKey, state: t });
         }
         addTransition(g, key, tKey, { action, params, label: params ? `${action}(${params})` : action, onTrace: false });
       });
