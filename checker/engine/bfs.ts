@@ -80,7 +80,9 @@ export async function breadthFirst<S>(
     log,
     distinct: log.size - outside,
     generated,
-    depth: log.size - outside > 0 ? depth + 1 : 0,
+    // As TLC counts it: the levels that hold a state of the model, so a run that stops inside a level
+    // counts the next one when a state of it was found (the new state that breaks an invariant, say).
+    depth: log.size - outside > 0 ? depth + 1 + ((next?.length ?? 0) > 0 ? 1 : 0) : 0,
     queued: (current?.remaining ?? 0) + (next?.length ?? 0),
     newStates,
     witnessesReached,

@@ -60,6 +60,9 @@ test('Die Hard: the 6-step solution is found as a shortest trace', async () => {
   assert.deepEqual(actionsOf(r), ['Init', 'FillBigJug', 'BigToSmall', 'EmptySmallJug', 'BigToSmall', 'FillBigJug', 'BigToSmall']);
   const last = r.trace!.steps.at(-1)!.state as { big: number };
   assert.equal(last.big, 4);
+  // TLC on the same model: 73 states generated, 14 distinct, and depth 7, which counts the level of the
+  // state that breaks the invariant (found while the sixth level was expanded).
+  assert.deepEqual([r.stats.generated, r.stats.distinct, r.stats.depth], [73, 14, 7]);
   const impossible = await checkModel(dieHard.build({ small: 2, big: 4, goal: 3 }), {}, label);
   assert.equal(impossible.status, 'holds');
   assert.equal(impossible.stats.distinct, 6);

@@ -72,6 +72,8 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       seen.insert(expander.hi, expander.lo, id);
       if (action >= 0) newStates[action]!++;
       curId = id;
+      // A state of the model counts towards the depth even when it ends the search (as in bfs.ts).
+      if (depth > deepest) deepest = depth;
       const bad = expander.firstViolation(s);
       expander.markWitnesses(s, witnessesReached);
       if (bad >= 0) return { kind: 'violation', stateId: id, invariant: bad };

@@ -16,7 +16,11 @@ export interface ActionCoverage {
 export interface Stats {
   readonly distinct: number;
   readonly generated: number;
-  /** As TLC reports it: states on the longest shortest path from an initial state (the number of BFS levels). */
+  /**
+   * As TLC reports it: states on the longest shortest path from an initial state (the number of BFS
+   * levels). A search that stops inside a level counts the next one once it holds a state of the model,
+   * such as the new state that breaks an invariant.
+   */
   readonly depth: number;
   readonly queued: number;
   readonly seconds: number;

@@ -61,7 +61,7 @@ test('kraft-16281: the JIRA history, shortest: r1 resigns, goes Prospective in e
   assert.equal(r.status, 'violation');
   assert.equal(r.status === 'violation' && r.property, 'NoIllegalState');
   assert.equal(r.stats.distinct, 254);
-  assert.equal(r.stats.depth, 4);
+  assert.equal(r.stats.depth, 5);
   const steps = traceOf(r)!.steps;
   assert.deepEqual(actions(r), ['Init', 'CheckQuorumResign', 'ElectionTimeout', 'HandleVoteRequest', 'HandleVoteResponse']);
   assert.deepEqual(steps.slice(1).map((s) => s.params.s), ['r1', 'r1', 'r2', 'r1']);
@@ -155,7 +155,7 @@ test('kraft-double-vote: the planted bug elects two leaders of epoch 2', async (
   const r = await (doubleVote ??= check('kraft-double-vote'));
   assert.equal(r.status === 'violation' && r.property, 'ElectionSafety');
   assert.equal(r.stats.distinct, 1174);
-  assert.equal(r.stats.depth, 10);
+  assert.equal(r.stats.depth, 11);
   assert.deepEqual(actions(r), [
     'Init',
     'FetchTimeout',

@@ -19,20 +19,20 @@ interface Caught {
 
 /** Each mutation that a preset catches: the preset, the property it breaks, the counterexample length. */
 const CAUGHT: Readonly<Partial<Record<Mutation, Caught>>> = {
-  ackIgnoresMinIsr: { preset: 'acks-all-lenient-hwm', property: 'AckImpliesMinIsrCopies', depth: 3 },
-  ackBeforeHighWatermark: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 1 },
-  highWatermarkIgnoresIsr: { preset: 'acks-quorum-preferred-safe', property: 'AckImpliesMinIsrCopies', depth: 1 },
-  strictHwmIgnored: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 3 },
-  uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
-  elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
-  elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 3 },
-  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 8 },
-  lastKnownLeaderWithElr: { preset: 'elr', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
-  expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 4 },
-  balancedIgnoresElr: { preset: 'balanced-recovery-manager', property: 'UncleanOnlyWhenStrategyAllows', depth: 4 },
-  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 9 },
-  longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 6 },
-  brokerEventOnePartition: { preset: 'elr-2-partitions', property: 'ElrMembersHoldCommitted', depth: 4 },
+  ackIgnoresMinIsr: { preset: 'acks-all-lenient-hwm', property: 'AckImpliesMinIsrCopies', depth: 4 },
+  ackBeforeHighWatermark: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 2 },
+  highWatermarkIgnoresIsr: { preset: 'acks-quorum-preferred-safe', property: 'AckImpliesMinIsrCopies', depth: 2 },
+  strictHwmIgnored: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 4 },
+  uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 6 },
+  elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 6 },
+  elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 4 },
+  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 9 },
+  lastKnownLeaderWithElr: { preset: 'elr', property: 'UncleanOnlyWhenStrategyAllows', depth: 5 },
+  expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 5 },
+  balancedIgnoresElr: { preset: 'balanced-recovery-manager', property: 'UncleanOnlyWhenStrategyAllows', depth: 5 },
+  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 10 },
+  longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 7 },
+  brokerEventOnePartition: { preset: 'elr-2-partitions', property: 'ElrMembersHoldCommitted', depth: 5 },
 };
 
 /** Each mutation no safety property can notice here, and why. */

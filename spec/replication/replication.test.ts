@@ -54,7 +54,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLost',
     distinct: 312,
-    depth: 6,
+    depth: 7,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -69,7 +69,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
     distinct: 8433,
-    depth: 9,
+    depth: 10,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -88,7 +88,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
     distinct: 19_622,
-    depth: 8,
+    depth: 9,
     trace: [
       'ProduceRecord(partition=0, broker=0)',
       'FetchRecords(partition=0, broker=1)',
@@ -104,7 +104,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLost',
     distinct: 193,
-    depth: 6,
+    depth: 7,
     trace: [
       'PartitionNetwork(brokers=[0,1])',
       'ProduceRecord(broker=0)',
@@ -119,7 +119,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLost',
     distinct: 258,
-    depth: 6,
+    depth: 7,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=2)',
@@ -134,7 +134,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLost',
     distinct: 203,
-    depth: 6,
+    depth: 7,
     trace: [
       'PartitionNetwork(brokers=[0,1])',
       'ProduceRecord(broker=0)',
@@ -148,7 +148,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLost',
     distinct: 111,
-    depth: 9,
+    depth: 10,
     trace: [
       'ControlledShutdown(broker=0)',
       'ProduceRecord(broker=1)',
@@ -167,7 +167,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
     distinct: 851,
-    depth: 8,
+    depth: 9,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -183,7 +183,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
     distinct: 2558,
-    depth: 8,
+    depth: 9,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -200,7 +200,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 274,
-    depth: 7,
+    depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -215,7 +215,7 @@ const PINS: Readonly<Record<string, Pin>> = {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 272,
-    depth: 7,
+    depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
       'FetchRecords(broker=1)',
@@ -279,7 +279,7 @@ test('without unclean-shutdown detection, a replica that lost data rejoins the E
     status: 'violation',
     property: 'ElrMembersHoldCommitted',
     distinct: 873,
-    depth: 5,
+    depth: 6,
     trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
   }));
 
@@ -288,7 +288,7 @@ test('without the strict high watermark, the ELR member that is elected lacks co
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 1195,
-    depth: 5,
+    depth: 6,
     trace: ['ProduceRecord(broker=0)', 'ShrinkIsr(leader=0, follower=1)', 'ShrinkIsr(leader=0, follower=2)', 'ControlledShutdown(broker=0)', 'FetchRecords(broker=0)'],
   }));
 
@@ -297,7 +297,7 @@ test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no
     status: 'violation',
     property: 'TruncationKeepsCommitted',
     distinct: 274,
-    depth: 7,
+    depth: 8,
     trace: PINS['empty-disk-13872']!.trace,
   }));
 
@@ -309,7 +309,7 @@ test('Aggressive with the Unclean Recovery Manager still loses: only the stale r
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
     distinct: 851,
-    depth: 8,
+    depth: 9,
     trace: PINS['unclean-aggressive']!.trace!.map((s) => s.replace('ElectUncleanLeader', 'UncleanRecovery')),
   }));
 

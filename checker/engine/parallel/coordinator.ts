@@ -108,7 +108,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       log,
       distinct,
       generated,
-      depth: distinct > 0 ? depth + 1 : 0,
+      // As TLC counts it: the levels that hold a state of the model, the one being found included.
+      depth: distinct > 0 ? depth + 1 + (distinct > levelFirstId + levelSize ? 1 : 0) : 0,
       queued: 0,
       newStates,
       witnessesReached,

@@ -189,7 +189,8 @@ async function search<S>(
     log,
     distinct: log.size - outside,
     generated,
-    depth: log.size - outside > 0 ? depth + 1 : 0,
+    // As TLC counts it: the levels that hold a state of the model, the one being found included.
+    depth: log.size - outside > 0 ? depth + 1 + (nextLevel.count > 0 ? 1 : 0) : 0,
     queued: 0,
     newStates,
     witnessesReached,
