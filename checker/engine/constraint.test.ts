@@ -5,7 +5,7 @@ import counters from '../../test/fixtures/boundedCounters.ts';
 import { checkModel } from './check.ts';
 import { simulate } from './simulate.ts';
 
-// The counts are TLC's on the same model (the TLA+ is in the fixture's comment), TLC 2.19 run locally.
+// The counts are TLC's on the same model (the TLA+ is in the fixture's comment), by TLC built from its public source.
 const modulePath = fileURLToPath(new URL('../../test/fixtures/boundedCounters.ts', import.meta.url));
 const label = { spec: 'bounded-counters', params: {} };
 const FORMS = ['layout', 'immutable'] as const;
