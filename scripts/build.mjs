@@ -17,11 +17,13 @@ const require = createRequire(import.meta.url);
 // What the build depends on besides the files' dates: npm pack rewrites package.json (prepack, postpack),
 // so its date says nothing; the fields that change how tsc emits, and tsc's version, are compared instead.
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-const INPUTS = ['spec', 'checker', 'invariants', 'traces', 'tsconfig.json', 'tsconfig.build.json'];
+// The source folders tsconfig.build.json compiles.
+const SOURCES = ['spec', 'checker', 'invariants', 'traces'];
 const settings = JSON.stringify({ type: pkg.type, imports: pkg.imports, typescript: require('typescript/package.json').version });
 const last = lastBuild();
-if (!upToDate(last)) {
-  if (last !== null && !outputsIntact(last.finishedAt)) rmSync(new URL('dist/.tsbuildinfo', root), { force: true });
+const intact = last !== null && outputsIntact(last.finishedAt);
+if (!intact || !upToDate(last)) {
+  if (!intact) rmSync(new URL('dist/.tsbuildinfo', root), { force: true });
   const tsc = require.resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
@@ -47,7 +49,7 @@ function lastBuild() {
   }
 }
 
-/** True when dist/ was built after the last change to any source or build setting, and is as that build left it. */
+/** True when dist/ was built after the last change to any source or build setting. */
 function upToDate(last) {
   if (last === null || last.settings !== settings) return false;
   const builtAt = statSync(stamp).mtimeMs;
@@ -56,10 +58,13 @@ function upToDate(last) {
     if (!st.isDirectory()) return st.mtimeMs >= builtAt;
     return readdirSync(path).some((name) => newer(`${path}/${name}`));
   };
-  return !INPUTS.some((input) => newer(new URL(input, root).pathname)) && outputsIntact(last.finishedAt);
+  return ![...SOURCES, 'tsconfig.json', 'tsconfig.build.json'].some((input) => newer(new URL(input, root).pathname));
 }
 
-/** True when every compiled source has its `.js` in dist/, unchanged since the build that finished at `finishedAt`. */
+/**
+ * True when every compiled source (what tsconfig.build.json does not exclude: tests, fixtures, test
+ * support) has its `.js` in dist/, unchanged since the build that finished at `finishedAt`.
+ */
 function outputsIntact(finishedAt) {
   const intact = (dir) =>
     readdirSync(new URL(dir, root)).every((name) => {
@@ -69,5 +74,5 @@ function outputsIntact(finishedAt) {
       const out = new URL(`dist/${path.slice(0, -3)}.js`, root);
       return existsSync(out) && statSync(out).mtimeMs <= finishedAt;
     });
-  return ['spec', 'checker', 'invariants', 'traces'].every(intact);
+  return SOURCES.every(intact);
 }
