@@ -54,7 +54,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
   /** Visits `s` reached at `depth` from `from` (null: an initial state); returns a violation, or pushes a frame when it must be explored. */
   const enter = (s: S, from: S | null, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
     curId = parent;
-    if (from === null ? !expander.withinConstraint(s) : expander.constrained && !expander.admits(from, s)) {
+    if (from === null ? !expander.withinConstraint(s) : !expander.admits(from, s)) {
       // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
       const bad = expander.firstViolation(s);
       if (bad < 0) return null;

@@ -65,7 +65,10 @@ export class Expander<S> {
   private readonly paramsOf: readonly (((s: S) => Iterable<ActionParams>) | null)[];
   private readonly guardOf: readonly (Guard<S> | null)[];
   private readonly nextOf: readonly Effect<S>[];
-  /** Whether the model has a CONSTRAINT or an ACTION_CONSTRAINT (`admits` is always true without them). */
+  /**
+   * Whether the model has a CONSTRAINT or an ACTION_CONSTRAINT (`admits` is always true without them):
+   * the searches' per-successor loops test this first and call nothing for a model without constraints.
+   */
   readonly constrained: boolean;
   /** 1 for an action its spec's parameters disable (`disabledBy`). */
   private readonly skipped: Uint8Array;

@@ -114,7 +114,7 @@ export function neighbourhoodGraph<S>(model: Model<S>, itf: ItfTrace, hops: numb
         // The trace's own transition is already drawn.
         if (traceNext.delete(`${tKey} ${action}(${params})`)) return;
         // As in the reachable graph: a state reached by a ruled-out step is drawn, not expanded.
-        const inModel = !expander.constrained || expander.admits(state, t);
+        const inModel = expander.admits(state, t);
         if (!g.hasNode(tKey)) {
           if (g.order >= maxStates) throw tooLarge(`the neighbourhood of this trace, ${hops} hop(s) out,`, maxStates, neighbourhoodAdvice(hops));
           g.addNode(tKey, { label: `#${++discovered}`, vars: stateVariables(t), initial: false, onTrace: false, steps: [], depth, parent: key, ...violation(expander, t) });
@@ -171,7 +171,7 @@ export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?
         const params = formatParams(paramsToItf(p) as { [name: string]: ItfValue });
         const tKey = keyOf(t);
         // A state reached only by steps the constraints rule out is drawn, not expanded (as the check counts it).
-        const inModel = !expander.constrained || expander.admits(state, t);
+        const inModel = expander.admits(state, t);
         if (!g.hasNode(tKey)) {
           if (g.order >= maxStates) throw tooLarge(`the reachable state graph of ${label.title ?? label.spec}`, maxStates, REACHABLE_ADVICE);
           g.addNode(tKey, { label: `#${g.order}`, vars: stateVariables(t), initial: false, onTrace: false, steps: [], depth, parent: key, ...violation(expander, t) });

@@ -41,7 +41,7 @@ function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): 
     const from = s;
     s = next.state;
     if (hits(expander, s, target)) return { init: walk.init, steps: taken };
-    if (expander.constrained && !expander.admits(from, s)) return null;
+    if (!expander.admits(from, s)) return null;
   }
   return null;
 }

@@ -111,7 +111,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           walkStates.push(pick.t);
         }
         walk.steps.push({ action: pick.action, params: pick.params });
-        inModel = !expander.constrained || expander.admits(s, pick.t);
+        inModel = expander.admits(s, pick.t);
         s = pick.t;
         note(s);
         steps++;

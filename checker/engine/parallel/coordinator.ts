@@ -168,7 +168,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         const hi = c[ci]!;
         const lo = c[ci + 1]!;
         if ((c[ci + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
-          // Outside the CONSTRAINT and breaking invariant `hi` (protocol.ts): logged, not counted, and sent
+          // Outside the constraints and breaking invariant `hi` (protocol.ts): logged, not counted, and sent
           // with the new states so that the workers check it in its place; the search stops after this parent.
           if (outsideViolation === null) {
             outsideId = log.add(parentId, c[ci + 2]! & ~OUTSIDE_CONSTRAINT, c[ci + 3]!);

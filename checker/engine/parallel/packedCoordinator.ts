@@ -302,7 +302,7 @@ async function search<S>(
         const o = ci * CANDIDATE_WORDS;
         if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
         if ((cand[o + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
-          // Outside the CONSTRAINT: sent only because an invariant fails on it or spec code threw (bfs.ts).
+          // Outside the constraints: sent only because an invariant fails on it or spec code threw (bfs.ts).
           const verdict = cand[o + 5]!;
           if (verdict === ERROR_VERDICT) {
             undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);

@@ -23,8 +23,8 @@ export const CANDIDATE_WORDS = 7; // hi, lo, action, ordinal, successor index, v
 /** `verdict`: 0 = every invariant holds; i + 1 = invariant i fails; ERROR_VERDICT = a property threw. */
 export const ERROR_VERDICT = 0xffffffff;
 /**
- * Set in a candidate's action word for a successor outside the model's CONSTRAINT: not a state of the
- * model, reported only when an invariant fails on it or spec code throws (chunkExpander.ts).
+ * The flag, in a candidate's action word, of a state outside the constraints (protocol.ts): reported
+ * only when an invariant fails on it or spec code throws.
  */
 export { OUTSIDE_CONSTRAINT } from './protocol.ts';
 

@@ -14,9 +14,10 @@ export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
 /** Per candidate successor, in a Uint32Array: fingerprint hi, lo, action index, parameter ordinal. */
 export const CANDIDATE_WORDS = 4;
 /**
- * Set in a candidate's action word for a successor outside the model's CONSTRAINT. Such a state is no
- * state of the model (bfs.ts): a worker sends it only when an invariant fails on it, with that
- * invariant's index in place of the fingerprint's high half.
+ * Set in a candidate's action word for a successor outside the model's CONSTRAINT, or reached by a step
+ * outside its ACTION_CONSTRAINT. Such a state is no state of the model (bfs.ts): a worker sends it only
+ * when an invariant fails on it, with that invariant's index in place of the fingerprint's high half.
+ * The packed search flags its candidates the same way (packedProtocol.ts).
  */
 export const OUTSIDE_CONSTRAINT = 0x80000000;
 /** Per new state, in the broadcast Uint32Array: parent position in its level, action, parameter ordinal. */

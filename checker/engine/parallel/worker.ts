@@ -33,8 +33,8 @@ function expand(seenBuffer: SharedArrayBuffer): void {
       expander.successors(s, (t, action, _params, ordinal) => {
         generated++;
         fired[action]!++;
-        if (expander.constrained && !expander.admits(s, t)) {
-          // Outside the CONSTRAINT: checked here, sent only when an invariant fails on it (see protocol.ts).
+        if (!expander.admits(s, t)) {
+          // Outside the constraints: checked here, sent only when an invariant fails on it (see protocol.ts).
           const bad = expander.firstViolation(t);
           if (bad < 0) return;
           candidateCount++;
