@@ -43,6 +43,11 @@ class LevelBuffer {
   constructor(private readonly width: number, capacity: number) {
     this.bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1 << 16, capacity * width)));
   }
+  /** This buffer with no states, for the next level but one (its memory is kept). */
+  emptied(): this {
+    this.count = 0;
+    return this;
+  }
   push(b: Uint8Array, at: number): void {
     const end = (this.count + 1) * this.width;
     if (end > this.bytes.length) {
@@ -174,6 +179,8 @@ async function search<S>(
   let levelSize = frontier.remaining;
   let levelFirstId = log.size - levelSize;
   let nextLevel = new LevelBuffer(width, levelSize * 2);
+  /** The buffer of the level being expanded, once it is one this search wrote: the level after next is written into it. */
+  let levelBuffer: LevelBuffer | null = null;
   // The workers' heaps count against the budget too; each reports its own with every chunk.
   const workerHeaps = new Float64Array(workers.length);
   const first = expander.initialStates()[0];
@@ -253,6 +260,8 @@ async function search<S>(
     levelFirstId = log.size - nextLevel.count;
     levelBytes = nextLevel.bytes;
     levelSize = nextLevel.count;
+    const spare = levelBuffer;
+    levelBuffer = nextLevel;
     levelStarts.push(levelFirstId);
     if (checkpoint && limits.seconds - lastCheckpointAt >= checkpoint.everySeconds) {
       writeCheckpoint(checkpoint, {
@@ -269,7 +278,8 @@ async function search<S>(
       });
       lastCheckpointAt = limits.seconds;
     }
-    nextLevel = new LevelBuffer(width, levelSize * 2);
+    // Memory already written is reused: each first write to a page of a fresh buffer is a page fault.
+    nextLevel = spare !== null ? spare.emptied() : new LevelBuffer(width, levelSize * 2);
   }
   return outcome({ kind: 'complete' });
 
