@@ -83,6 +83,34 @@ test('the reachable graph of a model with constraints expands the states the che
   }
 });
 
+test('the neighbourhood of a trace expands only states of the model: none outside the constraint, none reached only by a ruled-out step', async () => {
+  // [ACTION_CONSTRAINT on, counters, bound K, LastBounded bound]: the counterexample runs the last counter up.
+  for (const [steps, n, k, last] of [[false, 3, 2, 1], [true, 3, 5, 3]] as const) {
+    const params = { n, k, tight: false, outsideInit: false, throwAt: -1, steps, lastAtMost: last, form: 'layout' };
+    const model = counters.build(params);
+    const r = await checkModel(model, {}, { spec: 'bounded-counters', params });
+    assert.ok(r.status === 'violation' && r.trace, `steps=${steps}`);
+    const hops = 3;
+    const g = neighbourhoodGraph(model, toItf(r.trace), hops);
+    const x = (key: string) => (g.getNodeAttribute(key, 'vars') as { x: { '#bigint': string }[] }).x.map((v) => Number(v['#bigint']));
+    const inConstraint = (key: string) => x(key).reduce((a, v) => a + v, 0) <= k;
+    const stepAllowed = (from: string, to: string) => !steps || !(x(from)[0] === 0 && x(to)[n - 1]! > 2);
+    const expanded = (key: string) => g.outDegree(key) > 0;
+    // A state off the trace is expanded exactly when it is a state of the model reached by an allowed step
+    // from an expanded state, fewer than `hops` steps out, and breaks no invariant.
+    let cutOff = 0;
+    g.forEachNode((key, a) => {
+      if (a.onTrace) return;
+      const reachedInModel = g.inNeighbors(key).some((from) => expanded(from) && stepAllowed(from, key));
+      const shouldExpand = a.depth < hops && a.violates === undefined && inConstraint(key) && reachedInModel;
+      assert.equal(expanded(key), shouldExpand, `steps=${steps}: state ${JSON.stringify(x(key))} at depth ${a.depth}`);
+      assert.equal(a.frontier === true, !shouldExpand, `steps=${steps}: state ${JSON.stringify(x(key))} frontier`);
+      if (a.depth < hops && a.violates === undefined && !shouldExpand) cutOff++;
+    });
+    assert.ok(cutOff > 0, `steps=${steps}: some state inside the hops is cut off by the ${steps ? 'ACTION_CONSTRAINT' : 'CONSTRAINT'}`);
+  }
+});
+
 test('the counterexample drawn on the reachable graph of the buggy model', async () => {
   const model = twoPhase.build(buggy);
   const g = reachableGraph(model, { spec: 'twophase' });
