@@ -4,8 +4,6 @@ import { NumberFrontier } from './frontier.ts';
 import { checkModel } from './check.ts';
 import { always } from '../../invariants/property.ts';
 import type { Model } from '../../spec/spec.ts';
-import twoPhase from '../../spec/twophase/twoPhase.ts';
-import twoPhasePacked from '../../bench/twoPhasePacked.ts';
 
 test('a number frontier gives back its states and ids in order, through growth and reset', () => {
   const f = new NumberFrontier<unknown>();
@@ -33,20 +31,6 @@ test('a number frontier gives back its states and ids in order, through growth a
   f.push(3, null, 4);
   assert.equal(f.peekState(), 3);
   assert.equal(f.peekId(), 4);
-});
-
-test('TwoPhase packed by hand into numbers reaches what the bundled layout reaches', async () => {
-  for (const rm of [2, 3, 4]) {
-    const label = { spec: 'twophase', params: { rm } };
-    const byHand = await checkModel(twoPhasePacked.build({ rm }), {}, label);
-    const layout = await checkModel(twoPhase.build({ rm, bug: 'none' }), {}, label);
-    assert.equal(byHand.status, 'holds');
-    assert.equal(layout.status, 'holds');
-    assert.deepEqual(
-      [byHand.stats.distinct, byHand.stats.generated, byHand.stats.depth],
-      [layout.stats.distinct, layout.stats.generated, layout.stats.depth],
-    );
-  }
 });
 
 test('a counterexample through number states is the shortest one', async () => {
