@@ -36,7 +36,7 @@ test('kmc ci under GitHub Actions: annotations on stdout, summary appended to $G
   );
   assert.equal(r!.code, ExitCode.Violation);
   assert.equal(r!.err, '');
-  assert.match(r!.out, /^BROKEN +twophase\/rm3-commit-early +holds +violates TCConsistent +168 +6 /m);
+  assert.match(r!.out, /^BROKEN +twophase\/rm3-commit-early +holds +violates TCConsistent +167 +6 /m);
   assert.match(r!.out, /\n::error file=[^,]*kmc\.suite\.yaml,line=6,title=kmc ci%3A twophase\/rm3-commit-early%3A expected holds%2C got violates TCConsistent::breaks TCConsistent/);
   const md = readFileSync(join(dir, 'r/summary.md'), 'utf8');
   assert.equal(readFileSync(summary, 'utf8'), `earlier step\n${md}\n`);

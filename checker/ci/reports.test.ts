@@ -191,7 +191,7 @@ Suite \`DIR/kmc.suite.yaml\`, T s on 1 lane.
 | | Check | Expected | Got | Distinct states | Depth | Time |
 |---|---|---|---|--:|--:|--:|
 | ✅ | twophase/rm3 | holds | holds | 288 | 11 | T s |
-| ❌ | commit-early &lt;expects&gt; "holds" &amp; fails | holds | violates TCConsistent **BROKEN** | 168 | 6 | T s |
+| ❌ | commit-early &lt;expects&gt; "holds" &amp; fails | holds | violates TCConsistent **BROKEN** | 167 | 6 | T s |
 | ❌ | counter[max=20] | holds | incomplete (maxStates) **BUDGET** | 100 | 10 | T s |
 | ❌ | counter[bug=decFromZero] | holds | error **ERROR** | 1 | 1 | T s |
 | ⏭️ | twophase/rm5 | holds | skipped **skipped** |  |  |  |

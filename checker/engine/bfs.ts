@@ -172,13 +172,36 @@ export async function breadthFirst<S>(
     outside = 1;
     violation = { kind: 'violation', stateId: log.add(parentId, actionIndex, ordinal), invariant: bad };
   };
+  // Per action, the successors the state being expanded gave so far when they go one at a time (below),
+  // so that `takeBackFrom` can take back the counts of the action a violation ended the search in.
+  const firedNow = recorder === undefined ? null : new Float64Array(expander.actions.length);
+  let stoppedIn = -1;
   // The liveness recorder reads each edge's fingerprint as it comes: successors go one at a time.
   const visitNow = (t: S, actionIndex: number, params: unknown, ordinal: number): void => {
+    firedNow![actionIndex]!++;
+    // As TLC: the search ends at the successor that breaks an invariant; none after it is generated.
+    if (violation !== null) return;
     generated++;
-    if (constrained && !expander.admits(parent!, t)) return checkOutside(t, actionIndex, ordinal);
-    expander.fingerprint(t);
-    recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
-    record(t, actionIndex, ordinal, expander.hi, expander.lo);
+    if (constrained && !expander.admits(parent!, t)) checkOutside(t, actionIndex, ordinal);
+    else {
+      expander.fingerprint(t);
+      recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
+      record(t, actionIndex, ordinal, expander.hi, expander.lo);
+    }
+    if (violation !== null) stoppedIn = actionIndex;
+  };
+  /**
+   * Takes back the counts of actions `from` up to `stop` (the action that threw, or all) of the state just
+   * expanded: a search that stops inside an action has not taken that action's counts (the expander adds
+   * them once an action is done), nor any later action's.
+   */
+  const takeBackFrom = (from: number, stop: number, firedOf: (a: number) => number): void => {
+    for (let a = from; a < stop; a++) {
+      const fired = firedOf(a);
+      if (fired === 0) continue;
+      expander.enabledCount[a]!--;
+      expander.firedCount[a]! -= fired;
+    }
   };
   // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
   // set once the state is expanded whole: the table is tens of megabytes, a lookup is a trip to memory,
@@ -215,22 +238,28 @@ export async function breadthFirst<S>(
       for (; i < n; i++) {
         if (known[i] === 0) record(states[i]!, actionOf[i]!, ordinalOf[i]!, hiOf[i]!, loOf[i]!);
         else if (known[i] === OUTSIDE) checkOutside(states[i]!, actionOf[i]!, ordinalOf[i]!);
+        // As TLC: the search ends at the successor that breaks an invariant; none after it is generated.
+        if (violation !== null) return stopAt(i, n, generatedBefore, threw);
       }
     } catch (e) {
-      // A property threw at successor i: leave the counts as visiting each successor at once would
-      // have, when nothing after successor i was generated and its action's count not yet taken.
-      generated = generatedBefore + i + 1;
-      const stop = threw ? expander.expandingAction : expander.actions.length;
-      let j = i;
-      while (j > 0 && actionOf[j - 1] === actionOf[i]) j--;
-      for (let last = -1; j < n && actionOf[j]! < stop; j++) {
-        const a = actionOf[j]!;
-        if (a !== last) expander.enabledCount[a]!--;
-        expander.firedCount[a]!--;
-        last = a;
-      }
+      // A property threw at successor i: the search ends there too.
+      stopAt(i, n, generatedBefore, threw);
       throw e;
     }
+  };
+  /**
+   * The search ends at successor `i` of the `n` collected: leave the counts as visiting each successor at
+   * once would have, when nothing after successor i was generated and its action's counts not yet taken.
+   */
+  const stopAt = (i: number, n: number, generatedBefore: number, threw: boolean): void => {
+    generated = generatedBefore + i + 1;
+    const actionOf = batch.actionOf;
+    const stop = threw ? expander.expandingAction : expander.actions.length;
+    takeBackFrom(actionOf[i]!, stop, (a) => {
+      let fired = 0;
+      for (let j = 0; j < n; j++) if (actionOf[j] === a) fired++;
+      return fired;
+    });
   };
 
   if (current === null || next === null) return outcome({ kind: 'complete' });
@@ -246,15 +275,22 @@ export async function breadthFirst<S>(
       try {
         recorder?.expand(s);
         const generatedBefore = generated;
-        let count: number;
+        let count = 0;
+        let threw = false;
         try {
           count = expander.successors(s, visit);
         } catch (e) {
+          threw = true;
           flush(generatedBefore, true);
-          throw e;
+          // Unless a successor before the one that threw broke an invariant: the search ended there.
+          if (violation === null) throw e;
         }
         flush(generatedBefore, false);
-        if (count === 0 && deadlock) {
+        if (firedNow !== null) {
+          if (stoppedIn >= 0) takeBackFrom(stoppedIn, threw ? expander.expandingAction : expander.actions.length, (a) => firedNow[a]!);
+          firedNow.fill(0);
+        }
+        if (violation === null && count === 0 && deadlock) {
           current.shift();
           return outcome({ kind: 'deadlock', stateId: parentId });
         }

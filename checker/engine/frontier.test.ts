@@ -48,5 +48,8 @@ test('a counterexample through number states is the shortest one', async () => {
   assert.equal(r.status, 'violation');
   const steps = r.status === 'violation' ? r.trace!.steps : [];
   assert.deepEqual(steps.map((s) => s.state), [1, 2, 5, 10, 20, 40]);
+  // TLC on the same model (Next == Double \/ AddThree) stops at 40, before 20's other successor (23) is
+  // generated: 22 states generated, 18 distinct states found, depth 6.
+  assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.depth], [18, 22, 6]);
   assert.deepEqual(steps.map((s) => s.action), ['Init', 'Double', 'AddThree', 'Double', 'Double', 'Double']);
 });

@@ -30,29 +30,29 @@ interface Pin {
 }
 
 const PINS: Readonly<Record<string, Pin>> = {
-  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 20, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
+  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 18, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
   'ce4-current-wins': { distinct: 6694, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'ce5-pending-duplicate': {
     property: 'BrokerEpochMonotonic',
-    distinct: 20,
+    distinct: 19,
     depth: 6,
     actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'],
   },
   'ce5-pending-checked': { distinct: 5223, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
   'ce6-reordered-heartbeats': {
     property: 'StaleHeartbeatInert',
-    distinct: 44,
+    distinct: 43,
     depth: 6,
     actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'],
   },
   'ce6-stale-ignored': { distinct: 1076, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 13, depth: 3, actions: ['ControllerFailover', 'LeaseExpire'] },
+  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 12, depth: 3, actions: ['ControllerFailover', 'LeaseExpire'] },
   'ce7-failover-extends': { distinct: 1254, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
-  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 28, depth: 5, actions: ['SendHeartbeat', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
+  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 26, depth: 5, actions: ['SendHeartbeat', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
   'ce8-catch-up': { distinct: 325, depth: 19, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'kip903-stale-isr': {
     property: 'NoStaleIsrExpansion',
-    distinct: 383,
+    distinct: 382,
     depth: 11,
     actions: [
       'StartBroker',

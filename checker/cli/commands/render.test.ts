@@ -109,7 +109,7 @@ test('render --neighbourhood and --reachable re-run the spec the trace names', a
   assert.deepEqual(await count([]), [6, 5]);
   assert.deepEqual(await count(['--neighbourhood', '1']), [31, 5]);
   assert.deepEqual(await count(['--neighbourhood', '2']), [84, 5]);
-  // The buggy model's whole graph: the check stops at the first violation (168 states), the picture does not.
+  // The buggy model's whole graph: the check stops at the first violation (167 states), the picture does not.
   const reachable = await kmcHere('render', file, '--format', 'dot', '--reachable');
   assert.equal(reachable.code, 0, reachable.stderr);
   assert.equal([...reachable.stdout.matchAll(/^ {4}"f[0-9a-f]{16}" \[/gm)].length, 498);

@@ -142,7 +142,9 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     const parentCursor = new Array<number>(n).fill(0);
     const candidateCursor = new Array<number>(n).fill(0);
     const accepted: number[] = []; // NEW_STATE_WORDS per new state
-    const parentEnds: { position: number; distinct: number; generated: number; newStatesAt: number; pairsFrom: number; worker: number }[] = [];
+    /** Per new state, its index among its parent's successors. */
+    const acceptedIndex: number[] = [];
+    const parentEnds: { position: number; generatedBefore: number; pairsFrom: number; worker: number }[] = [];
     let stop: SearchEnd | null = null;
     const firstNewId = log.size;
     let mergedTo = -1;
@@ -159,6 +161,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       const flags = p[at + 2]!;
       const pairs = p[at + 3]!;
       parentCursor[wi] = at + PARENT_HEADER + 2 * pairs;
+      const generatedBefore = generated;
       generated += gen;
       const parentId = levelFirstId + pos;
       const c = report.candidates;
@@ -170,12 +173,13 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         if ((c[ci + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
           // Outside the constraints and breaking invariant `hi` (protocol.ts): logged, not counted, and sent
           // with the new states so that the workers check it in its place; the search stops after this parent.
-          if (outsideViolation === null) {
-            outsideId = log.add(parentId, c[ci + 2]! & ~OUTSIDE_CONSTRAINT, c[ci + 3]!);
-            outsideViolation = { kind: 'violation', stateId: outsideId, invariant: hi };
-            accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
-          }
-          continue;
+          // The search ends at it (as TLC, bfs.ts): the parent's later successors are not merged.
+          outsideId = log.add(parentId, c[ci + 2]! & ~OUTSIDE_CONSTRAINT, c[ci + 3]!);
+          outsideViolation = { kind: 'violation', stateId: outsideId, invariant: hi };
+          accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
+          acceptedIndex.push(c[ci + 4]!);
+          candidateCursor[wi]! += cands - k - 1;
+          break;
         }
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
@@ -186,17 +190,15 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         log.add(parentId, c[ci + 2]!, c[ci + 3]!);
         newStates[c[ci + 2]!]!++;
         accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
+        acceptedIndex.push(c[ci + 4]!);
       }
-      parentEnds.push({ position: pos, distinct: log.size, generated, newStatesAt: accepted.length, pairsFrom: at, worker: wi });
+      parentEnds.push({ position: pos, generatedBefore, pairsFrom: at, worker: wi });
       mergedTo = pos;
       if (report.error !== null && report.error.position === pos) {
         stop = { kind: 'error', stateId: parentId, error: receiveSpecError(report.error.cause) };
         break;
       }
-      if (outsideViolation !== null) {
-        stop = outsideViolation;
-        break;
-      }
+      if (outsideViolation !== null) break;
       if (gen === 0 && deadlock) {
         stop = { kind: 'deadlock', stateId: parentId };
         break;
@@ -206,7 +208,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         break;
       }
     }
-    if (stop === null && mergedTo < levelSize - 1) throw new Error('parallel merge: a worker report ended early');
+    if (stop === null && outsideViolation === null && mergedTo < levelSize - 1) throw new Error('parallel merge: a worker report ended early');
     countCoverage(reports.map((r) => r.parents), parentEnds);
 
     // Every worker rebuilds the new level; each checks its share of it.
@@ -221,15 +223,15 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
       if (ch.error && (checkError === null || ch.error.id < checkError.id)) checkError = ch.error;
       noteWitnesses(ch.witnessMin);
     }
-    const firstBad = Math.min(violation?.id ?? Infinity, checkError?.id ?? Infinity);
+    const firstBad = Math.min(violation?.id ?? Infinity, checkError?.id ?? Infinity, outsideViolation !== null ? outsideId : Infinity);
     if (firstBad < Infinity) {
-      // The sequential search stops after the parent whose expansion found the first bad state.
-      const parentPos = accepted[(firstBad - firstNewId) * NEW_STATE_WORDS]!;
-      rewindTo(parentPos);
+      // The sequential search stops at the first bad state, as TLC does (bfs.ts).
+      rewindTo(firstBad);
       if (checkError !== null && checkError.id === firstBad) {
         return outcome({ kind: 'error', stateId: firstBad, error: receiveSpecError(checkError.cause) });
       }
-      return outcome({ kind: 'violation', stateId: violation!.id, invariant: violation!.invariant });
+      if (violation !== null && violation.id === firstBad) return outcome({ kind: 'violation', stateId: violation.id, invariant: violation.invariant });
+      return outcome(outsideViolation!);
     }
     if (stop !== null) return outcome(stop);
 
@@ -241,20 +243,29 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     if (levelSize === 0) break;
     depth++;
 
-    /** Counts as they stood after expanding the parent at `position` (the merge went further). */
-    function rewindTo(position: number): void {
+    /**
+     * Counts as they stood when the sequential search reached new state `id` and stopped there (the merge
+     * went further): the successors of its parent up to it generated, without the counts of its action and
+     * those after it (bfs.ts).
+     */
+    function rewindTo(id: number): void {
+      const k = id - firstNewId;
+      const position = accepted[k * NEW_STATE_WORDS]!;
+      const stoppedIn = accepted[k * NEW_STATE_WORDS + 1]! & ~OUTSIDE_CONSTRAINT;
       const end = parentEnds.find((e) => e.position === position)!;
-      const later = parentEnds.filter((e) => e.position > position);
-      generated = end.generated;
-      log.truncate(end.distinct);
-      for (let i = end.newStatesAt; i < accepted.length; i += NEW_STATE_WORDS) if ((accepted[i + 1]! & OUTSIDE_CONSTRAINT) === 0) newStates[accepted[i + 1]!]!--;
-      for (const e of later) uncountCoverage(e.worker, e.pairsFrom);
+      generated = end.generatedBefore + acceptedIndex[k]! + 1;
+      log.truncate(id + 1);
+      for (let i = (k + 1) * NEW_STATE_WORDS; i < accepted.length; i += NEW_STATE_WORDS) if ((accepted[i + 1]! & OUTSIDE_CONSTRAINT) === 0) newStates[accepted[i + 1]!]!--;
+      for (const e of parentEnds) if (e.position > position) uncountCoverage(e.worker, e.pairsFrom, 0);
+      uncountCoverage(end.worker, end.pairsFrom, stoppedIn);
     }
-    function uncountCoverage(worker: number, at: number): void {
+    /** Takes back the counts of the parent's actions from `fromAction` on. */
+    function uncountCoverage(worker: number, at: number, fromAction: number): void {
       const p = reports[worker]!.parents;
       const pairs = p[at + 3]!;
       for (let k = 0; k < pairs; k++) {
         const a = p[at + PARENT_HEADER + 2 * k]!;
+        if (a < fromAction) continue;
         expander.enabledCount[a]!--;
         expander.firedCount[a]! -= p[at + PARENT_HEADER + 2 * k + 1]!;
       }

@@ -307,7 +307,6 @@ async function search<S>(
         expander.firedCount[p[q]!]! += p[q + 2]!;
       }
       at += PARENT_HEADER + 3 * pairs;
-      let violation: SearchEnd | null = null;
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
         if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
@@ -318,11 +317,10 @@ async function search<S>(
             undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
             return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
           }
-          if (violation === null) {
-            outside = 1;
-            violation = { kind: 'violation', stateId: log.add(parentId, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 3]!), invariant: verdict - 1 };
-          }
-          continue;
+          // As TLC (bfs.ts): the search ends at the successor that breaks an invariant; none after it is generated.
+          outside = 1;
+          undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
+          return { kind: 'violation', stateId: log.add(parentId, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 3]!), invariant: verdict - 1 };
         }
         if (log.size >= maxStates) {
           // As in bfs.ts: exactly N states; a new one past the budget only makes the run incomplete.
@@ -340,14 +338,16 @@ async function search<S>(
         }
         const bits = cand[o + 6]!;
         if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
-        if (verdict !== 0 && violation === null) violation = { kind: 'violation', stateId: id, invariant: verdict - 1 };
         nextLevel.push(c.bytes, ci * width);
+        if (verdict !== 0) {
+          undoFrom(countsAt, pairs, action, cand[o + 4]!);
+          return { kind: 'violation', stateId: id, invariant: verdict - 1 };
+        }
       }
       generated += gen;
       if (flags & FLAG_ERROR) {
         return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[flags >>> 2]!) };
       }
-      if (violation !== null) return violation;
       if (gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
       if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
       pos++;
@@ -355,9 +355,10 @@ async function search<S>(
     return null;
 
     /**
-     * Spec code threw on successor `index` of the parent whose `pairs` counts are at `countsAt`, in
-     * `action`: the sequential search stops at once, having generated the successors up to this one, and
-     * without the counts of this one's action and those after it (bfs.ts takes them back).
+     * The search ends at successor `index` of the parent whose `pairs` counts are at `countsAt`, in
+     * `action` (it breaks an invariant, or spec code threw on it): the sequential search stops at once,
+     * having generated the successors up to this one, and without the counts of this one's action and
+     * those after it (bfs.ts takes them back).
      */
     function undoFrom(countsAt: number, pairs: number, action: number, index: number): void {
       generated += index + 1;

@@ -11,8 +11,11 @@ import { SpecError } from '../expander.ts';
 
 /** Per expanded parent, in a Uint32Array stream: the header, then `pairs` (action, fired) pairs. */
 export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
-/** Per candidate successor, in a Uint32Array: fingerprint hi, lo, action index, parameter ordinal. */
-export const CANDIDATE_WORDS = 4;
+/**
+ * Per candidate successor, in a Uint32Array: fingerprint hi, lo, action index, parameter ordinal, and
+ * its index among its parent's successors (a search that ends at it has generated those up to it).
+ */
+export const CANDIDATE_WORDS = 5;
 /**
  * Set in a candidate's action word for a successor outside the model's CONSTRAINT, or reached by a step
  * outside its ACTION_CONSTRAINT. Such a state is no state of the model (bfs.ts): a worker sends it only

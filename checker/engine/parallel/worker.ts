@@ -42,6 +42,7 @@ function expand(seenBuffer: SharedArrayBuffer): void {
           candidates.push(0);
           candidates.push(action | OUTSIDE_CONSTRAINT);
           candidates.push(ordinal);
+          candidates.push(generated - 1);
           return;
         }
         expander.fingerprint(t);
@@ -51,9 +52,13 @@ function expand(seenBuffer: SharedArrayBuffer): void {
         candidates.push(expander.lo);
         candidates.push(action);
         candidates.push(ordinal);
+        candidates.push(generated - 1);
       });
     } catch (e) {
       if (!(e instanceof SpecError)) throw e;
+      // As in one thread: the counts of the action that threw are not taken (the expander adds an action's
+      // counts once it is done).
+      fired[expander.expandingAction] = 0;
       finishRecord(parents, header, generated, candidateCount, fired);
       const p = parents.take();
       const c = candidates.take();
