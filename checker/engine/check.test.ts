@@ -11,6 +11,18 @@ const label = { spec: 'test', params: {} };
 const twoPhaseModel = (rm: number, bug = 'none') => twoPhase.build({ rm, bug });
 const actionsOf = (r: { trace?: { steps: readonly { action: string }[] } }) => r.trace?.steps.map((s) => s.action);
 
+/** TwoPhase with `params` in its layout form and its Immutable.js form, each with the module workers load. */
+async function twoPhaseForms(params: { rm: number; bug: string }) {
+  const { fileURLToPath } = await import('node:url');
+  const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
+  return (
+    [
+      [() => twoPhase.build(params) as Model<unknown>, 'twoPhase.ts'],
+      [() => twoPhaseImmutable.build(params) as Model<unknown>, 'twoPhaseImmutable.ts'],
+    ] as const
+  ).map(([build, file]) => ({ build, file, source: { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params } }));
+}
+
 test('TwoPhase with 3 resource managers: 288 distinct states, as TLC reports', async () => {
   const r = await checkModel(twoPhaseModel(3), {}, label);
   assert.equal(r.status, 'holds');
@@ -55,17 +67,10 @@ test('a planted TwoPhase bug gives the shortest counterexample', async () => {
 });
 
 test('the search ends at the successor that breaks an invariant, as TLC\'s does, whatever the form or the number of workers', async () => {
-  const { fileURLToPath } = await import('node:url');
-  const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
-  const params = { rm: 5, bug: 'tmCommitEarly' };
   // TLC on TwoPhase.tla with TMCommit enabled by any Prepared and Next's disjuncts in this spec's action
   // order: 3,373 states generated, 934 distinct states found, depth 6. The successors the violating
   // state's parent gives after it are neither generated nor found (kmc counted 3 more states before).
-  for (const [build, file] of [
-    [() => twoPhase.build(params) as Model<unknown>, 'twoPhase.ts'],
-    [() => twoPhaseImmutable.build(params) as Model<unknown>, 'twoPhaseImmutable.ts'],
-  ] as const) {
-    const source = { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params };
+  for (const { build, file, source } of await twoPhaseForms({ rm: 5, bug: 'tmCommitEarly' })) {
     const one = await checkModel(build(), {}, label);
     for (const workers of [1, 2, 3]) {
       const r = await checkModel(build(), { workers, parallelFromStates: 20 }, label, source);
@@ -194,14 +199,7 @@ test('worker threads taking over mid-search give the sequential counts and trace
 });
 
 test('--max-states N keeps exactly N distinct states, with one worker or two, packed or Immutable.js', async () => {
-  const { fileURLToPath } = await import('node:url');
-  const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
-  const params = { rm: 6, bug: 'none' };
-  for (const [build, file] of [
-    [() => twoPhase.build(params) as Model<unknown>, 'twoPhase.ts'],
-    [() => twoPhaseImmutable.build(params) as Model<unknown>, 'twoPhaseImmutable.ts'],
-  ] as const) {
-    const source = { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params };
+  for (const { build, file, source } of await twoPhaseForms({ rm: 6, bug: 'none' })) {
     // The search used to stop at 1,002: after all the successors of the state that reached 1,000.
     for (const workers of [1, 2]) {
       const r = await checkModel(build(), { maxStates: 1000, workers, parallelFromStates: 100 }, label, source);

@@ -172,8 +172,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         const lo = c[ci + 1]!;
         if ((c[ci + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
           // Outside the constraints and breaking invariant `hi` (protocol.ts): logged, not counted, and sent
-          // with the new states so that the workers check it in its place; the search stops after this parent.
-          // The search ends at it (as TLC, bfs.ts): the parent's later successors are not merged.
+          // with the new states so that the workers check it in its place. The search ends at it (as TLC,
+          // bfs.ts) unless a bad state before it ends it first: the parent's later successors are not merged.
           outsideId = log.add(parentId, c[ci + 2]! & ~OUTSIDE_CONSTRAINT, c[ci + 3]!);
           outsideViolation = { kind: 'violation', stateId: outsideId, invariant: hi };
           accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
