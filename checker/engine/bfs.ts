@@ -195,12 +195,11 @@ export async function breadthFirst<S>(
    * expanded: a search that stops inside an action has not taken that action's counts (the expander adds
    * them once an action is done), nor any later action's.
    */
-  const takeBackFrom = (from: number, stop: number, firedOf: (a: number) => number): void => {
+  const takeBackFrom = (from: number, stop: number, fired: ArrayLike<number>): void => {
     for (let a = from; a < stop; a++) {
-      const fired = firedOf(a);
-      if (fired === 0) continue;
+      if (fired[a] === 0) continue;
       expander.enabledCount[a]!--;
-      expander.firedCount[a]! -= fired;
+      expander.firedCount[a]! -= fired[a]!;
     }
   };
   // Otherwise the successors of a state are fingerprinted as they come and looked up in the fingerprint
@@ -254,12 +253,9 @@ export async function breadthFirst<S>(
   const stopAt = (i: number, n: number, generatedBefore: number, threw: boolean): void => {
     generated = generatedBefore + i + 1;
     const actionOf = batch.actionOf;
-    const stop = threw ? expander.expandingAction : expander.actions.length;
-    takeBackFrom(actionOf[i]!, stop, (a) => {
-      let fired = 0;
-      for (let j = 0; j < n; j++) if (actionOf[j] === a) fired++;
-      return fired;
-    });
+    const fired = new Float64Array(expander.actions.length);
+    for (let j = 0; j < n; j++) fired[actionOf[j]!]!++;
+    takeBackFrom(actionOf[i]!, threw ? expander.expandingAction : expander.actions.length, fired);
   };
 
   if (current === null || next === null) return outcome({ kind: 'complete' });
@@ -287,7 +283,7 @@ export async function breadthFirst<S>(
         }
         flush(generatedBefore, false);
         if (firedNow !== null) {
-          if (stoppedIn >= 0) takeBackFrom(stoppedIn, threw ? expander.expandingAction : expander.actions.length, (a) => firedNow[a]!);
+          if (stoppedIn >= 0) takeBackFrom(stoppedIn, threw ? expander.expandingAction : expander.actions.length, firedNow);
           firedNow.fill(0);
         }
         if (violation === null && count === 0 && deadlock) {
