@@ -3,6 +3,8 @@
  * a slot, doubling when half full. Depth-first search needs the id (to compare the depth a state was
  * reached at); breadth-first search needs only membership and uses the smaller `FingerprintSet`.
  */
+import { zeroedSharedWords } from './zeroedSharedWords.ts';
+
 const STRIDE = 3; // hi, lo, id + 1 (0 = empty)
 
 export class FingerprintIndex {
@@ -71,7 +73,7 @@ export class FingerprintIndex {
 }
 
 function allocate(capacity: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(capacity * STRIDE * 4));
+  return zeroedSharedWords(capacity * STRIDE);
 }
 
 function slotOf(hi: number, lo: number, mask: number): number {

@@ -10,6 +10,7 @@
  * the table: it changes how fast a state is found, never whether.
  */
 import { RecentFingerprints } from './recentFingerprints.ts';
+import { zeroedSharedWords } from './zeroedSharedWords.ts';
 
 const MAX_LOAD = 0.75;
 
@@ -121,7 +122,7 @@ export class FingerprintSet {
 }
 
 function allocate(capacity: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(capacity * 8));
+  return zeroedSharedWords(capacity * 2);
 }
 
 /** Maps the fingerprint onto [0, capacity) by multiplication (capacity need not be a power of two). */
