@@ -101,6 +101,12 @@ export type Symmetry = readonly (readonly (string | number)[])[];
 /** One instance of a spec, built for a concrete set of parameters. */
 export interface Model<S> {
   readonly init: () => Iterable<S>;
+  /**
+   * Each state's successors are computed in this order: the first action with each of its parameter
+   * choices, then the next action (TLC's order for Next's disjuncts). For TLC's order of
+   * `\E x \in X : A(x) \/ B(x)` (`A(x1)`, `B(x1)`, `A(x2)`, …), list one action per binding, each with its
+   * one choice. The order moves only the counts of a search that stops at a violation.
+   */
   // Actions are heterogeneous in their parameter types; this is the one sanctioned `any`.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly actions: readonly Action<S, any>[];
