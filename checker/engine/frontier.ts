@@ -411,16 +411,24 @@ export class ByteFrontier<S> implements Frontier<S> {
     this.decodedChunk = -1;
   }
 
-  /** The states from position `from` on, as one contiguous buffer (for handing a level to worker threads). */
-  contiguous(from: number): { bytes: Uint8Array; ids: Uint32Array } {
+  /**
+   * The states from position `from` on, as one contiguous buffer in shared memory, `stride` bytes apart
+   * (the width, or more: the bytes between states are zero), for a checkpoint or worker threads.
+   */
+  contiguous(from: number, stride = this.layout.width): { bytes: Uint8Array; ids: Uint32Array } {
     const n = this.count - from;
     const w = this.layout.width;
-    const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, n * w)));
+    const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, n * stride)));
     const ids = new Uint32Array(n);
     for (let c = Math.floor(from / this.perChunk); c * this.perChunk < this.count; c++) {
       const first = Math.max(0, from - c * this.perChunk);
       const out = c * this.perChunk + first - from;
-      this.decodeChunk(c, bytes, out * w, first, w);
+      if (this.raw && stride !== w) {
+        // A raw chunk is its states end to end: each goes to its place apart.
+        this.load(c);
+        const code = this.chunks[c]!;
+        for (let i = first; i < this.statesIn(c); i++) bytes.set(code.subarray(i * w, (i + 1) * w), (out + i - first) * stride);
+      } else this.decodeChunk(c, bytes, out * stride, first, stride);
       ids.set(this.ids[c]!.subarray(first, this.statesIn(c)), out);
     }
     return { bytes, ids };

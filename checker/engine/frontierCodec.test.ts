@@ -119,6 +119,13 @@ test('a frontier gives back every state and id in order, from memory and after s
         const whole = f.contiguous(Math.floor(count / 3));
         assert.deepEqual(Array.from(whole.ids), ids.slice(Math.floor(count / 3)));
         assert.deepEqual(whole.bytes.subarray(0, (count - Math.floor(count / 3)) * w), concat(states.slice(Math.floor(count / 3))));
+        // A word apart (the worker threads' levels): each state at its place, zeros between them.
+        const stride = (w + 3) & ~3;
+        const apart = f.contiguous(Math.floor(count / 3), stride);
+        assert.deepEqual(apart.ids, whole.ids);
+        const padded = new Uint8Array((count - Math.floor(count / 3)) * stride);
+        states.slice(Math.floor(count / 3)).forEach((s, i) => padded.set(s, i * stride));
+        assert.deepEqual(apart.bytes.subarray(0, padded.length), padded, `width ${w} a word apart${spill ? ', spilled' : ''}`);
         const read = readAll(f, w);
         assert.deepEqual(read.ids, ids);
         assert.deepEqual(read.states, states, `width ${w}${spill ? ', spilled' : ''}`);

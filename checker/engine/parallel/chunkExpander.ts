@@ -9,10 +9,10 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
-import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport } from './packedProtocol.ts';
+import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport, levelStride } from './packedProtocol.ts';
 import { SuccessorBatch } from '../successorBatch.ts';
 import { sendSpecError, type SentSpecError } from './protocol.ts';
-import { copyInto } from '../../../spec/layout/bytes.ts';
+import { copyByWords } from '../../../spec/layout/bytes.ts';
 
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
 export interface SeenFingerprints {
@@ -48,6 +48,9 @@ export class ChunkExpander {
   private seen: SeenFingerprints | null = null;
   private witnessesReached: Uint8Array = new Uint8Array(0);
   private states: Uint8Array = new Uint8Array(0);
+  private stateWords: Int32Array = new Int32Array(0);
+  /** Bytes from one state of a level, or of a report, to the next (levelStride). */
+  private readonly stride: number;
   private parent: unknown = null;
   // Per parent being expanded: successors generated, candidates reported.
   private generated = 0;
@@ -56,6 +59,7 @@ export class ChunkExpander {
   private heapMeasuredAt = -Infinity;
   private readonly batch = new SuccessorBatch<unknown>();
   private readonly parentCopy: Uint8Array;
+  private readonly parentWords: Int32Array;
   private readonly visit: (t: unknown, action: number, params: unknown, ordinal: number) => void;
 
   constructor(
@@ -64,7 +68,9 @@ export class ChunkExpander {
     private readonly index: number,
   ) {
     this.actions = expander.actions.length;
-    this.parentCopy = new Uint8Array((layout.width + 3) & ~3);
+    this.stride = levelStride(layout.width);
+    this.parentCopy = new Uint8Array(this.stride);
+    this.parentWords = new Int32Array(this.parentCopy.buffer);
     this.enabledBefore = new Float64Array(this.actions);
     this.firedBefore = new Float64Array(this.actions);
     const constrained = expander.constrained;
@@ -173,12 +179,13 @@ export class ChunkExpander {
     candidates.push(verdict);
     candidates.push(witnessBits >>> 0);
     const v = t as PackedState;
-    this.bytes.pushFrom(v._b, v._o, this.layout.width);
+    this.bytes.pushState(v._b, v._o, this.layout.width, this.stride);
   }
 
   /** A new level: its states, the fingerprints seen before it, the witnesses reached before it. */
   startLevel(states: Uint8Array, seen: SeenFingerprints, witnessesReached: Uint8Array): void {
     this.states = states;
+    this.stateWords = new Int32Array(states.buffer, states.byteOffset, states.length >> 2);
     this.seen = seen;
     this.witnessesReached = witnessesReached;
     this.sent.clear();
@@ -186,8 +193,7 @@ export class ChunkExpander {
 
   /** The report of chunk `chunk`: positions [start, end) of the level. */
   expand(chunk: number, start: number, end: number): ChunkReport {
-    const { expander, parents, candidates, bytes, layout } = this;
-    const w = layout.width;
+    const { expander, parents, candidates, bytes, layout, stride } = this;
     parents.clear();
     candidates.clear();
     bytes.clear();
@@ -199,12 +205,12 @@ export class ChunkExpander {
     const firedBefore = this.firedBefore;
     enabledBefore.set(enabledCount);
     firedBefore.set(firedCount);
-    const parentCopy = this.parentCopy;
+    const { parentCopy, parentWords, states, stateWords } = this;
     for (let pos = start; pos < end; pos++) {
-      // The parent is expanded from one private buffer on a word, reused for every parent: a state off
-      // a word of the level (its width need not be a multiple of 4) was otherwise copied by `wrapAt` into
-      // a fresh slab region per parent, and each successor's copy of it goes a word at a time.
-      copyInto(this.states, pos * w, parentCopy, 0, w);
+      // The parent is expanded from one private buffer, reused for every parent, copied to it a word at a
+      // time (states lie a word apart): each successor starts as a copy of its parent, and V8 makes a copy
+      // out of shared memory by `set` (a wide state's way: copyInto) with relaxed atomic loads.
+      copyByWords(states, stateWords, pos * stride, parentCopy, parentWords, 0, stride);
       const s = layout.wrapAt(parentCopy, 0);
       this.parent = s;
       const header = parents.length;

@@ -27,8 +27,8 @@ import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../bfs.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { receiveSpecError } from './protocol.ts';
-import { copyInto } from '../../../spec/layout/bytes.ts';
-import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
+import { copyByWords } from '../../../spec/layout/bytes.ts';
+import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, levelStride, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 /** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
 const LOOKAHEAD = 8;
@@ -36,26 +36,31 @@ const LOOKAHEAD = 8;
 /** The longest this thread sleeps waiting for a report before its event loop runs. */
 const WAIT_MS = 20;
 
-/** The next level, grown in place as accepted states are appended. */
+/** The next level, grown in place as accepted states are appended, `stride` bytes apart (levelStride). */
 class LevelBuffer {
   bytes: Uint8Array;
+  private words: Int32Array;
   count = 0;
-  constructor(private readonly width: number, capacity: number) {
-    this.bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1 << 16, capacity * width)));
+  constructor(private readonly stride: number, capacity: number) {
+    this.bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1 << 16, capacity * stride)));
+    this.words = new Int32Array(this.bytes.buffer);
   }
   /** This buffer with no states, for the next level but one (its memory is kept). */
   emptied(): this {
     this.count = 0;
     return this;
   }
-  push(b: Uint8Array, at: number): void {
-    const end = (this.count + 1) * this.width;
+  /** Appends the state at `at` of a report's bytes `b` (`bw`: its words), padding included. */
+  push(b: Uint8Array, bw: Int32Array, at: number): void {
+    const stride = this.stride;
+    const end = (this.count + 1) * stride;
     if (end > this.bytes.length) {
-      const bigger = new Uint8Array(new SharedArrayBuffer(Math.ceil(this.bytes.length * 1.5) + this.width));
-      bigger.set(this.bytes.subarray(0, this.count * this.width));
+      const bigger = new Uint8Array(new SharedArrayBuffer((Math.ceil((this.bytes.length * 1.5) / stride) + 1) * stride));
+      bigger.set(this.bytes.subarray(0, this.count * stride));
       this.bytes = bigger;
+      this.words = new Int32Array(bigger.buffer);
     }
-    copyInto(b, at, this.bytes, this.count * this.width, this.width);
+    copyByWords(b, bw, at, this.bytes, this.words, this.count * stride, stride);
     this.count++;
   }
 }
@@ -170,15 +175,16 @@ async function search<S>(
   const witnessesReached = Uint8Array.from(resume.witnessesReached);
   const frontier = resume.frontier as ByteFrontier<unknown>;
   const width = frontier.width;
+  const stride = levelStride(width);
   const deadlock = options.deadlock ?? true;
   const maxDepth = options.maxDepth ?? Infinity;
   const maxStates = options.maxStates ?? Infinity;
   let generated = resume.generated;
   let depth = resume.depth;
-  let { bytes: levelBytes } = frontier.contiguous(0);
+  let { bytes: levelBytes } = frontier.contiguous(0, stride);
   let levelSize = frontier.remaining;
   let levelFirstId = log.size - levelSize;
-  let nextLevel = new LevelBuffer(width, levelSize * 2);
+  let nextLevel = new LevelBuffer(stride, levelSize * 2);
   /** The buffer of the level being expanded, once it is one this search wrote: the level after next is written into it. */
   let levelBuffer: LevelBuffer | null = null;
   // The workers' heaps count against the budget too; each reports its own with every chunk.
@@ -267,7 +273,7 @@ async function search<S>(
       writeCheckpoint(checkpoint, {
         seen,
         log,
-        level: levelBytes.subarray(0, levelSize * width),
+        level: endToEnd(levelBytes, levelSize, width, stride),
         levelStarts,
         depth,
         generated,
@@ -279,7 +285,7 @@ async function search<S>(
       lastCheckpointAt = limits.seconds;
     }
     // Memory already written is reused: each first write to a page of a fresh buffer is a page fault.
-    nextLevel = spare !== null ? spare.emptied() : new LevelBuffer(width, levelSize * 2);
+    nextLevel = spare !== null ? spare.emptied() : new LevelBuffer(stride, levelSize * 2);
   }
   return outcome({ kind: 'complete' });
 
@@ -287,6 +293,8 @@ async function search<S>(
   function merge(c: Chunk, firstPos: number): SearchEnd | null {
     const p = c.parents;
     const cand = c.candidates;
+    const bytes = c.bytes;
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
     let at = 0;
     let ci = 0;
     let pos = firstPos;
@@ -338,7 +346,7 @@ async function search<S>(
         }
         const bits = cand[o + 6]!;
         if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
-        nextLevel.push(c.bytes, ci * width);
+        nextLevel.push(bytes, words, ci * stride);
         if (verdict !== 0) {
           undoFrom(countsAt, pairs, action, cand[o + 4]!);
           return { kind: 'violation', stateId: id, invariant: verdict - 1 };
@@ -370,4 +378,12 @@ async function search<S>(
       }
     }
   }
+}
+
+/** `count` states `stride` bytes apart in `level`, end to end (a checkpoint's level, as one thread writes it). */
+function endToEnd(level: Uint8Array, count: number, width: number, stride: number): Uint8Array {
+  if (stride === width) return level.subarray(0, count * width);
+  const out = new Uint8Array(count * width);
+  for (let i = 0; i < count; i++) out.set(level.subarray(i * stride, i * stride + width), i * width);
+  return out;
 }

@@ -14,6 +14,15 @@ import type { SentSpecError } from './protocol.ts';
  * level. No state is ever made twice.
  */
 
+/**
+ * Bytes from one state of a level, or of a chunk's candidates, to the next: the width rounded up to a
+ * word, with the bytes between states zero. Every state then starts on a word, so it is copied a word at
+ * a time (not through a subarray, and out of shared memory not as a relaxed-atomic copy) and read in place.
+ */
+export function levelStride(width: number): number {
+  return (width + 3) & ~3;
+}
+
 /** Per parent, in the chunk's `parents` stream: this header, then `pairs` (action, enabled, fired) triples. */
 export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
 export const FLAG_ERROR = 2; // spec code threw while expanding it: the chunk's `error` says what
@@ -47,7 +56,7 @@ export interface PackedWorkerSetup {
 export type ToPackedWorker =
   | {
       readonly type: 'level';
-      /** `count` states of `width` bytes each. */
+      /** `count` states, `levelStride(width)` bytes apart. */
       readonly states: SharedArrayBuffer;
       readonly count: number;
       /** Where each chunk starts, then `count` (levelChunks.ts). */
@@ -68,6 +77,7 @@ export interface ChunkReport {
   readonly worker: number;
   readonly parents: Uint32Array;
   readonly candidates: Uint32Array;
+  /** The candidates' states, `levelStride(width)` bytes apart. */
   readonly bytes: Uint8Array;
   /** Spec code threw expanding a parent of this chunk (flagged FLAG_ERROR), or a property threw on a candidate. */
   readonly errors: readonly SentSpecError[];

@@ -2,7 +2,7 @@
  * Append-only typed arrays that double when full, for streams built before their size is known (the
  * liveness graph, a worker's reports).
  */
-import { copyInto } from '../../../spec/layout/bytes.ts';
+import { copyByWords, copyInto, wordsOf } from '../../../spec/layout/bytes.ts';
 
 export class GrowableU32 {
   private data = new Uint32Array(1024);
@@ -44,23 +44,29 @@ export class GrowableU32 {
 
 export class GrowableBytes {
   private data = new Uint8Array(1 << 16);
+  private words = new Int32Array(this.data.buffer);
   length = 0;
 
-  push(b: Uint8Array): void {
-    this.pushFrom(b, 0, b.length);
-  }
-
-  /** Appends `w` bytes of `b` from offset `o` (a packed view's region, without a subarray). */
-  pushFrom(b: Uint8Array, o: number, w: number): void {
-    if (this.length + w > this.data.length) {
+  /**
+   * Appends a state: `w` bytes of `b` from offset `o`, then zeros up to `stride`, a multiple of 4 (states
+   * a word apart). A word at a time when `o` is on one of `b`'s words, as a view's region in the slab is.
+   */
+  pushState(b: Uint8Array, o: number, w: number, stride: number): void {
+    if (this.length + stride > this.data.length) {
       let size = this.data.length * 2;
-      while (size < this.length + w) size *= 2;
+      while (size < this.length + stride) size *= 2;
       const bigger = new Uint8Array(size);
       bigger.set(this.data.subarray(0, this.length));
       this.data = bigger;
+      this.words = new Int32Array(bigger.buffer);
     }
-    copyInto(b, o, this.data, this.length, w);
-    this.length += w;
+    const d = this.length;
+    const data = this.data;
+    const source = (o & 3) === 0 ? wordsOf(b) : null;
+    if (source !== null) copyByWords(b, source, o, data, this.words, d, w);
+    else copyInto(b, o, data, d, w);
+    for (let i = w; i < stride; i++) data[d + i] = 0;
+    this.length = d + stride;
   }
 
   /** The filled part as its own buffer, to transfer to another thread. */
