@@ -191,6 +191,37 @@ export class ChunkExpander {
     this.sent.clear();
   }
 
+  /**
+   * Adds to the search's counts the coverage of the level's parents from `first` to `last`, as the
+   * sequential search has it when it stops at `last`: each parent whole, but `last` without its actions
+   * from `stopAction` on (bfs.ts takes those back). A chunk reports its parents' counts only as a sum, so a
+   * search that stops inside one counts its parents up to the stop here, by expanding them again as
+   * `expand` does (an error thrown there is thrown here at the same point), once.
+   */
+  countParents(first: number, last: number, stopAction: number): void {
+    const { expander, layout, enabledBefore, firedBefore } = this;
+    const { enabledCount, firedCount } = expander;
+    for (let pos = first; pos <= last; pos++) {
+      if (pos === last) {
+        enabledBefore.set(enabledCount);
+        firedBefore.set(firedCount);
+      }
+      copyByWords(this.states, this.stateWords, pos * this.stride, this.parentCopy, this.parentWords, 0, this.stride);
+      this.parent = layout.wrapAt(this.parentCopy, 0);
+      try {
+        expander.successors(this.parent, this.visit);
+      } catch (e) {
+        // The chunk's report has the error (FLAG_ERROR); the actions done before it count, as there.
+        if (!(e instanceof SpecError)) throw e;
+      }
+      this.batch.length = 0;
+    }
+    for (let a = stopAction; a < this.actions; a++) {
+      enabledCount[a] = enabledBefore[a]!;
+      firedCount[a] = firedBefore[a]!;
+    }
+  }
+
   /** The report of chunk `chunk`: positions [start, end) of the level. */
   expand(chunk: number, start: number, end: number): ChunkReport {
     const { expander, parents, candidates, bytes, layout, stride } = this;
@@ -198,7 +229,7 @@ export class ChunkExpander {
     candidates.clear();
     bytes.clear();
     this.errors = [];
-    // The counts as they stand: every parent's own are read off against them, then undone.
+    // The counts as they stand: the chunk's own are read off against them, then undone.
     const enabledCount = expander.enabledCount;
     const firedCount = expander.firedCount;
     const enabledBefore = this.enabledBefore;
@@ -228,31 +259,26 @@ export class ChunkExpander {
         flags = FLAG_ERROR | (this.errors.length << 2);
         this.errors.push(sendSpecError(e));
       }
-      // The counts are the coordinator's to add, in merge order: this expander's own stay as they were
-      // (the coordinator's thread expands with the search's expander).
-      let pairs = 0;
-      for (let a = 0; a < this.actions; a++) {
-        const enabled = enabledCount[a]! - enabledBefore[a]!;
-        const fired = firedCount[a]! - firedBefore[a]!;
-        if (enabled === 0 && fired === 0) continue;
-        enabledCount[a] = enabledBefore[a]!;
-        firedCount[a] = firedBefore[a]!;
-        parents.push(a);
-        parents.push(enabled);
-        parents.push(fired);
-        pairs++;
-      }
       parents.set(header, this.generated);
       parents.set(header + 1, this.count);
       parents.set(header + 2, flags);
-      parents.set(header + 3, pairs);
       if (flags & FLAG_ERROR) break;
     }
+    // The counts are the coordinator's to add, in merge order: this expander's own go back to what they
+    // were (the coordinator's thread expands with the search's expander).
+    const n = this.actions;
+    const counts = new Float64Array(2 * n);
+    for (let a = 0; a < n; a++) {
+      counts[a] = enabledCount[a]! - enabledBefore[a]!;
+      counts[n + a] = firedCount[a]! - firedBefore[a]!;
+    }
+    enabledCount.set(enabledBefore);
+    firedCount.set(firedBefore);
     const now = performance.now();
     if (now - this.heapMeasuredAt >= HEAP_EVERY_MS) {
       this.heapMeasuredAt = now;
       this.heapUsed = getHeapStatistics().used_heap_size;
     }
-    return { type: 'chunk', chunk, worker: this.index, parents: parents.take(), candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
+    return { type: 'chunk', chunk, worker: this.index, parents: parents.take(), counts, candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
   }
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import twoPhase from '../../../spec/twophase/twoPhase.ts';
 import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
+import actionThrows from '../../../test/fixtures/actionThrows.ts';
 import { checkModel } from '../check.ts';
 import { PackedWorkerPool } from './packedCoordinator.ts';
 
@@ -10,6 +11,7 @@ const label = { spec: 'test', params: {} };
 const twoPhaseModule = fileURLToPath(new URL('../../../spec/twophase/twoPhase.ts', import.meta.url));
 const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
 const propertyThrowsModule = fileURLToPath(new URL('../../../test/fixtures/propertyThrows.ts', import.meta.url));
+const actionThrowsModule = fileURLToPath(new URL('../../../test/fixtures/actionThrows.ts', import.meta.url));
 
 test('--workers N starts N - 1 threads: the coordinator is the Nth', async () => {
   const pool = new PackedWorkerPool({ modulePath: twoPhaseModule, params: { rm: 3 } }, false, 3);
@@ -56,5 +58,25 @@ test('a property that throws ends the search with the one-thread counts and cove
     assert.equal('message' in many && many.message, 'message' in one && one.message);
     assert.deepEqual([many.stats.distinct, many.stats.generated, many.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
     assert.deepEqual(many.stats.coverage, one.stats.coverage);
+  }
+});
+
+test('a search that stops inside a chunk has the coverage of one thread up to its stop: an action that throws, --max-states', async () => {
+  // A chunk reports its parents' coverage as a sum; the coordinator counts the parents of the chunk a
+  // search stops in again, up to the stop (ChunkExpander.countParents).
+  const params = { rm: 5 };
+  const cases = [
+    { spec: actionThrows, modulePath: actionThrowsModule, options: {}, status: 'error' },
+    { spec: twoPhase, modulePath: twoPhaseModule, options: { maxStates: 3000 }, status: 'incomplete' },
+  ] as const;
+  for (const c of cases) {
+    const one = await checkModel(c.spec.build(params), c.options, label);
+    assert.equal(one.status, c.status);
+    for (const workers of [2, 3]) {
+      const many = await checkModel(c.spec.build(params), { ...c.options, workers, parallelFromStates: 0 }, label, { modulePath: c.modulePath, params });
+      assert.equal(many.status, c.status);
+      assert.deepEqual([many.stats.distinct, many.stats.generated, many.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth], `${c.status}, ${workers} workers`);
+      assert.deepEqual(many.stats.coverage, one.stats.coverage, `${c.status}, ${workers} workers`);
+    }
   }
 });

@@ -192,6 +192,7 @@ async function search<S>(
   const first = expander.initialStates()[0];
   if (!isPacked(first)) throw new Error('the packed search needs a spec declared with a layout');
   const own = new ChunkExpander(expander as Expander<unknown>, layoutOf(first), -1);
+  const actions = expander.actions.length;
   const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength + workerHeaps.reduce((a, b) => a + b, 0);
   let pastBudget = false;
   /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
@@ -306,28 +307,18 @@ async function search<S>(
       const gen = p[at]!;
       const count = p[at + 1]!;
       const flags = p[at + 2]!;
-      const pairs = p[at + 3]!;
       const parentId = levelFirstId + pos;
-      const countsAt = at + PARENT_HEADER;
-      for (let k = 0; k < pairs; k++) {
-        const q = countsAt + 3 * k;
-        expander.enabledCount[p[q]!]! += p[q + 1]!;
-        expander.firedCount[p[q]!]! += p[q + 2]!;
-      }
-      at += PARENT_HEADER + 3 * pairs;
+      at += PARENT_HEADER;
       for (let k = 0; k < count; k++, ci++) {
         const o = ci * CANDIDATE_WORDS;
         if (ci + LOOKAHEAD < total) seen.touch(cand[o + LOOKAHEAD * CANDIDATE_WORDS]!, cand[o + LOOKAHEAD * CANDIDATE_WORDS + 1]!);
         if ((cand[o + 2]! & OUTSIDE_CONSTRAINT) !== 0) {
           // Outside the constraints: sent only because an invariant fails on it or spec code threw (bfs.ts).
           const verdict = cand[o + 5]!;
-          if (verdict === ERROR_VERDICT) {
-            undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
-            return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
-          }
+          stopAt(firstPos, pos, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
+          if (verdict === ERROR_VERDICT) return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
           // As TLC (bfs.ts): the search ends at the successor that breaks an invariant; none after it is generated.
           outside = 1;
-          undoFrom(countsAt, pairs, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 4]!);
           return { kind: 'violation', stateId: log.add(parentId, cand[o + 2]! & ~OUTSIDE_CONSTRAINT, cand[o + 3]!), invariant: verdict - 1 };
         }
         if (log.size >= maxStates) {
@@ -341,42 +332,48 @@ async function search<S>(
         newStates[action]!++;
         const verdict = cand[o + 5]!;
         if (verdict === ERROR_VERDICT) {
-          undoFrom(countsAt, pairs, action, cand[o + 4]!);
+          stopAt(firstPos, pos, action, cand[o + 4]!);
           return { kind: 'error', stateId: id, error: receiveSpecError(c.errors[cand[o + 6]!]!) };
         }
         const bits = cand[o + 6]!;
         if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
         nextLevel.push(bytes, words, ci * stride);
         if (verdict !== 0) {
-          undoFrom(countsAt, pairs, action, cand[o + 4]!);
+          stopAt(firstPos, pos, action, cand[o + 4]!);
           return { kind: 'violation', stateId: id, invariant: verdict - 1 };
         }
       }
       generated += gen;
       if (flags & FLAG_ERROR) {
+        own.countParents(firstPos, pos, actions);
         return { kind: 'error', stateId: parentId, error: receiveSpecError(c.errors[flags >>> 2]!) };
       }
-      if (gen === 0 && deadlock) return { kind: 'deadlock', stateId: parentId };
-      if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || nextLevel.count > 0)) return { kind: 'incomplete', reason: 'maxStates' };
+      if (gen === 0 && deadlock) {
+        own.countParents(firstPos, pos, actions);
+        return { kind: 'deadlock', stateId: parentId };
+      }
+      if (log.size >= maxStates && (pastBudget || pos < levelSize - 1 || nextLevel.count > 0)) {
+        own.countParents(firstPos, pos, actions);
+        return { kind: 'incomplete', reason: 'maxStates' };
+      }
       pos++;
     }
-    return null;
-
-    /**
-     * The search ends at successor `index` of the parent whose `pairs` counts are at `countsAt`, in
-     * `action` (it breaks an invariant, or spec code threw on it): the sequential search stops at once,
-     * having generated the successors up to this one, and without the counts of this one's action and
-     * those after it (bfs.ts takes them back).
-     */
-    function undoFrom(countsAt: number, pairs: number, action: number, index: number): void {
-      generated += index + 1;
-      for (let k = 0; k < pairs; k++) {
-        const q = countsAt + 3 * k;
-        if (p[q]! < action) continue;
-        expander.enabledCount[p[q]!]! -= p[q + 1]!;
-        expander.firedCount[p[q]!]! -= p[q + 2]!;
-      }
+    const counts = c.counts;
+    for (let a = 0; a < actions; a++) {
+      expander.enabledCount[a]! += counts[a]!;
+      expander.firedCount[a]! += counts[actions + a]!;
     }
+    return null;
+  }
+
+  /**
+   * The search ends at successor `index` of the parent at `last`, in `action` (it breaks an invariant, or
+   * spec code threw on it): the sequential search stops at once, having generated the successors up to
+   * this one, and without the counts of this one's action and those after it (bfs.ts takes them back).
+   */
+  function stopAt(first: number, last: number, action: number, index: number): void {
+    generated += index + 1;
+    own.countParents(first, last, action);
   }
 }
 

@@ -23,8 +23,12 @@ export function levelStride(width: number): number {
   return (width + 3) & ~3;
 }
 
-/** Per parent, in the chunk's `parents` stream: this header, then `pairs` (action, enabled, fired) triples. */
-export const PARENT_HEADER = 4; // generated, candidates, flags, pairs
+/**
+ * Per parent, in the chunk's `parents` stream. Its coverage counts are not in it: a chunk reports the sum
+ * of its parents' (`counts`), and a search that stops inside a chunk counts its parents up to the stop
+ * again itself (packedCoordinator.ts), once.
+ */
+export const PARENT_HEADER = 3; // generated, candidates, flags
 export const FLAG_ERROR = 2; // spec code threw while expanding it: the chunk's `error` says what
 
 /** Per candidate, in the chunk's `candidates` stream. */
@@ -76,6 +80,8 @@ export interface ChunkReport {
   /** The worker's index, for its heap figure (-1: the coordinator's own thread). */
   readonly worker: number;
   readonly parents: Uint32Array;
+  /** The chunk's coverage: per action, the parents it was enabled in, then per action, its successors. */
+  readonly counts: Float64Array;
   readonly candidates: Uint32Array;
   /** The candidates' states, `levelStride(width)` bytes apart. */
   readonly bytes: Uint8Array;

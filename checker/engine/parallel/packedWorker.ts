@@ -30,7 +30,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
     // Claimed in increasing order: this worker's chunks are merged in the order it expands them.
     for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < total; chunk = Atomics.add(nextChunk, 0, 1)) {
       const r = chunks.expand(chunk, starts[chunk]!, starts[chunk + 1]!);
-      send(r, [r.parents.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
+      send(r, [r.parents.buffer as ArrayBuffer, r.counts.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
     }
   }
 
