@@ -238,9 +238,9 @@ export class ChunkExpander {
     firedBefore.set(firedCount);
     const { parentCopy, parentWords, states, stateWords } = this;
     for (let pos = start; pos < end; pos++) {
-      // The parent is expanded from one private buffer, reused for every parent, copied to it a word at a
-      // time (states lie a word apart): each successor starts as a copy of its parent, and V8 makes a copy
-      // out of shared memory by `set` (a wide state's way: copyInto) with relaxed atomic loads.
+      // The parent is expanded from one private buffer, reused for every parent (each successor starts as
+      // a copy of it), copied there a word at a time: states lie a word apart, so no state needs a byte
+      // loop or a subarray of the level made for it (copyInto's way for one off a word or wide).
       copyByWords(states, stateWords, pos * stride, parentCopy, parentWords, 0, stride);
       const s = layout.wrapAt(parentCopy, 0);
       this.parent = s;

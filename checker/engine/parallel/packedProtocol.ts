@@ -17,7 +17,7 @@ import type { SentSpecError } from './protocol.ts';
 /**
  * Bytes from one state of a level, or of a chunk's candidates, to the next: the width rounded up to a
  * word, with the bytes between states zero. Every state then starts on a word, so it is copied a word at
- * a time (not through a subarray, and out of shared memory not as a relaxed-atomic copy) and read in place.
+ * a time, not by a byte loop or through a subarray made for it.
  */
 export function levelStride(width: number): number {
   return (width + 3) & ~3;
