@@ -229,7 +229,41 @@ test('--max-states N keeps exactly N distinct states, with one worker or two, pa
   assert.deepEqual([fits.status, fits.stats.distinct], ['holds', 288]);
 });
 
-test('by default small machines search in one thread and bigger ones use every core', async () => {
+test('by default a check uses every core, as the default (a search that would lose by workers stays in one thread)', async () => {
   const { defaultWorkers } = await import('./defaultWorkers.ts');
-  assert.deepEqual([1, 2, 3, 4, 16].map(defaultWorkers), [1, 1, 1, 4, 16]);
+  assert.deepEqual(
+    [1, 2, 4, 16].map((cores) => defaultWorkers(cores)),
+    [{ workers: 1 }, { workers: 2, workersByDefault: true }, { workers: 4, workersByDefault: true }, { workers: 16, workersByDefault: true }],
+  );
+});
+
+test('workers by default are used only where they lose nothing one thread has: not to spill, record liveness or re-run levels', async () => {
+  const { fileURLToPath } = await import('node:url');
+  const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
+  const { default: kraft } = await import('../../spec/kraft/kraft.ts');
+  const moduleOf = (file: string) => fileURLToPath(new URL(`../../spec/${file}`, import.meta.url));
+  const params = { rm: 5, bug: 'none' };
+  const packed = { modulePath: moduleOf('twophase/twoPhase.ts'), params };
+  const byDefault: CheckOptions = { workers: 2, workersByDefault: true };
+  const one = await checkModel(twoPhaseModel(5), {}, label);
+  const runs = {
+    layout: await checkModel(twoPhaseModel(5), byDefault, label, packed),
+    'memory budget': await checkModel(twoPhaseModel(5), { ...byDefault, memoryBudgetBytes: 1 << 30 }, label, packed),
+    'memory budget, 2 workers asked for': await checkModel(twoPhaseModel(5), { workers: 2, memoryBudgetBytes: 1 << 30 }, label, packed),
+    'no layout': await checkModel(twoPhaseImmutable.build(params), byDefault, label, { modulePath: moduleOf('twophase/twoPhaseImmutable.ts'), params }),
+  };
+  assert.deepEqual(
+    Object.entries(runs).map(([name, r]) => [name, r.stats.workers, r.stats.distinct, r.stats.generated]),
+    [
+      ['layout', 2, 8832, one.stats.generated],
+      ['memory budget', 1, 8832, one.stats.generated],
+      ['memory budget, 2 workers asked for', 2, 8832, one.stats.generated],
+      ['no layout', 1, 8832, one.stats.generated],
+    ],
+  );
+  // A temporal property: one thread records the graph the liveness check reads.
+  const preset = kraft.presets.find((p) => p.name === 'kraft-stuck-prospective')!;
+  const kraftParams = { ...Object.fromEntries(kraft.params.map((d) => [d.name, d.default])), ...preset.params } as Record<string, string | number | boolean>;
+  const live = await checkModel(kraft.build(kraftParams), { ...byDefault, deadlock: false }, label, { modulePath: moduleOf('kraft/kraft.ts'), params: kraftParams });
+  assert.deepEqual([live.status, live.stats.workers, live.stats.distinct], ['violation', 1, 7484]);
 });

@@ -53,9 +53,11 @@ export async function checkModel<S>(
   let outcome: SearchOutcome;
   const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
   let recorder: LivenessRecorder<S> | undefined;
+  // Worker threads the user did not ask for are used only where they lose nothing one thread has (options.ts).
+  const threads = !options.workersByDefault || (packsStates(expander) && !temporal && options.memoryBudgetBytes === undefined) ? workers : 1;
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
-  } else if (workers > 1 && source) {
+  } else if (threads > 1 && source) {
     // The worker threads' coordinators are loaded only for a search that uses them.
     const [{ parallelBreadthFirst }, { PackedWorkerPool, packedParallelBreadthFirst }] = await Promise.all([
       import('./parallel/coordinator.ts'),

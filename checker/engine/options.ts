@@ -35,6 +35,13 @@ export interface CheckOptions {
    * with the search, so they load the model while those levels are searched.
    */
   readonly parallelFromStates?: number;
+  /**
+   * `workers` is the default, not asked for (defaultWorkers.ts): a search that would lose by worker
+   * threads something one thread has stays in one thread. Only one thread spills its frontier under
+   * `memoryBudgetBytes` and records the liveness graph as it goes (temporal properties), and without a
+   * layout each worker re-runs every level.
+   */
+  readonly workersByDefault?: boolean;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /** Polled between batches; returning true ends the run as `incomplete` (`interrupted`). */

@@ -94,6 +94,10 @@ test("the README's commands, run as written, do what it says", async () => {
     // Each block on its own, in a fresh folder: the blocks are alternatives (two of them start with kmc init).
     for (const block of commandBlocks()) {
       const scratch = mkdtempSync(join(tmpdir(), 'kmc-readme-'));
+      // This test process loads TypeScript by `--import tsx`, which a worker thread started by a check
+      // resolves again from the current folder: tsx is found from here as from this checkout.
+      mkdirSync(join(scratch, 'node_modules'));
+      symlinkSync(join(root, 'node_modules/tsx'), join(scratch, 'node_modules/tsx'), 'dir');
       process.chdir(scratch);
       for (const command of block) {
         if (command in NOT_RUN) continue;

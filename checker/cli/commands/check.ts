@@ -21,10 +21,10 @@ export const checkCommand: KmcCommand = {
       .option('resume', { type: 'string', describe: 'Continue the search saved in this checkpoint folder (same spec, preset and parameters); keeps checkpointing there' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'string', default: String(defaultWorkers()), describe: 'Worker threads, at most the number of cores; results are identical for every count (default: all cores on machines with 4 or more, else 1)' })
+      .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties or --memory-budget; else 1)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
-    const workers = workersWithinCores(argv.workers);
+    const plan: { workers?: number; workersByDefault?: true } = argv.workers === undefined ? defaultWorkers() : { workers: workersWithinCores(argv.workers) };
     const out = argv.out === undefined ? undefined : String(argv.out);
     if (out !== undefined) checkOutputFolder(out);
     const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([
@@ -51,7 +51,8 @@ export const checkCommand: KmcCommand = {
         ...(argv.resume !== undefined ? { resumeDirectory: String(argv.resume) } : {}),
         deadlock: argv.deadlock as boolean | undefined,
         symmetry: argv.symmetry as boolean | undefined,
-        workers,
+        ...(plan.workers !== undefined ? { workers: plan.workers } : {}),
+        ...(plan.workersByDefault ? { workersByDefault: true } : {}),
         shouldStop: interruptFlag(),
         progressIntervalMs: display.progressIntervalMs,
         ...(display.onProgress ? { onProgress: display.onProgress } : {}),
