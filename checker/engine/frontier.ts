@@ -11,7 +11,7 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
-import { copyByWords, copyInto, wordsOf } from '../../spec/layout/bytes.ts';
+import { copyState } from '../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
@@ -438,13 +438,3 @@ export class ByteFrontier<S> implements Frontier<S> {
 const EMPTY = new Uint8Array(0);
 const EMPTY_IDS = new Uint32Array(0);
 const EMPTY_WORDS = new Int32Array(0);
-
-/**
- * Copies a state's `w` bytes from `src[so]` to `dst[d]` (`dw`: `dst`'s words). A successor lies on a word
- * of the layout's slab and is copied a word at a time, with no subarray made; any other by `copyInto`.
- */
-function copyState(src: Uint8Array, so: number, dst: Uint8Array, dw: Int32Array, d: number, w: number): void {
-  const sw = ((so | d) & 3) === 0 ? wordsOf(src) : null;
-  if (sw !== null) copyByWords(src, sw, so, dst, dw, d, w);
-  else copyInto(src, so, dst, d, w);
-}

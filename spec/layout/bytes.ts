@@ -162,6 +162,16 @@ export function copyByWords(src: Uint8Array, sw: Int32Array, so: number, dst: Ui
   for (let i = n << 2; i < w; i++) dst[d + i] = src[so + i]!;
 }
 
+/**
+ * Copies a state's `w` bytes from `src[so]` to `dst[d]` (`dw`: `dst`'s words). A successor lies on a word
+ * of the layout's slab and is copied a word at a time, with no subarray made; any other by `copyInto`.
+ */
+export function copyState(src: Uint8Array, so: number, dst: Uint8Array, dw: Int32Array, d: number, w: number): void {
+  const sw = ((so | d) & 3) === 0 ? wordsOf(src) : null;
+  if (sw !== null) copyByWords(src, sw, so, dst, dw, d, w);
+  else copyInto(src, so, dst, d, w);
+}
+
 /** Copies `w` bytes from `src[so]` to `dst[d]` (short regions by a loop: no subarray is made). */
 export function copyInto(src: Uint8Array, so: number, dst: Uint8Array, d: number, w: number): void {
   // A write's copy of a small region into the slab, both ends on a word: a word at a time, a quarter of

@@ -2,7 +2,7 @@
  * Append-only typed arrays that double when full, for streams built before their size is known (the
  * liveness graph, a worker's reports).
  */
-import { copyByWords, copyInto, wordsOf } from '../../../spec/layout/bytes.ts';
+import { copyState } from '../../../spec/layout/bytes.ts';
 
 export class GrowableU32 {
   private data = new Uint32Array(1024);
@@ -62,9 +62,7 @@ export class GrowableBytes {
     }
     const d = this.length;
     const data = this.data;
-    const source = (o & 3) === 0 ? wordsOf(b) : null;
-    if (source !== null) copyByWords(b, source, o, data, this.words, d, w);
-    else copyInto(b, o, data, d, w);
+    copyState(b, o, data, this.words, d, w);
     for (let i = w; i < stride; i++) data[d + i] = 0;
     this.length = d + stride;
   }
