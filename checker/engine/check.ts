@@ -53,8 +53,10 @@ export async function checkModel<S>(
   let outcome: SearchOutcome;
   const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
   let recorder: LivenessRecorder<S> | undefined;
-  // Worker threads the user did not ask for are used only where they lose nothing one thread has (options.ts).
-  const threads = !options.workersByDefault || (packsStates(expander) && !temporal && options.memoryBudgetBytes === undefined) ? workers : 1;
+  // Only one thread spills its frontier to disk (bfs.ts): a search under a memory budget runs in one thread,
+  // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
+  // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
+  const threads = options.memoryBudgetBytes !== undefined ? 1 : !options.workersByDefault || (packsStates(expander) && !temporal) ? workers : 1;
   if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (threads > 1 && source) {

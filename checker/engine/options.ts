@@ -27,7 +27,10 @@ export interface CheckOptions {
   readonly deadlock?: boolean;
   /** Reduce by the model's declared symmetry sets (default false). */
   readonly symmetry?: boolean;
-  /** Worker threads expanding states; results are identical for every count (default 1). */
+  /**
+   * Worker threads expanding states; results are identical for every count (default 1). A search under
+   * `memoryBudgetBytes` runs in one thread whatever this says: only one thread spills its frontier.
+   */
   readonly workers?: number;
   /**
    * With workers, search in one thread until this many distinct states are known, then hand over to the
@@ -37,9 +40,8 @@ export interface CheckOptions {
   readonly parallelFromStates?: number;
   /**
    * `workers` is the default, not asked for (defaultWorkers.ts): a search that would lose by worker
-   * threads something one thread has stays in one thread. Only one thread spills its frontier under
-   * `memoryBudgetBytes` and records the liveness graph as it goes (temporal properties), and without a
-   * layout each worker re-runs every level.
+   * threads something one thread has stays in one thread: only one thread records the liveness graph as it
+   * goes (temporal properties), and without a layout each worker re-runs every level.
    */
   readonly workersByDefault?: boolean;
   readonly onProgress?: (progress: Progress) => void;

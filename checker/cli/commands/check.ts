@@ -21,10 +21,14 @@ export const checkCommand: KmcCommand = {
       .option('resume', { type: 'string', describe: 'Continue the search saved in this checkpoint folder (same spec, preset and parameters); keeps checkpointing there' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties or --memory-budget; else 1)' })
+      .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties; else 1); a search under --memory-budget runs in one thread' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
     const plan: { workers?: number; workersByDefault?: true } = argv.workers === undefined ? defaultWorkers() : { workers: workersWithinCores(argv.workers) };
+    const memoryBudgetBytes = parseBytes(argv['memory-budget']);
+    if (memoryBudgetBytes !== undefined && !plan.workersByDefault && (plan.workers ?? 1) > 1) {
+      process.stderr.write(`warning: --workers ${plan.workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.\n`);
+    }
     const out = argv.out === undefined ? undefined : String(argv.out);
     if (out !== undefined) checkOutputFolder(out);
     const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([
@@ -44,7 +48,7 @@ export const checkCommand: KmcCommand = {
         maxStates: positiveInt('max-states', argv['max-states']),
         maxDepth: positiveInt('max-depth', argv['max-depth']),
         timeLimitSeconds: positiveNumber('time-limit', argv['time-limit']),
-        memoryBudgetBytes: parseBytes(argv['memory-budget']),
+        memoryBudgetBytes,
         ...(argv['spill-dir'] !== undefined ? { spillDirectory: String(argv['spill-dir']) } : {}),
         ...(argv.checkpoint !== undefined ? { checkpointDirectory: String(argv.checkpoint) } : {}),
         checkpointEverySeconds: 60 * (positiveNumber('checkpoint-every', argv['checkpoint-every']) ?? 10),

@@ -18,7 +18,6 @@ import { isPacked, layoutOf } from '../state/packed.ts';
 import { ChunkExpander } from './chunkExpander.ts';
 import { levelChunks } from './levelChunks.ts';
 import type { Expander } from '../expander.ts';
-import { SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
