@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Module, createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import type { SpecDefinition } from '../../spec/spec.ts';
@@ -58,26 +59,44 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
 /**
- * Imports a spec module. kmc itself runs compiled; a user's TypeScript goes through tsx's scoped import,
- * which follows the module type the user's package.json declares (ESM, CommonJS, or none) and leaves
- * every other module to Node. In a source checkout run through tsx, TypeScript already loads.
+ * Imports a spec module. kmc itself runs compiled; a user's TypeScript loads through tsx's hooks, which
+ * follow the module type the user's package.json declares (ESM, CommonJS, or none). What the spec
+ * imports of kmc must be the very modules this process runs: the engine knows a packed state by its
+ * class (`instanceof View`). So the hooks are registered for the whole thread, not scoped to the spec
+ * (tsx's scoped import loads a second copy of every module the spec imports, kmc's own included), and
+ * kmc's entry points are put in the CommonJS cache as the ES modules they are (tsx compiles a required
+ * ES module into a CommonJS copy of its own). In a source checkout run through tsx, TypeScript already loads.
  */
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
   if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
-  if (startedWithTsx()) {
-    // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
-    if (!isMainThread) await registerTsx();
-    return import(url);
+  // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
+  if (!startedWithTsx() || !isMainThread) await registerTsx();
+  await shareOwnEntryPoints();
+  return import(url);
+}
+
+/** kmc's public modules (package.json `exports`), as compiled beside this file. */
+const OWN_ENTRY_POINTS = ['../../spec/index.js', '../../spec/spec.js', '../../invariants/property.js'];
+
+/** Puts kmc's public modules in the CommonJS cache as the loaded ES modules, so a CommonJS spec's `require` gets them. */
+async function shareOwnEntryPoints(): Promise<void> {
+  const cache = createRequire(import.meta.url).cache;
+  for (const entry of OWN_ENTRY_POINTS) {
+    const url = new URL(entry, import.meta.url);
+    const file = fileURLToPath(url);
+    if (cache[file] !== undefined) continue;
+    const shared = new Module(file);
+    shared.filename = file;
+    shared.loaded = true;
+    shared.exports = await import(url.href);
+    cache[file] = shared;
   }
-  const { tsImport } = await import('tsx/esm/api');
-  return tsImport(url, import.meta.url);
 }
 
 /**
  * node was started with tsx (`node --import tsx`, as kmc's own tests run the compiled kmc): TypeScript
- * already loads, and tsx's scoped import beside the global tsx would load a second, untransformed copy of
- * what the spec imports.
+ * already loads in the main thread.
  */
 function startedWithTsx(): boolean {
   const args = process.execArgv;
@@ -85,8 +104,12 @@ function startedWithTsx(): boolean {
 }
 
 let tsxRegistered: Promise<void> | undefined;
+/** tsx's hooks for ES modules and for CommonJS, for this thread. */
 function registerTsx(): Promise<void> {
-  return (tsxRegistered ??= import('tsx/esm/api').then(({ register }) => void register()));
+  return (tsxRegistered ??= Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]).then(([esm, cjs]) => {
+    esm.register();
+    cjs.register();
+  }));
 }
 
 /**

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +40,39 @@ function javascriptSpec(spec: string, style: 'esm' | 'cjs'): string {
   }
   assert.doesNotMatch(js, /<State>|: Pc|type /, 'no TypeScript left');
   return js;
+}
+
+/** The README's spec in its layout form (spec/examples/mutexPacked.ts), importing kmc by its package name. */
+function layoutSpec(): string {
+  const file = readFileSync(join(root, 'spec/examples/mutexPacked.ts'), 'utf8');
+  const spec = file.replace(/from '\.\.\/index\.ts';/, `from '${pkg.name}';`);
+  assert.notEqual(spec, file, 'mutexPacked.ts imports kmc as ../index.ts');
+  return spec;
+}
+
+/** A spec with a layout and 961 states: enough for worker threads to take over the search from the first levels. */
+function gridSpec(): string {
+  return `import { defineSpec, always, layout as L, type Packed } from '${pkg.name}';
+
+const State = L.record('Grid', { x: L.int(0, 30), y: L.int(0, 30) });
+type State = Packed<typeof State>;
+
+export default defineSpec<State>({
+  name: 'grid',
+  description: 'two counters that wrap around',
+  params: [],
+  presets: [],
+  build: () => ({
+    layout: State,
+    init: () => [State.from({ x: 0, y: 0 })],
+    actions: [
+      { name: 'StepX', params: () => [{}], enabled: () => true, next: (s) => s.set('x', (s.x + 1) % 31) },
+      { name: 'StepY', params: () => [{}], enabled: () => true, next: (s) => s.set('y', (s.y + 1) % 31) },
+    ],
+    properties: [always<State>('Bounded', 'x + y is at most 60', (s) => s.x + s.y <= 60)],
+  }),
+});
+`;
 }
 
 function run(cmd: string, args: string[], cwd: string) {
@@ -95,6 +128,21 @@ test('the packed tarball installs into an empty folder and checks the README spe
         assert.match(r.stdout, /Invariant MutualExclusion violated after 4 steps \(a shortest counterexample\)/, `${name}/${file}`);
         assert.match(r.stdout, /^9 distinct states, 12 generated, depth 5/m, `${name}/${file}`);
       }
+      // With a layout: the engine knows a packed state by its class, so the spec must get the very kmc
+      // modules the CLI runs (tsx's scoped import gave it a copy: "a state holds a plain StateView").
+      const kmcBin = join(dir, 'node_modules/.bin/kmc');
+      writeFileSync(join(dir, 'my-mutex-packed.ts'), layoutSpec());
+      const packedRun = run(kmcBin, ['check', './my-mutex-packed.ts', '--preset', 'racy'], dir);
+      assert.equal(packedRun.code, 1, `${name}/my-mutex-packed.ts: ${packedRun.stdout}${packedRun.stderr}`);
+      assert.match(packedRun.stdout, /Invariant MutualExclusion violated after 4 steps \(a shortest counterexample\)/, `${name}/my-mutex-packed.ts`);
+      assert.match(packedRun.stdout, /^9 distinct states, 12 generated, depth 5/m, `${name}/my-mutex-packed.ts`);
+      // Worker threads load the user's TypeScript too.
+      const workers = Math.min(2, availableParallelism());
+      writeFileSync(join(dir, 'grid.ts'), gridSpec());
+      const grid = run(kmcBin, ['check', './grid.ts', '--workers', String(workers), '--json'], dir);
+      assert.equal(grid.code, 0, `${name}/grid.ts: ${grid.stdout}${grid.stderr}`);
+      const g = JSON.parse(grid.stdout) as { status: string; distinct: number; generated: number; depth: number; workers: number };
+      assert.deepEqual([g.status, g.distinct, g.generated, g.depth, g.workers], ['holds', 961, 1923, 61, workers], `${name}/grid.ts`);
     }
 
     // kmc init: the project it writes checks its example spec and passes its own suite.
