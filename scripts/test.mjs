@@ -4,9 +4,9 @@
 //
 // Each file runs in its own process, two at a time (this machine's cores; KMC_TEST_JOBS to change it),
 // the files that took longest last time first, so no long file starts last and runs alone. Each file's
-// output is printed whole when it finishes; at the end, the slowest files and the sum of every file's
-// time (on a loaded machine the sum says more than the wall clock). `node scripts/test.mjs cli render`
-// runs the files whose path contains one of the words.
+// output is printed whole when it finishes; at the end, the slowest files, the sum of every file's time
+// (on a loaded machine the sum says more than the wall clock) and each failing file's failures again.
+// `node scripts/test.mjs cli render` runs the files whose path contains one of the words.
 //
 // Two tiers. `npm test` is the fast one: every test file, with the tests that repeat a large exhaustive
 // search skipped (each says so: "set KMC_SLOW=1"). `npm run test:slow` (`--slow`) is the other: it sets
@@ -72,7 +72,11 @@ const out = [
   `${results.length} files, ${count('tests')} tests: ${count('pass')} passed, ${count('fail')} failed, ${count('skipped')} skipped, ${count('todo')} todo.`,
   `Wall clock ${wall.toFixed(1)} s; the files' times sum to ${sum.toFixed(1)} s${Number.isNaN(cpu) ? '' : ` (${cpu.toFixed(1)} s of CPU)`}.`,
 ];
-if (failed.length > 0) out.push('', `FAILED (${failed.length} files):`, ...failed.map((r) => `  ${r.file} (exit ${r.code})`));
+if (failed.length > 0) {
+  // Each failing file's failures again, last: a CI log is often read from its tail.
+  for (const r of failed) out.push('', `── failures of ${r.file}`, failuresOf(r.text));
+  out.push('', `FAILED (${failed.length} files):`, ...failed.map((r) => `  ${r.file} (exit ${r.code})`));
+}
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(failed.length > 0 ? 1 : 0);
 
@@ -104,7 +108,7 @@ function runFile(file) {
       const seconds = (performance.now() - t0) / 1000;
       const cpu = existsSync(cpuFile) ? readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').reduce((n, x) => n + Number(x), 0) : NaN;
       process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s${Number.isNaN(cpu) ? '' : `, ${cpu.toFixed(1)} s CPU`})\n${text}`);
-      resolve({ file, code: code ?? (signal ? 1 : 0), seconds, cpu, counts: countsOf(text) });
+      resolve({ file, code: code ?? (signal ? 1 : 0), seconds, cpu, counts: countsOf(text), text });
     });
   });
 }
@@ -114,4 +118,13 @@ function countsOf(text) {
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
   const n = (k) => Number(new RegExp(`^ℹ ${k} (\\d+)$`, 'm').exec(plain)?.[1] ?? 0);
   return { tests: n('tests'), pass: n('pass'), fail: n('fail'), skipped: n('skipped'), todo: n('todo') };
+}
+
+/** The spec reporter's closing "failing tests" section (each failure with its error), else the file's last lines. */
+function failuresOf(text) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const at = plain.lastIndexOf('✖ failing tests:');
+  const section = at >= 0 ? plain.slice(at) : plain.split('\n').slice(-40).join('\n');
+  const lines = section.trimEnd().split('\n');
+  return (lines.length > 120 ? [...lines.slice(0, 120), `… (${lines.length - 120} more lines above in this file's output)`] : lines).join('\n');
 }

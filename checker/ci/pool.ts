@@ -57,7 +57,11 @@ export async function runJobs(jobs: readonly Job[], opts: PoolOptions): Promise<
       running.push(lane((job) => w.run(job)));
     }
   };
-  const spawnTimer = laneCount > 1 ? setTimeout(spawn, opts.workerDelayMs ?? WORKER_DELAY_MS) : undefined;
+  // No delay means the worker threads start before this thread takes its first job: a timer, even of
+  // 0 ms, waits for this thread to yield, and a suite of short checks may never yield before it ends.
+  const delayMs = opts.workerDelayMs ?? WORKER_DELAY_MS;
+  if (laneCount > 1 && delayMs === 0) spawn();
+  const spawnTimer = laneCount > 1 && delayMs > 0 ? setTimeout(spawn, delayMs) : undefined;
   const stopTimer = opts.shouldStop
     ? setInterval(() => {
         if (opts.shouldStop!()) for (const w of workers) w.stop();
