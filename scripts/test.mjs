@@ -115,16 +115,20 @@ function runFile(file) {
 
 /** The spec reporter's closing lines: ℹ tests 12, ℹ pass 12, … */
 function countsOf(text) {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = withoutColours(text);
   const n = (k) => Number(new RegExp(`^ℹ ${k} (\\d+)$`, 'm').exec(plain)?.[1] ?? 0);
   return { tests: n('tests'), pass: n('pass'), fail: n('fail'), skipped: n('skipped'), todo: n('todo') };
 }
 
 /** The spec reporter's closing "failing tests" section (each failure with its error), else the file's last lines. */
 function failuresOf(text) {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = withoutColours(text);
   const at = plain.lastIndexOf('✖ failing tests:');
   const section = at >= 0 ? plain.slice(at) : plain.split('\n').slice(-40).join('\n');
   const lines = section.trimEnd().split('\n');
-  return (lines.length > 120 ? [...lines.slice(0, 120), `… (${lines.length - 120} more lines above in this file's output)`] : lines).join('\n');
+  return (lines.length > 120 ? [...lines.slice(0, 120), `… (${lines.length - 120} more lines: see this file's output above)`] : lines).join('\n');
+}
+
+function withoutColours(text) {
+  return text.replace(/\x1b\[[0-9;]*m/g, '');
 }
