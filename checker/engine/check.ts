@@ -171,6 +171,19 @@ function validate<S>(model: Model<S>, options: CheckOptions): void {
           'Run without --symmetry, or declare them with { symmetric: true } if they give the same answer for every permutation of the ids.',
       );
     }
+    if (!model.layout) {
+      // Without a layout, renaming works on values: every leaf equal to an id is renamed. A number id
+      // would rename epochs, offsets and counters that happen to equal it and merge distinct states
+      // (TLC allows symmetry only over model values for the same reason).
+      const numeric = model.symmetry.flat().filter((id) => typeof id !== 'string');
+      if (numeric.length > 0) {
+        throw new ConfigError(
+          `symmetry reduction on a spec without a layout renames every value equal to an id, so its ids must be strings that no other value of the state equals; ` +
+            `these ids are numbers: ${numeric.map(String).join(', ')}, and an epoch, offset or counter equal to one of them would be renamed too, merging states that differ. ` +
+            `Name the ids with strings (for example 'b1', 'b2'), or declare a layout whose L.ids domain holds them (docs/layouts.md): a layout renames only the fields of that domain. Or run without --symmetry.`,
+        );
+      }
+    }
     const perms = permutationCount(model.symmetry);
     if (perms > MAX_PERMUTATIONS) {
       throw new ConfigError(`symmetry over these sets means ${perms} permutations per state (at most ${MAX_PERMUTATIONS}); run without --symmetry`);
