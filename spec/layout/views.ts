@@ -10,6 +10,7 @@
 import { List, Map as IMap, Set as ISet, is, isImmutable, isRecord } from '../immutable.ts';
 import { arena, copyInto, copyToSlab, equalBytes, compareBytes, hashRegion, readCode, reserve, writeCode } from './bytes.ts';
 import { LayoutError, joinPath } from './errors.ts';
+import { installQueries, type CollectionQueries } from './queries.ts';
 import type { IdSetType, InputOf, Key, LType, MapType, OptionType, ReadOf, RecordType, ScalarType, SeqType, VariantType } from './types.ts';
 
 const NOT_SET: unknown = undefined;
@@ -1387,6 +1388,16 @@ export class SetView<V = unknown, I = unknown> extends SeqView<V, I> {
     return this._t.bag ? List(out) : ISet(out);
   }
 }
+
+// min, max, sort, groupBy, ... answered by Immutable.js over the views' own elements (queries.ts).
+export interface MapView<K extends Key = Key, V = unknown, I = unknown> extends CollectionQueries<K, V, IMap<K, V>> {}
+export interface IdSetView<K extends Key = Key> extends CollectionQueries<K, K, ISet<K>> {}
+export interface ListView<V = unknown, I = unknown> extends CollectionQueries<number, V, List<V>> {}
+export interface SetView<V = unknown, I = unknown> extends CollectionQueries<V, V, ISet<V> | List<V>> {}
+installQueries(MapView, (m: MapView) => IMap(m.entries()));
+installQueries(IdSetView, (ids: IdSetView) => ISet(ids.values()));
+installQueries(ListView, (list: ListView) => List(list.values()));
+installQueries(SetView, (set: SetView) => (set._t.bag ? List(set.values()) : ISet(set.values())));
 
 export const MapViewOf = collectionConstructor(MapView);
 export const IdSetViewOf = collectionConstructor(IdSetView);
