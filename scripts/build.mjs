@@ -1,6 +1,6 @@
 // Compiles kmc to dist/ (tsc, with `.ts` import specifiers rewritten to `.js`) and copies the files tsc
 // does not emit: the worker-thread entries, the command's launcher and the suite's JSON schema.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -33,6 +33,14 @@ if (!intact || !upToDate(last)) {
 }
 for (const file of ['checker/cli/bin.mjs', 'checker/engine/parallel/workerEntry.mjs', 'checker/ci/worker.mjs', 'checker/ci/kmc-suite.schema.json']) {
   cpSync(new URL(file, root), new URL(`dist/${file}`, root));
+}
+
+// The example specs, for the package: imports of kmc's own modules become the package name, which a file
+// inside the package resolves to itself (package self-reference), so they check where they are installed.
+mkdirSync(new URL('dist/examples/', root), { recursive: true });
+for (const example of ['mutex.ts', 'mutexPacked.ts']) {
+  const text = readFileSync(new URL(`spec/examples/${example}`, root), 'utf8').replace(/from '(\.\.\/)+(spec\/|invariants\/)?[a-zA-Z/]*\.ts'/g, `from '${pkg.name}'`);
+  writeFileSync(new URL(`dist/examples/${example}`, root), text);
 }
 
 // `kmc list` reads the bundled specs' parameters and presets from here instead of loading every model.

@@ -50,7 +50,7 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
   const candidate = [mod.default, mod.spec, cjs.default, cjs.spec].find(isSpecDefinition);
   if (!isSpecDefinition(candidate)) {
     throw new UserError(
-      `${shownAs} does not export a spec. A spec module exports, as default or as \`spec\`, an object with name, description, params, presets and build (see defineSpec in spec/spec.ts); this module exports: ${choices(Object.keys(mod)) }.`,
+      `${shownAs} does not export a spec. A spec module exports, as default or as \`spec\`, an object with name, description, params, presets and build (see the README's 'Writing your own spec' and the package's dist/examples/mutex.ts); this module exports: ${choices(Object.keys(mod)) }.`,
     );
   }
   return candidate;

@@ -96,7 +96,10 @@ test('the packed tarball installs into an empty folder and checks the README spe
     // A tarball carries dist/: no prepare for npm to name in its install-scripts notice.
     assert.deepEqual(Object.keys(shipped.scripts).filter((k) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(k)), []);
     assert.equal(JSON.parse(manifest).scripts.prepare, 'node scripts/build.mjs', 'a checkout and a git install still build dist/');
-    assert.deepEqual(listing.filter((f) => /\.test\.|fixtures\/|bench\/|\.ts$/.test(f) && !f.endsWith('.d.ts')), [], 'no tests, fixtures, bench or sources');
+    assert.deepEqual(listing.filter((f) => /\.test\.|fixtures\/|bench\/|\.ts$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('package/dist/examples/')), [], 'no tests, fixtures, bench or sources but the examples');
+    for (const file of ['LICENSE', 'README.md', 'docs/layouts.md', 'docs/counterexample-pictures.md', 'dist/examples/mutex.ts', 'dist/examples/mutexPacked.ts']) {
+      assert.ok(listing.includes(`package/${file}`), `the tarball ships ${file}`);
+    }
     assert.ok(listing.includes('package/dist/checker/cli/bin.mjs'));
 
     const esm = join(work, 'esm');
@@ -145,11 +148,27 @@ test('the packed tarball installs into an empty folder and checks the README spe
       assert.deepEqual([g.status, g.distinct, g.generated, g.depth, g.workers], ['holds', 961, 1923, 61, workers], `${name}/grid.ts`);
     }
 
-    // kmc init: the project it writes checks its example spec and passes its own suite.
+    // The shipped examples check where they are installed (they import kmc by its package name).
+    for (const [example, distinct] of [['mutex.ts', 9], ['mutexPacked.ts', 9]] as const) {
+      const r = run(join(esm, 'node_modules/.bin/kmc'), ['check', `node_modules/${pkg.name}/dist/examples/${example}`, '--preset', 'racy'], esm);
+      assert.equal(r.code, 1, `${example}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^${distinct} distinct states`, 'm'), example);
+    }
+
+    // kmc init: the project it writes depends on the tarball kmc was installed from (absolute, since the
+    // project is elsewhere) and on typescript for its typecheck script; it installs, typechecks, checks its
+    // example spec and passes its own suite.
     const project = join(work, 'project');
     const init = run(join(esm, 'node_modules/.bin/kmc'), ['init', project], work);
     assert.equal(init.code, 0, init.stderr);
-    symlinkSync(join(esm, 'node_modules'), join(project, 'node_modules'));
+    const made = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    assert.equal(made.devDependencies[pkg.name], `file:${tarball}`);
+    assert.ok(made.devDependencies.typescript, 'typescript for npm run typecheck');
+    assert.match(init.stdout, new RegExp(`The project depends on ${pkg.name} file:${tarball.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: kmc was installed from`));
+    const projectInstall = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
+    assert.equal(projectInstall.code, 0, projectInstall.stderr);
+    const typecheck = run('npm', ['run', 'typecheck'], project);
+    assert.equal(typecheck.code, 0, typecheck.stdout + typecheck.stderr);
     const example = run(join(project, 'node_modules/.bin/kmc'), ['check', './specs/mutex.ts', '--preset', 'racy'], project);
     assert.equal(example.code, 1, example.stderr);
     assert.match(example.stdout, /Invariant MutualExclusion violated after 4 steps/);

@@ -26,7 +26,7 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** The README's commands deliberately not run here, and why. */
 const NOT_RUN: Readonly<Record<string, string>> = {
-  'npm install --save-dev kafka-model-checker immutable': 'installs from the npm registry; test/package/packedInstall.test.ts installs the packed tarball into an empty folder the same way',
+  'npm install --save-dev ./kafka-model-checker-0.1.0.tgz immutable': 'test/package/packedInstall.test.ts packs this checkout and installs the tarball into an empty folder the same way (slow tier)',
   'npm install --save-dev immutable git+https://github.com/OWNER/kmc.git': 'a git install clones from the network (OWNER stands for the repository); the same prepare build runs on every npm install of this checkout',
   'npm install': 'installs from the npm registry; the project kmc init wrote gets this checkout linked as its node_modules instead',
   'npm run check': 'the whole default suite; checker/ci/defaultSuite.test.ts runs it (each preset once per npm test)',

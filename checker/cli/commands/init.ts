@@ -11,10 +11,12 @@ import { UserError, choices } from '../userError.ts';
 import { kmcVersion } from '../version.ts';
 import { EXAMPLE_SPEC } from '../init/exampleSpec.ts';
 import { WORKFLOW } from '../init/workflow.ts';
+import { installSource } from '../init/installSource.ts';
 
 export const PACKAGE_NAME = 'kafka-model-checker';
 
-export function projectFiles(name: string, version: string): Record<string, string> {
+/** `kmc` is the dependency to declare for this package (a range, git URL or tarball: installSource.ts). */
+export function projectFiles(name: string, kmc: string): Record<string, string> {
   const json = (x: unknown) => `${JSON.stringify(x, null, 2)}\n`;
   return {
     'package.json': json({
@@ -23,7 +25,7 @@ export function projectFiles(name: string, version: string): Record<string, stri
       private: true,
       type: 'module',
       scripts: { check: 'kmc ci', typecheck: 'tsc --noEmit -p .' },
-      devDependencies: { [PACKAGE_NAME]: `^${version}`, immutable: '^5.2.1' },
+      devDependencies: { [PACKAGE_NAME]: kmc, immutable: '^5.2.1', typescript: '^5.9.0' },
       // npm 11 runs no dependency's install script unless listed; esbuild (under tsx) works without its own.
       allowScripts: { esbuild: false },
     }),
@@ -61,7 +63,8 @@ export const initCommand: KmcCommand = {
   builder: (y) => y.positional('dir', { type: 'string', default: '.', describe: 'The folder to write the project into (made if missing)' }),
   run: async (argv) => {
     const dir = resolve(String(argv.dir ?? '.'));
-    const files = projectFiles(basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'protocol-designs', kmcVersion());
+    const source = installSource(PACKAGE_NAME, kmcVersion());
+    const files = projectFiles(basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-') || 'protocol-designs', source.dependency);
     const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));
     if (taken.length > 0) throw new UserError(`kmc init does not overwrite files: ${choices(taken)} already exist${taken.length === 1 ? 's' : ''} in ${dir}.`);
     for (const [file, text] of Object.entries(files)) {
@@ -72,6 +75,7 @@ export const initCommand: KmcCommand = {
     process.stdout.write(
       [
         `Wrote ${Object.keys(files).join(', ')} in ${dir}.`,
+        `The project depends on ${PACKAGE_NAME} ${source.dependency}${source.note ? `: ${source.note}` : ''}`,
         'Next:',
         ...(cd ? [`  cd ${cd}`] : []),
         '  npm install',
