@@ -135,6 +135,13 @@ test('render refuses mistakes with one clear paragraph', async () => {
     await kmcHere('render', file, '--format', 'dot', '--neighbourhood', '1', '--spec', 'diehard'),
     /--neighbourhood re-runs the spec diehard with the trace's parameters \(rm=3, bug=tmCommitEarly\), which failed: Unknown parameter 'rm'/,
   );
+  // A trace of a user's spec names the spec, not its file: the error says to give it with --spec.
+  const userTrace = join(dir, 'user.itf.json');
+  writeFileSync(userTrace, readFileSync(file, 'utf8').replace('"spec":"twophase"', '"spec":"mywork"'));
+  assertUserError(
+    await kmcHere('render', userTrace, '--format', 'dot', '--reachable'),
+    /--reachable re-runs the spec mywork .*which failed: Unknown spec 'mywork'\. .* If the trace came from a spec file, give it with --spec \.\/path\/to\/mywork\.ts\./,
+  );
   writeFileSync(bad, readFileSync(file, 'utf8').replace('"bug":"tmCommitEarly"', '"bug":"none"'));
   assertUserError(await kmcHere('render', bad, '--format', 'dot', '--neighbourhood', '1'), /The trace does not fit the model .*: step 3 \(TMCommit\) is not a successor of step 2/);
 });

@@ -105,7 +105,9 @@ async function buildGraph(itf: ItfTrace, file: string, format: Format, argv: Rec
     prepared = await prepareCheck({ spec, params });
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    throw new UserError(`${asked} re-runs the spec ${spec} with the trace's parameters (${params.join(', ') || 'none'}), which failed: ${e.message}`, e.exitCode);
+    // A trace names its spec, not the file it came from: a user's spec is found only through --spec.
+    const hint = argv.spec === undefined ? ` If the trace came from a spec file, give it with --spec ./path/to/${spec}.ts.` : '';
+    throw new UserError(`${asked} re-runs the spec ${spec} with the trace's parameters (${params.join(', ') || 'none'}), which failed: ${e.message}${hint}`, e.exitCode);
   }
   try {
     if (reachable) {
