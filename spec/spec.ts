@@ -93,6 +93,12 @@ export interface Action<S, P extends ActionParams = ActionParams> {
    * action in the list rather than leaving it out, so that every instance of a spec has the same actions.
    */
   readonly disabledBy?: string;
+  /**
+   * Says why this action can never be enabled although the checker still runs it: a binding of a
+   * TLC-ordered spec (one action per parameter choice) that the model's structure rules out, say. Coverage
+   * then reports it as dead by construction instead of warning, and warns instead if it is ever enabled.
+   */
+  readonly deadByConstruction?: string;
 }
 
 /** The interchangeable identities of a model: every permutation of each list maps states to equivalent states. */

@@ -116,6 +116,24 @@ test('coverage: an action the parameters rule out is reported as disabled, not a
   assert.doesNotMatch(dead.stdout, /Disabled by parameters/);
 });
 
+test('coverage of a TLC-ordered spec: each binding labelled by its parameters, dead-by-construction bindings said apart', async () => {
+  const r = await kmc('check', 'test/fixtures/bindingsSpec.ts', '--no-deadlock', '--coverage');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Actions never enabled: Stop\(p=p2\) \(usually a modelling bug\)/);
+  assert.match(r.stdout, /Dead by construction, as declared: Send\(p=p3\) \(p3 starts done\)/);
+  const rows = r.stdout.split('\n').filter((l) => /^ {2}(Send|Stop)/.test(l)).map((l) => l.trim().replace(/ +/g, ' '));
+  assert.deepEqual(rows, [
+    // 6 states: {} {p1} {p2} {p1,p2}, and p1 done after {p1} and after {p1,p2}.
+    'Send(p=p1) 2 2 1',
+    'Send(p=p2) 3 3 2',
+    'Send(p=p3) 0 0 0 dead by construction: p3 starts done',
+    'Stop(p=p1) 2 2 2',
+    'Stop(p=p2) 0 0 0',
+  ]);
+  const json = JSON.parse((await kmc('check', 'test/fixtures/bindingsSpec.ts', '--no-deadlock', '--json')).stdout);
+  assert.deepEqual(json.coverage[2], { action: 'Send', enabled: 0, fired: 0, newStates: 0, label: 'Send(p=p3)', deadByConstruction: 'p3 starts done' });
+});
+
 test('bad input: one clear paragraph naming the problem and the valid choices, exit 2', async () => {
   assertUserError(await kmc('check', 'kafak'), 2, /Unknown spec 'kafak'\. The bundled specs are twophase, diehard, kraft, replication or lifecycle/);
   assertUserError(await kmc('check', 'twophase', '--preset', 'rm4'), 2, /Unknown preset 'rm4' for spec twophase\. Its presets are rm3, rm5 or rm3-commit-early/);

@@ -40,18 +40,25 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
   if (r.witnesses.length > 0) lines.push(`Witnesses reached: ${r.witnesses.join(', ')}`);
   const disabled = r.coverage.filter((c) => c.disabledBy !== undefined).map((c) => `${c.action} (${c.disabledBy})`);
   if (disabled.length > 0) lines.push(chalk.dim(`Disabled by parameters: ${disabled.join(', ')}`));
-  const never = r.coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined).map((c) => c.action);
+  const name = (c: (typeof r.coverage)[number]) => c.label ?? c.action;
+  const never = r.coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined && c.deadByConstruction === undefined).map(name);
   if (never.length > 0 && r.status === 'holds') lines.push(chalk.yellow(`Actions never enabled: ${never.join(', ')} (usually a modelling bug)`));
+  const dead = r.coverage.filter((c) => c.deadByConstruction !== undefined);
+  const declared = dead.filter((c) => c.enabled === 0).map((c) => `${name(c)} (${c.deadByConstruction})`);
+  if (declared.length > 0) lines.push(chalk.dim(`Dead by construction, as declared: ${declared.join(', ')}`));
+  const alive = dead.filter((c) => c.enabled > 0).map((c) => `${name(c)} (enabled in ${fmt(c.enabled)} states)`);
+  if (alive.length > 0) lines.push(chalk.yellow(`Declared dead by construction but enabled: ${alive.join(', ')}`));
   lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${fmt(r.bytesPerState)} bytes/state`));
   return lines.join('\n');
 }
 
 export function formatCoverage(r: CheckReport): string {
-  const width = Math.max(6, ...r.coverage.map((c) => c.action.length));
+  const name = (c: (typeof r.coverage)[number]) => c.label ?? c.action;
+  const width = Math.max(6, ...r.coverage.map((c) => name(c).length));
   const rows = r.coverage.map((c) =>
     c.disabledBy !== undefined
-      ? `  ${c.action.padEnd(width)}  disabled by parameters: ${c.disabledBy}`
-      : `  ${c.action.padEnd(width)}  ${fmt(c.enabled).padStart(12)}  ${fmt(c.fired).padStart(12)}  ${fmt(c.newStates).padStart(12)}`,
+      ? `  ${name(c).padEnd(width)}  disabled by parameters: ${c.disabledBy}`
+      : `  ${name(c).padEnd(width)}  ${fmt(c.enabled).padStart(12)}  ${fmt(c.fired).padStart(12)}  ${fmt(c.newStates).padStart(12)}${c.deadByConstruction !== undefined && c.enabled === 0 ? `  dead by construction: ${c.deadByConstruction}` : ''}`,
   );
   return [`  ${'action'.padEnd(width)}  ${'enabled in'.padStart(12)}  ${'fired'.padStart(12)}  ${'new states'.padStart(12)}`, ...rows].join('\n');
 }

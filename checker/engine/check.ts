@@ -2,7 +2,9 @@
  * The single entry point of a check: run a strategy over a model, then turn how it ended into a
  * `CheckResult` with stats, coverage and a rebuilt counterexample.
  */
-import type { Model, ParamValues } from '../../spec/spec.ts';
+import type { ActionParams, Model, ParamValues } from '../../spec/spec.ts';
+import { formatValue } from '../../traces/text.ts';
+import { toItfValue } from '../../traces/itf/write.ts';
 import { isTemporal } from '../../invariants/property.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
 import { breadthFirst } from './bfs.ts';
@@ -228,12 +230,15 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
 
 function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): Stats {
   // Coverage is read before any trace is rebuilt: rebuilding runs actions again.
+  const labels = bindingLabels(expander);
   const coverage: ActionCoverage[] = expander.actions.map((a, i) => ({
     action: a.name,
     enabled: expander.enabledCount[i]!,
     fired: expander.firedCount[i]!,
     newStates: o.newStates[i]!,
     ...(a.disabledBy !== undefined ? { disabledBy: a.disabledBy } : {}),
+    ...(labels[i] !== undefined ? { label: labels[i] } : {}),
+    ...(a.deadByConstruction !== undefined ? { deadByConstruction: a.deadByConstruction } : {}),
   }));
   limits.sampleMemory(); // the final RSS into peakRss
   const n = o.distinct;
@@ -252,4 +257,36 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     workers: o.workers,
     spilledBytes: o.spilledBytes ?? 0,
   };
+}
+
+/**
+ * Labels for actions that share a name (a TLC-ordered spec lists one action per binding): each by its
+ * parameter choice in an initial state when it has exactly one (`Send(rm=r2)`), else by its position.
+ */
+function bindingLabels<S>(expander: Expander<S>): (string | undefined)[] {
+  const actions = expander.actions;
+  const named = new Map<string, number>();
+  for (const a of actions) named.set(a.name, (named.get(a.name) ?? 0) + 1);
+  if (actions.every((a) => named.get(a.name) === 1)) return actions.map(() => undefined);
+  let first: S | undefined;
+  try {
+    first = expander.initialStates()[0];
+  } catch {
+    first = undefined;
+  }
+  const seen = new Map<string, number>();
+  return actions.map((a) => {
+    if (named.get(a.name) === 1) return undefined;
+    const position = (seen.get(a.name) ?? 0) + 1;
+    seen.set(a.name, position);
+    let choices: ActionParams[] = [];
+    try {
+      choices = a.params && first !== undefined ? [...a.params(first)] : [];
+    } catch {
+      choices = [];
+    }
+    if (choices.length !== 1) return `${a.name} #${position}`;
+    const p = choices[0]!;
+    return `${a.name}(${Object.entries(p).map(([k, v]) => `${k}=${formatValue(toItfValue(v))}`).join(', ')})`;
+  });
 }

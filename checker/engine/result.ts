@@ -11,6 +11,10 @@ export interface ActionCoverage {
   readonly newStates: number;
   /** Why the parameters rule this action out (`Action.disabledBy`); it was never run. */
   readonly disabledBy?: string;
+  /** The action with its one parameter choice (`Send(rm=r2)`), when several actions share its name. */
+  readonly label?: string;
+  /** Why the spec says the action is never enabled (`Action.deadByConstruction`). */
+  readonly deadByConstruction?: string;
 }
 
 export interface Stats {

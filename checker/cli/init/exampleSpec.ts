@@ -26,7 +26,10 @@ export default defineSpec<State>({
           enabled: (s, { p }) => s.pc.get(p) === 'idle' && !s.locked,
           next: (s, { p }) => (atomic ? s.set('locked', true).setIn(['pc', p], 'critical') : s.setIn(['pc', p], 'checked')),
         },
-        { name: 'Take', params: () => procs, enabled: (s, { p }) => s.pc.get(p) === 'checked', next: (s, { p }) => s.set('locked', true).setIn(['pc', p], 'critical') },
+        {
+          name: 'Take', params: () => procs, enabled: (s, { p }) => s.pc.get(p) === 'checked', next: (s, { p }) => s.set('locked', true).setIn(['pc', p], 'critical'),
+          ...(atomic ? { disabledBy: 'atomic: Check takes the lock' } : {}),   // say why, or coverage flags Take as never enabled
+        },
         { name: 'Release', params: () => procs, enabled: (s, { p }) => s.pc.get(p) === 'critical', next: (s, { p }) => s.set('locked', false).setIn(['pc', p], 'idle') },
       ],
       properties: [
