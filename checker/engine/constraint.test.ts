@@ -10,7 +10,7 @@ const modulePath = fileURLToPath(new URL('../../test/fixtures/boundedCounters.ts
 const label = { spec: 'bounded-counters', params: {} };
 const FORMS = ['layout', 'immutable'] as const;
 
-type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; steps: boolean; lastAtMost: number; form: (typeof FORMS)[number] };
+type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; steps: boolean; lastAtMost: number; form: (typeof FORMS)[number]; layoutAtConstraint?: boolean };
 const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, form, ...more });
 const run = (p: Params, options: Parameters<typeof checkModel>[1] = {}) =>
   checkModel(counters.build(p), options, label, options.workers ? { modulePath, params: p } : undefined);
@@ -31,6 +31,15 @@ test('a state outside the CONSTRAINT is checked but not counted, as in TLC (3,00
     const dfs = await run(params(form), { strategy: 'dfs' });
     assert.deepEqual([dfs.status, dfs.stats.distinct, dfs.stats.generated], ['holds', 3003, 25026], `${form} dfs`);
   }
+});
+
+test("a layout bounded at the CONSTRAINT's bound is a spec error that says the layout must hold one step past it", async () => {
+  const r = await run(params('layout', { layoutAtConstraint: true }));
+  assert.equal(r.status, 'error');
+  assert.match(
+    'message' in r ? r.message : '',
+    /x\[0\]: 11 is out of bounds \(an integer in 0\.\.10\)\. This model has a CONSTRAINT: as in TLC, a successor outside it is still built and checked against the invariants before it is dropped, so the layout's bounds must hold one step past the constraint's bound/,
+  );
 });
 
 test('an invariant that fails only outside the CONSTRAINT is found there, with the trace TLC prints', async () => {

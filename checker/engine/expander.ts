@@ -14,6 +14,7 @@ import { View as PackedView } from '../../spec/layout/views.ts';
 import { wordsOf } from '../../spec/layout/bytes.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
+import { LayoutError } from '../../spec/layout/errors.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 export class SpecError extends Error {
@@ -253,7 +254,7 @@ export class Expander<S> {
     try {
       return next(s, p);
     } catch (e) {
-      throw new SpecError('next', `${this.actions[a]!.name}${formatParamsBrief(p)}: effect threw`, e);
+      throw new SpecError('next', `${this.actions[a]!.name}${formatParamsBrief(p)}: effect threw`, this.model.constraint !== undefined && e instanceof LayoutError ? beyondConstraint(e) : e);
     }
   }
 
@@ -415,4 +416,16 @@ function formatParamsBrief(p: ActionParams): string {
 function readsStateOnly(guard: (...args: never[]) => unknown): boolean {
   if (guard.length !== 1) return false;
   return /^(?:async\s*)?(?:[A-Za-z_$][\w$]*|\(\s*[A-Za-z_$][\w$]*\s*\))\s*=>/.test(Function.prototype.toString.call(guard));
+}
+
+/**
+ * A layout bound hit under a CONSTRAINT: as in TLC, a successor outside the constraint is still built
+ * (and checked against the invariants), so the layout must hold one step past the constraint's bound.
+ */
+function beyondConstraint(e: LayoutError): Error {
+  const said = new Error(
+    `${e.message}. This model has a CONSTRAINT: as in TLC, a successor outside it is still built and checked against the invariants before it is dropped, so the layout's bounds must hold one step past the constraint's bound (for a counter the constraint keeps at most N, declare at least N + 1)`,
+  );
+  said.name = e.name;
+  return said;
 }
