@@ -31,7 +31,7 @@ if (!intact || !upToDate(last)) {
   writeFileSync(stamp, JSON.stringify({ settings, finishedAt: Date.now() }));
   utimesSync(stamp, startedAt, startedAt);
 }
-for (const file of ['checker/cli/bin.mjs', 'checker/engine/parallel/workerEntry.mjs', 'checker/ci/worker.mjs', 'checker/ci/kmc-suite.schema.json']) {
+for (const file of ['checker/cli/bin.mjs', 'checker/cli/launcher.mjs', 'checker/engine/parallel/workerEntry.mjs', 'checker/ci/worker.mjs', 'checker/ci/kmc-suite.schema.json']) {
   cpSync(new URL(file, root), new URL(`dist/${file}`, root));
 }
 

@@ -7,6 +7,10 @@
 import { Worker } from 'node:worker_threads';
 import { executeJob, type Job, type JobResult } from './job.ts';
 import type { FromWorker, ToWorker } from './workerMain.ts';
+import { announceDeadline, tellLauncher } from '../cli/launcherChannel.ts';
+
+/** How long past its time budget a check in a worker thread may run before the thread is ended. */
+const GRACE_MS = 2000;
 
 export interface PoolOptions {
   readonly lanes: number;
@@ -68,7 +72,15 @@ export async function runJobs(jobs: readonly Job[], opts: PoolOptions): Promise<
       }, 100)
     : undefined;
   try {
-    await lane((job) => executeJob(job, opts.shouldStop));
+    await lane(async (job) => {
+      // A check on this thread whose spec code never returns blocks this thread: the launcher ends the run.
+      announceDeadline(job.options.timeLimitSeconds, `the time budget of ${job.specRef}${job.preset ? ` --preset ${job.preset}` : ''}`);
+      try {
+        return await executeJob(job, opts.shouldStop);
+      } finally {
+        tellLauncher({ kind: 'no-deadline' });
+      }
+    });
     clearTimeout(spawnTimer);
     await Promise.all(running);
   } finally {
@@ -107,11 +119,19 @@ class WorkerLane {
   }
 
   run(job: Job): Promise<JobResult> {
-    this.worker ??= this.start();
+    const w = (this.worker ??= this.start());
     const id = this.nextId++;
     const done = new Promise<JobResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.worker.postMessage({ type: 'job', id, job } satisfies ToWorker);
-    return done;
+    w.postMessage({ type: 'job', id, job } satisfies ToWorker);
+    const seconds = job.options.timeLimitSeconds;
+    if (seconds === undefined) return done;
+    // A check that ignores its budget (spec code that never returns) cannot stop itself: end its thread.
+    const watchdog = setTimeout(() => {
+      if (!this.pending.has(id)) return;
+      this.fail(w, `the check ran past its time budget of ${seconds} s by more than ${GRACE_MS / 1000} s without returning (the spec's code never returned from a step), so its worker thread was ended`);
+      void w.terminate();
+    }, seconds * 1000 + GRACE_MS);
+    return done.finally(() => clearTimeout(watchdog));
   }
 
   stop(): void {

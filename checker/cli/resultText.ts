@@ -1,4 +1,5 @@
 /** The human summary of a check printed after the search: verdict, counts, coverage, how to replay. */
+import { stopSignalText } from './commands/interrupt.ts';
 import chalk from 'chalk';
 import type { CheckReport } from './report.ts';
 import { fmt } from './progressDisplay.ts';
@@ -74,7 +75,7 @@ function describeReason(reason: string | null): string {
     case 'memoryBudget':
       return 'the memory budget';
     case 'interrupted':
-      return 'Ctrl-C';
+      return stopSignalText();
     default:
       return String(reason);
   }

@@ -3,6 +3,7 @@ import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
+import { announceDeadline, progressWithLauncher } from '../launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 
 export const checkCommand: KmcCommand = {
@@ -39,6 +40,9 @@ export const checkCommand: KmcCommand = {
       import('chalk'),
     ]);
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));
+    const progress = progressWithLauncher(display.onProgress, display.progressIntervalMs);
+    const timeLimitSeconds = positiveNumber('time-limit', argv['time-limit']);
+    announceDeadline(timeLimitSeconds, '--time-limit');
     const run = await runCheck({
       spec: String(argv.spec),
       ...(argv.preset !== undefined ? { preset: String(argv.preset) } : {}),
@@ -47,7 +51,7 @@ export const checkCommand: KmcCommand = {
         strategy: argv.strategy as 'bfs' | 'dfs',
         maxStates: positiveInt('max-states', argv['max-states']),
         maxDepth: positiveInt('max-depth', argv['max-depth']),
-        timeLimitSeconds: positiveNumber('time-limit', argv['time-limit']),
+        timeLimitSeconds,
         memoryBudgetBytes,
         ...(argv['spill-dir'] !== undefined ? { spillDirectory: String(argv['spill-dir']) } : {}),
         ...(argv.checkpoint !== undefined ? { checkpointDirectory: String(argv.checkpoint) } : {}),
@@ -58,8 +62,7 @@ export const checkCommand: KmcCommand = {
         ...(plan.workers !== undefined ? { workers: plan.workers } : {}),
         ...(plan.workersByDefault ? { workersByDefault: true } : {}),
         shouldStop: interruptFlag(),
-        progressIntervalMs: display.progressIntervalMs,
-        ...(display.onProgress ? { onProgress: display.onProgress } : {}),
+        ...progress,
       },
     });
     display.done();

@@ -5,12 +5,23 @@
  */
 const STOP_SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
 
+/** The signal that stopped the current run, if one did. */
+let stoppedBy: string | null = null;
+
+/** What stopped the run, as a report says it: `SIGINT (Ctrl-C)`, `SIGTERM`. */
+export function stopSignalText(): string {
+  if (stoppedBy === null) return 'a signal';
+  return stoppedBy === 'SIGINT' ? 'SIGINT (Ctrl-C)' : stoppedBy;
+}
+
 export function interruptFlag(): () => boolean {
   let interrupted = false;
+  stoppedBy = null;
   for (const [signal, number] of Object.entries(STOP_SIGNALS)) {
     process.on(signal, () => {
       if (interrupted) process.exit(128 + number);
       interrupted = true;
+      stoppedBy = signal;
       process.stderr.write(`\nStopping (${signal}): printing the stats so far (send it again to quit at once)\n`);
     });
   }

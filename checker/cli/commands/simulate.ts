@@ -13,7 +13,8 @@ import { renderText } from '../../../traces/text.ts';
 import { progressDisplay, fmt } from '../progressDisplay.ts';
 import { UserError } from '../userError.ts';
 import { positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
-import { interruptFlag } from './interrupt.ts';
+import { interruptFlag, stopSignalText } from './interrupt.ts';
+import { announceDeadline } from '../launcherChannel.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 
 export const simulateCommand: KmcCommand = {
@@ -44,6 +45,7 @@ export const simulateCommand: KmcCommand = {
     const runs = positiveInt('runs', argv.runs) ?? 1000;
     const maxDepth = positiveInt('max-depth', argv['max-depth']) ?? 100;
     const timeLimitSeconds = positiveNumber('time-limit', argv['time-limit']);
+    announceDeadline(timeLimitSeconds, '--time-limit');
     const common = {
       seed,
       runs,
@@ -182,7 +184,7 @@ function summary(shown: SwarmWalk, t: Totals, swarm: boolean): string {
       }
       return `${chalk.red.bold(r.kind === 'deadlock' ? 'Deadlock' : `Invariant ${r.property} violated`)} after ${r.trace.states.length - 1} steps (shrunk from ${r.shrunkFrom}). ${counts}. ${replay}`;
     case 'incomplete':
-      return `${chalk.yellow.bold('Incomplete:')} stopped by ${r.reason === 'timeLimit' ? '--time-limit' : 'Ctrl-C'}. ${counts}.${swarm ? '' : ` ${replay}`}`;
+      return `${chalk.yellow.bold('Incomplete:')} stopped by ${r.reason === 'timeLimit' ? '--time-limit' : stopSignalText()}. ${counts}.${swarm ? '' : ` ${replay}`}`;
     case 'error':
       return `${chalk.red.bold('The spec threw:')} ${r.message}. ${counts}. ${replay}`;
   }

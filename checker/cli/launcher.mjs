@@ -1,0 +1,124 @@
+// The process a long kmc command (check, ci, simulate, diff) runs its search under, and the watchdog over
+// it. The search runs in a child node process (with a heap sized to the machine), because only another
+// process can stop code that never returns: a spec action looping forever blocks every timer and signal
+// handler of the process it runs in.
+//
+// - Signals (SIGINT, SIGTERM, SIGHUP, ...) are forwarded to the child, which stops and prints the stats so
+//   far. If it has not exited within GRACE_MS, it is killed and this process prints the last stats the
+//   child reported, and exits 4 (incomplete), as the child would have.
+// - A time limit the child announces (`deadline`) is enforced the same way, GRACE_MS after it passes.
+// - When this process's own parent dies (npx killed, a CI runner cancelled), it stops the child as for
+//   SIGHUP: no kmc process outlives its caller. The child watches this process through the IPC channel
+//   and exits if this process is killed outright.
+import { spawn } from 'node:child_process';
+import { writeSync } from 'node:fs';
+
+const GRACE_MS = 2000;
+const PARENT_POLL_MS = 500;
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
+const STOPPING = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };
+
+/**
+ * Runs `args` (the kmc command line) in a child node with `nodeArgs` and `env`, and this process ends
+ * with the child's exit code.
+ */
+export function launch(script, args, nodeArgs, env) {
+  const json = args.includes('--json');
+  const child = spawn(process.execPath, [...nodeArgs, ...process.execArgv, script, ...args], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...env, KMC_LAUNCHER_PID: String(process.pid) },
+    detached: process.platform !== 'win32',
+  });
+  /** The last progress the child reported: { distinct, generated, depth, seconds }. */
+  let stats = null;
+  let deadlineTimer;
+  let graceTimer;
+  let stoppingFor = null;
+  let childExited = false;
+
+  const end = (why, reason) => {
+    if (childExited) return;
+    child.kill('SIGKILL');
+    childExited = true;
+    const seconds = stats ? stats.seconds : 0;
+    const message = `${why}; the search was ended from outside${stats ? '' : ' before it reported any progress'}`;
+    if (json) {
+      writeSync(1, `${JSON.stringify({ status: 'incomplete', reason, message, distinct: stats?.distinct ?? 0, generated: stats?.generated ?? 0, depth: stats?.depth ?? 0, seconds })}\n`);
+    } else {
+      const counts = stats ? ` Stats so far: ${group(stats.distinct)} distinct states, ${group(stats.generated)} generated, depth ${stats.depth}, ${seconds.toFixed(1)} s.` : '';
+      writeSync(1, `Incomplete: ${message}.${counts}\n`);
+    }
+    process.exit(4);
+  };
+
+  /** The child was asked to stop (`cause` names why); it has GRACE_MS to do so by itself. */
+  const stopping = (cause, reason) => {
+    if (stoppingFor !== null) return;
+    stoppingFor = cause;
+    graceTimer = setTimeout(() => end(`stopped by ${cause}, but the spec's code did not return within ${GRACE_MS / 1000} s`, reason), GRACE_MS);
+  };
+
+  for (const signal of FORWARDED) {
+    process.on(signal, () => {
+      if (childExited) return;
+      if (signal in STOPPING && stoppingFor !== null) {
+        // The second one: quit at once, as the child itself does.
+        child.kill('SIGKILL');
+        childExited = true;
+        process.exit(128 + STOPPING[signal]);
+      }
+      child.kill(signal);
+      if (signal in STOPPING) stopping(signal, 'interrupted');
+    });
+  }
+  if (process.platform !== 'win32') {
+    // Ctrl-Z: pause the child with this process, resume it with this process.
+    const stop = () => {
+      child.kill('SIGSTOP');
+      process.removeListener('SIGTSTP', stop);
+      process.kill(process.pid, 'SIGTSTP');
+    };
+    process.on('SIGTSTP', stop);
+    process.on('SIGCONT', () => {
+      child.kill('SIGCONT');
+      process.on('SIGTSTP', stop);
+    });
+  }
+
+  child.on('message', (m) => {
+    if (m === null || typeof m !== 'object') return;
+    if (m.kind === 'stats') stats = m;
+    else if (m.kind === 'deadline') {
+      clearTimeout(deadlineTimer);
+      const wait = Math.max(0, m.at - Date.now()) + GRACE_MS;
+      deadlineTimer = setTimeout(() => end(`stopped by ${m.what}, but the spec's code did not return within ${GRACE_MS / 1000} s of it`, 'timeLimit'), wait);
+      deadlineTimer.unref();
+    } else if (m.kind === 'no-deadline') clearTimeout(deadlineTimer);
+  });
+
+  // The caller (npx, a shell, a CI runner) died: this process now belongs to init. Stop as for SIGHUP.
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent || childExited) return;
+    clearInterval(watch);
+    child.kill('SIGHUP');
+    stopping('the exit of the process that started kmc', 'interrupted');
+  }, PARENT_POLL_MS);
+  watch.unref();
+
+  child.on('exit', (code, signal) => {
+    if (childExited) return;
+    childExited = true;
+    clearTimeout(graceTimer);
+    clearTimeout(deadlineTimer);
+    if (signal !== null) {
+      for (const s of FORWARDED) process.removeAllListeners(s);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+}
+
+function group(n) {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+}

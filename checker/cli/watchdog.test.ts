@@ -1,0 +1,142 @@
+/**
+ * A spec whose action never returns (test/fixtures/hangingSpec.ts: a `while (true)` after 600,000 states)
+ * cannot stop itself: the launcher ends it. Time limits, budgets and signals, sent to kmc or through npx,
+ * end every run within the grace period with the stats so far and exit 4, and leave no process behind.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/checker/cli/bin.mjs');
+const spec = join(root, 'test/fixtures/hangingSpec.ts');
+const linux = process.platform === 'linux';
+const { KMC_HEAP_SET: _, KMC_LAUNCHER_PID: __, ...parentEnv } = process.env;
+const env = { ...parentEnv, NO_COLOR: '1' };
+const slow = !process.env.KMC_SLOW;
+
+interface Ended {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly seconds: number;
+}
+
+function ended(p: ChildProcess): Promise<Ended> {
+  const started = performance.now();
+  let stdout = '';
+  let stderr = '';
+  p.stdout!.on('data', (d) => (stdout += d));
+  p.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => p.on('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 })));
+}
+
+/** Every process whose command line runs the hanging spec (none may be left). */
+function searches(): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number)) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('hangingSpec')) out.push(pid);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+async function noneLeft(): Promise<void> {
+  for (let i = 0; i < 40 && searches().length > 0; i++) await sleep(100);
+  const left = searches();
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  assert.deepEqual(left, [], 'no kmc process is left');
+}
+
+/** Waits until the search is stuck in the spec's loop (the launcher has heard of progress by then). */
+async function stuck(): Promise<void> {
+  await sleep(2500);
+}
+
+test('--time-limit ends a search whose spec code never returns: the stats so far, exit 4, within the grace period', { skip: !linux || slow, timeout: 60_000 }, async () => {
+  const r = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '3'], { env }));
+  assert.equal(r.code, 4, r.stderr);
+  assert.match(r.stdout, /^Incomplete: stopped by --time-limit, but the spec's code did not return within 2 s of it; the search was ended from outside\. Stats so far: [\d,]+ distinct states, [\d,]+ generated, depth \d+, [\d.]+ s\.$/m);
+  assert.ok(r.seconds < 8, `ended after ${r.seconds} s`);
+  const json = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '3', '--json'], { env }));
+  assert.equal(json.code, 4);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual([report.status, report.reason], ['incomplete', 'timeLimit']);
+  assert.ok(report.distinct > 0, 'the stats so far');
+  await noneLeft();
+});
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`${signal} to kmc while the spec's code never returns: the stats so far, exit 4, named ${signal}`, { skip: !linux || slow, timeout: 60_000 }, async () => {
+    const kmc = spawn(process.execPath, [bin, 'check', spec, '--no-deadlock'], { env });
+    const done = ended(kmc);
+    await stuck();
+    kmc.kill(signal);
+    const r = await done;
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stdout, new RegExp(`^Incomplete: stopped by ${signal}, but the spec's code did not return within 2 s; the search was ended from outside\\. Stats so far: [\\d,]+ distinct states`, 'm'));
+    assert.ok(r.seconds < 2.5 + 4, `ended after ${r.seconds} s`);
+    await noneLeft();
+  });
+}
+
+test('kmc ci ends a check that runs past its time budget, on this thread and on a worker thread', { skip: !linux || slow, timeout: 90_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kmc-watchdog-'));
+  try {
+    const suite = join(dir, 'suite.yaml');
+    writeFileSync(suite, `version: 1\nchecks:\n  - spec: ${spec}\n    expect: holds\n    options: { deadlock: false }\n    budget: { timeSeconds: 2 }\n`);
+    // One lane: the check runs on the thread that would report it, so the launcher ends the run.
+    const one = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '1'], { env, cwd: dir }));
+    assert.equal(one.code, 4, one.stdout + one.stderr);
+    assert.match(one.stdout, /stopped by the time budget of .*hangingSpec\.ts, but the spec's code did not return within 2 s of it/);
+    // Two checks on two lanes: the one on a worker thread is ended there, and the run reports it.
+    // (TwoPhase with 7 resource managers keeps this thread busy for seconds, so a worker thread takes the second.)
+    writeFileSync(suite, `version: 1\nchecks:\n  - spec: twophase\n    params: { rm: 7 }\n    expect: holds\n  - spec: ${spec}\n    expect: holds\n    options: { deadlock: false }\n    budget: { timeSeconds: 2 }\n`);
+    const two = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '2'], { env, cwd: dir }));
+    assert.notEqual(two.code, 0, two.stdout + two.stderr);
+    assert.match(two.stdout + two.stderr, /ran past its time budget of 2 s by more than 2 s without returning/);
+    await noneLeft();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('through npx: SIGTERM to npx and Ctrl-C on its process group end the search; nothing is left running', { skip: !linux || slow, timeout: 90_000 }, async () => {
+  // A project with kmc installed as npm links it: npx runs node_modules/.bin/kmc through a shell.
+  const project = mkdtempSync(join(tmpdir(), 'kmc-npx-'));
+  try {
+    mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'npx-user', version: '1.0.0', type: 'module' }));
+    symlinkSync(root, join(project, 'node_modules/kafka-model-checker'), 'dir');
+    symlinkSync(join(root, 'node_modules/immutable'), join(project, 'node_modules/immutable'), 'dir');
+    symlinkSync('../kafka-model-checker/dist/checker/cli/bin.mjs', join(project, 'node_modules/.bin/kmc'));
+    writeFileSync(join(project, 'hangingSpec.ts'), readFileSync(spec, 'utf8').replace("'../../spec/spec.ts'", "'kafka-model-checker'"));
+    assert.ok(existsSync(join(project, 'node_modules/.bin/kmc')));
+
+    const term = spawn('npx', ['kmc', 'check', './hangingSpec.ts', '--no-deadlock'], { env, cwd: project });
+    const termDone = ended(term);
+    await stuck();
+    term.kill('SIGTERM');
+    await termDone;
+    await noneLeft();
+
+    // Ctrl-C in a terminal signals the whole foreground process group.
+    const group = spawn('npx', ['kmc', 'check', './hangingSpec.ts', '--no-deadlock'], { env, cwd: project, detached: true });
+    const groupDone = ended(group);
+    await stuck();
+    process.kill(-group.pid!, 'SIGINT');
+    const r = await groupDone;
+    assert.match(r.stdout, /^Incomplete: stopped by SIGINT, but the spec's code did not return within 2 s; the search was ended from outside\. Stats so far/m);
+    await noneLeft();
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+});
