@@ -20,7 +20,7 @@ import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './parallel/coordinator.ts';
 import { ByteFrontier } from './frontier.ts';
 import { type Checkpoints } from './bfs.ts';
-import { CheckpointError, readCheckpoint } from './checkpoint.ts';
+import { CheckpointError, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
@@ -150,6 +150,14 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
           'but from the states it saved the rules now lead to other successors or other invariant verdicts, so the resumed counts would belong to neither version. ' +
           'Resume with the spec as it was, or start afresh without --resume.',
       );
+    }
+  }
+  if (options.checkpointDirectory !== undefined && options.resumeDirectory === undefined) {
+    try {
+      refuseExistingCheckpoint(options.checkpointDirectory, identity);
+    } catch (e) {
+      if (e instanceof CheckpointError) throw new ConfigError(e.message);
+      throw e;
     }
   }
   const directory = options.checkpointDirectory ?? options.resumeDirectory;

@@ -135,3 +135,54 @@ test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a damaged checkpoint is refused by name: a file cut short, bytes overwritten, the manifest edited, a file missing', async () => {
+  const { truncateSync, writeFileSync, readFileSync, openSync, writeSync, closeSync, unlinkSync, cpSync } = await import('node:fs');
+  const params = { rm: 6 };
+  const saved = tempDir();
+  try {
+    await checkModel(twoPhase.build(params), { checkpointDirectory: saved, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params));
+    const damaged = (damage: (dir: string) => void, message: RegExp) => {
+      const dir = tempDir();
+      cpSync(saved, dir, { recursive: true });
+      damage(dir);
+      return assert.rejects(
+        checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)),
+        (e: unknown) => e instanceof ConfigError && message.test((e as Error).message),
+      ).finally(() => rmSync(dir, { recursive: true, force: true }));
+    };
+    await damaged((dir) => truncateSync(join(dir, 'seen.bin'), 4096), /is damaged: seen\.bin has 4096 bytes, its manifest says \d+ \(cut short since it was written\)\. Start afresh without --resume/);
+    await damaged((dir) => {
+      const fd = openSync(join(dir, 'level.bin'), 'r+');
+      writeSync(fd, new Uint8Array([0xde, 0xad, 0xbe, 0xef]), 0, 4, 16);
+      closeSync(fd);
+    }, /is damaged: level\.bin was changed after it was written \(its SHA-256 differs from its manifest\)/);
+    await damaged((dir) => {
+      const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
+      writeFileSync(join(dir, 'meta.json'), JSON.stringify({ ...meta, generated: meta.generated + 1 }));
+    }, /is damaged: meta\.json was changed after it was written/);
+    await damaged((dir) => unlinkSync(join(dir, 'parents.bin')), /is damaged: parents\.bin is missing/);
+  } finally {
+    rmSync(saved, { recursive: true, force: true });
+  }
+});
+
+test('--checkpoint into a folder that holds a checkpoint is refused, not overwritten: another run, or this one (use --resume)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const dir = tempDir();
+  try {
+    await checkModel(twoPhase.build({ rm: 4 }), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 100 }, label({ rm: 4 }));
+    const before = readFileSync(join(dir, 'meta.json'), 'utf8');
+    await assert.rejects(
+      checkModel(twoPhase.build({ rm: 5 }), { checkpointDirectory: dir, checkpointEverySeconds: 0 }, label({ rm: 5 })),
+      (e: unknown) => e instanceof ConfigError && /holds the checkpoint of another run \(its parameters are \{"rm":4\}, not \{"rm":5\}\); it is not overwritten/.test((e as Error).message),
+    );
+    await assert.rejects(
+      checkModel(twoPhase.build({ rm: 4 }), { checkpointDirectory: dir, checkpointEverySeconds: 0 }, label({ rm: 4 })),
+      (e: unknown) => e instanceof ConfigError && /holds a checkpoint of this very run already: continue it with --resume/.test((e as Error).message),
+    );
+    assert.equal(readFileSync(join(dir, 'meta.json'), 'utf8'), before, 'the checkpoint is untouched');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

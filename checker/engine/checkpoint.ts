@@ -5,15 +5,18 @@
  * never stopped, because the search from a level boundary depends on nothing else.
  *
  * Files are written beside each other under a temporary name and renamed into place last, so a kill
- * while writing leaves the previous checkpoint whole.
+ * while writing leaves the previous checkpoint whole. meta.json is the manifest: it names the run and
+ * holds each data file's size and SHA-256, and its own; a file truncated, changed or missing since is
+ * refused by name, never read into a search that would then report wrong counts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParamValues } from '../../spec/spec.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { StateLog } from './stateLog.ts';
 
-const VERSION = 2;
+const VERSION = 3;
 
 /** What a checkpoint says about the run it belongs to, checked again on resume. */
 export interface CheckpointIdentity {
@@ -54,6 +57,12 @@ export interface CheckpointState {
 export class CheckpointError extends Error {}
 
 const FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin', 'meta.json'] as const;
+const DATA_FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin'] as const;
+type DataFile = (typeof DATA_FILES)[number];
+
+function sha256(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
 
 /** What a search hands over to be saved: everything but what the target adds. */
 export type SavedSearch = Omit<CheckpointState, 'identity' | 'rules'>;
@@ -76,13 +85,15 @@ export function writeCheckpoint(target: CheckpointTarget, c: SavedSearch): void 
     enabledCount: [...c.enabledCount],
     firedCount: [...c.firedCount],
   };
-  const data: Record<(typeof FILES)[number], Uint8Array | string> = {
+  const bins: Record<DataFile, Uint8Array> = {
     'seen.bin': bytesOf(c.seen.rawSlots),
     'parents.bin': bytesOf(parents),
     'steps.bin': bytesOf(steps),
     'level.bin': c.level,
-    'meta.json': JSON.stringify(meta),
   };
+  const files = Object.fromEntries(DATA_FILES.map((f) => [f, { bytes: bins[f].byteLength, sha256: sha256(bins[f]) }]));
+  const manifest = { ...meta, files };
+  const data: Record<(typeof FILES)[number], Uint8Array | string> = { ...bins, 'meta.json': JSON.stringify({ ...manifest, sha256: sha256(JSON.stringify(manifest)) }) };
   for (const f of FILES) writeFileSync(join(dir, `${f}.tmp`), data[f]);
   // meta.json goes last: a checkpoint is complete when its meta.json names the same run.
   for (const f of FILES) renameSync(join(dir, `${f}.tmp`), join(dir, f));
@@ -107,25 +118,41 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
     witnessesReached: number[];
     enabledCount: number[];
     firedCount: number[];
+    files: Record<DataFile, { bytes: number; sha256: string }>;
+    sha256: string;
   };
   try {
     meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
   } catch (e) {
     throw new CheckpointError(`the checkpoint in ${dir} is damaged: meta.json: ${(e as Error).message}`);
   }
-  if (meta.version !== VERSION) throw new CheckpointError(`the checkpoint in ${dir} has format ${meta.version}; this kmc reads format ${VERSION}`);
+  if (meta.version !== VERSION) throw new CheckpointError(`the checkpoint in ${dir} has format ${meta.version}; this kmc reads format ${VERSION}. Start afresh without --resume`);
+  const { sha256: said, ...manifest } = meta;
+  if (said !== sha256(JSON.stringify(manifest))) throw new CheckpointError(`the checkpoint in ${dir} is damaged: meta.json was changed after it was written (its checksum differs). Start afresh without --resume`);
   const differs = identityDifference(meta.identity, expected);
   if (differs !== null) {
     throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and --symmetry, or start afresh.`);
   }
-  const words = (f: string) => {
-    const b = readFileSync(join(dir, f));
+  const read = (f: DataFile): Buffer => {
+    const path = join(dir, f);
+    const expectedFile = meta.files[f];
+    if (!existsSync(path)) throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} is missing. Start afresh without --resume`);
+    const size = statSync(path).size;
+    if (size !== expectedFile.bytes) {
+      throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} has ${size} bytes, its manifest says ${expectedFile.bytes} (${size < expectedFile.bytes ? 'cut short' : 'grown'} since it was written). Start afresh without --resume`);
+    }
+    const b = readFileSync(path);
+    if (sha256(b) !== expectedFile.sha256) throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} was changed after it was written (its SHA-256 differs from its manifest). Start afresh without --resume`);
+    return b;
+  };
+  const words = (f: DataFile) => {
+    const b = read(f);
     return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
   };
   const parents = words('parents.bin');
   const steps = words('steps.bin');
   if (parents.length !== meta.distinct || steps.length !== meta.distinct) throw new CheckpointError(`the checkpoint in ${dir} is damaged: its state log does not hold ${meta.distinct} states`);
-  const level = new Uint8Array(readFileSync(join(dir, 'level.bin')));
+  const level = new Uint8Array(read('level.bin'));
   return {
     identity: meta.identity,
     rules: meta.rules,
@@ -158,4 +185,24 @@ function sorted(p: ParamValues): ParamValues {
 
 function bytesOf(a: Uint32Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * Refuses to write checkpoints into `dir` when it holds one already: another run's would be replaced, and
+ * this run's own is continued with --resume, not started again over it.
+ */
+export function refuseExistingCheckpoint(dir: string, identity: CheckpointIdentity): void {
+  if (!hasCheckpoint(dir)) return;
+  let theirs: CheckpointIdentity | null = null;
+  try {
+    theirs = (JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { identity: CheckpointIdentity }).identity;
+  } catch {
+    theirs = null;
+  }
+  const differs = theirs === null ? 'it cannot be read' : identityDifference(theirs, identity);
+  throw new CheckpointError(
+    differs === null
+      ? `${dir} holds a checkpoint of this very run already: continue it with --resume ${dir}, or give --checkpoint an empty folder to start afresh`
+      : `${dir} holds the checkpoint of another run (${differs}); it is not overwritten. Give --checkpoint another folder, or remove that one first`,
+  );
 }

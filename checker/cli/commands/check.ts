@@ -1,4 +1,5 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
+import { existsSync, readFileSync } from 'node:fs';
 import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
@@ -90,6 +91,19 @@ export const checkCommand: KmcCommand = {
       if (itf) process.stdout.write(chalk.dim(`Replay it with: kmc replay ${argv.spec as string} ${itf}\n`));
     }
     if (writeError) process.stderr.write(`${chalk.red('error:')} ${writeError}\n`);
+    const checkpointDir = argv.checkpoint ?? argv.resume;
+    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${checkpointNote(String(checkpointDir), String(argv.spec))}\n`);
     return exitCodeOf(run.result);
   },
 };
+
+/**
+ * What a stopped run with checkpoints leaves: checkpoints are written at level boundaries, so the search
+ * since the last one is not saved, and a run stopped before its first has none.
+ */
+function checkpointNote(dir: string, spec: string): string {
+  const meta = `${dir}/meta.json`;
+  if (!existsSync(meta)) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
+  const { depth, distinct } = JSON.parse(readFileSync(meta, 'utf8')) as { depth: number; distinct: number };
+  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); the search since then is not saved. Continue with: kmc check ${spec} … --resume ${dir}`;
+}
