@@ -97,6 +97,8 @@ function budgetName(reason: string | null): string {
       return 'time';
     case 'memoryBudget':
       return 'memory';
+    case 'diskWrite':
+      return 'disk';
     default:
       return String(reason);
   }

@@ -2,8 +2,8 @@
  * Output paths checked before any work is done, and folders made without Node's recursive mkdir, which
  * never returns under a folder of the kernel's proc filesystem (mkdir there fails with ENOENT forever).
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { UserError } from './userError.ts';
 
 /** Makes `dir` and its missing parents, one level at a time; throws a UserError naming the problem. */
@@ -26,10 +26,23 @@ export function makeDirectory(dir: string, option: string): void {
   }
 }
 
-/** `--out DIR` for a folder of files: not an existing file, and creatable. */
+/** `--out DIR` (or `--checkpoint`, `--spill-dir`) for a folder of files: not an existing file, and creatable or writable. */
 export function checkOutputFolder(dir: string, option = '--out'): void {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`${option} ${dir} is an existing file; ${option} names a folder to write the counterexample files into.`);
+  if (/^\/(proc|sys)(\/|$)/.test(resolve(dir))) throw new UserError(`${option} ${dir}: the kernel's ${resolve(dir).split('/')[1]} filesystem holds no files of ours; give a folder on a disk.`);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UserError(`${option} ${dir} is an existing file; ${option} names a folder to write ${option === '--out' ? 'the counterexample files' : 'into'}.`);
   writableAncestor(dir, option);
+  if (existsSync(dir)) probeWrite(dir, option);
+}
+
+/** Writes and removes a small file in `dir`: permissions say less than a write does (read-only mounts, quotas). */
+function probeWrite(dir: string, option: string): void {
+  const probe = join(dir, `.kmc-write-test-${process.pid}`);
+  try {
+    writeFileSync(probe, 'kmc');
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw new UserError(`${option} ${dir}: cannot write there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}). Give a folder you can write to.`);
+  }
 }
 
 /** `--out FILE`: not a folder, and its folder exists or can be made somewhere writable. */

@@ -43,7 +43,7 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     unreached: result.status === 'violation' ? (result.unreached ?? []) : [],
     witnesses: result.status === 'error' ? [] : result.witnesses,
     reason: result.status === 'incomplete' ? result.reason : null,
-    message: result.status === 'error' ? result.message : null,
+    message: result.status === 'error' ? result.message : result.status === 'incomplete' ? (result.note ?? null) : null,
     distinct: s.distinct,
     generated: s.generated,
     depth: s.depth,

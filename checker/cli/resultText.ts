@@ -33,6 +33,7 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       break;
     case 'incomplete':
       lines.push(`${chalk.yellow.bold('Incomplete:')} stopped by ${describeReason(r.reason)}; no violation among the states explored. ${counts}`);
+      if (r.message) lines.push(chalk.yellow(`Note: ${r.message}`));
       break;
     case 'error':
       lines.push(`${chalk.red.bold('The spec threw:')} ${r.message}`, counts);
@@ -74,6 +75,8 @@ function describeReason(reason: string | null): string {
       return '--time-limit';
     case 'memoryBudget':
       return 'the memory budget';
+    case 'diskWrite':
+      return 'a failed write of the frontier to the spill folder (see the note)';
     case 'interrupted':
       return stopSignalText();
     default:

@@ -306,7 +306,7 @@ export async function breadthFirst<S>(
           } catch (e) {
             // A full disk ends the run like any other limit, with the stats so far.
             limits.note(`spilling the frontier to ${spillDir} failed: ${(e as Error).message}`);
-            return outcome({ kind: 'incomplete', reason: 'memoryBudget' });
+            return outcome({ kind: 'incomplete', reason: 'diskWrite' });
           }
         }
         const reason = limits.exceeded(log.size, memory());

@@ -220,7 +220,7 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
       return { status: 'violation', kind: 'deadlock', property: 'Deadlock', stats, trace, witnesses };
     }
     case 'incomplete':
-      return { status: 'incomplete', reason: end.reason, stats, witnesses };
+      return { status: 'incomplete', reason: end.reason, stats, witnesses, ...(limits.notes.length > 0 ? { note: limits.notes.join('; ') } : {}) };
     case 'error': {
       const message = end.error.message;
       const trace = end.stateId >= 0 && end.stateId < o.log.size ? traceTo(end.stateId, { kind: 'error', property: 'Error', description: message }) : undefined;

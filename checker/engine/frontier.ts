@@ -135,6 +135,9 @@ export class SpillFile {
     mkdirSync(dir, { recursive: true });
     this.path = join(dir, `frontier-${process.pid}-${SpillFile.next++}.bin`);
     this.fd = openSync(this.path, 'w+');
+    // Unlinked at once where the system allows it: the open file lives on, and is gone on any exit, even
+    // a kill that runs no clean-up.
+    if (process.platform !== 'win32') rmSync(this.path, { force: true });
   }
   static next = 0;
   write(bytes: Uint8Array): number {

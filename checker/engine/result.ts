@@ -39,7 +39,8 @@ export interface Stats {
   readonly spilledBytes: number;
 }
 
-export type IncompleteReason = 'maxStates' | 'maxDepth' | 'timeLimit' | 'memoryBudget' | 'interrupted';
+/** `diskWrite`: writing the frontier to the spill folder failed (a full disk, say), not the memory budget. */
+export type IncompleteReason = 'maxStates' | 'maxDepth' | 'timeLimit' | 'memoryBudget' | 'interrupted' | 'diskWrite';
 
 export type CheckResult<S> =
   | { readonly status: 'holds'; readonly stats: Stats; readonly witnesses: readonly string[] }
@@ -58,7 +59,7 @@ export type CheckResult<S> =
       readonly unreached?: readonly string[];
       readonly witnesses: readonly string[];
     }
-  | { readonly status: 'incomplete'; readonly reason: IncompleteReason; readonly stats: Stats; readonly witnesses: readonly string[] }
+  | { readonly status: 'incomplete'; readonly reason: IncompleteReason; readonly stats: Stats; readonly witnesses: readonly string[]; readonly note?: string }
   /** The spec's own code threw; `trace` leads to the state where it did. */
   | { readonly status: 'error'; readonly message: string; readonly stats: Stats; readonly trace?: Trace<S> };
 

@@ -33,6 +33,9 @@ export const checkCommand: KmcCommand = {
     }
     const out = argv.out === undefined ? undefined : String(argv.out);
     if (out !== undefined) checkOutputFolder(out);
+    // Every folder the run writes to is checked before the search, not found unwritable after it.
+    if (argv.checkpoint !== undefined) checkOutputFolder(String(argv.checkpoint), '--checkpoint');
+    if (argv['spill-dir'] !== undefined) checkOutputFolder(String(argv['spill-dir']), '--spill-dir');
     const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([
       import('../progressDisplay.ts'),
       import('../runCheck.ts'),
