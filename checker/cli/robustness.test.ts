@@ -32,13 +32,25 @@ test('check --out naming an existing file is refused before the search', async (
 
 test('check --out: a write that fails after the search still prints the counterexample, then the error', async () => {
   const dir = temp();
-  // A folder where the ITF file should go makes that one write fail.
-  mkdirSync(join(dir, 'twophase-rm3-commit-early-TCConsistent.itf.json'));
+  // A folder where the text file should go makes that one write fail.
+  mkdirSync(join(dir, 'twophase-rm3-commit-early-TCConsistent.txt'));
   const r = await kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--out', dir, '--quiet');
   assert.equal(r.code, 1, 'the verdict stays the exit code');
   assert.match(r.stdout, /Invariant TCConsistent violated after 5 steps/);
   assert.match(r.stdout, /^Step 5 /m, 'the counterexample is printed');
   assert.match(r.stderr, /error: the counterexample could not be written to .*EISDIR/);
+});
+
+test("check --out keeps another run's counterexample in the folder: this one takes the next free name", async () => {
+  const dir = temp();
+  const first = await kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--out', dir, '--quiet');
+  assert.match(first.stdout, /Counterexample written to .*twophase-rm3-commit-early-TCConsistent\.itf\.json/);
+  const other = await kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--param', 'rm=4', '--out', dir, '--quiet');
+  assert.match(other.stdout, /Counterexample written to .*twophase-rm3-commit-early-TCConsistent-2\.itf\.json/);
+  const again = await kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--out', dir, '--quiet');
+  assert.match(again.stdout, /Counterexample written to .*twophase-rm3-commit-early-TCConsistent\.itf\.json/, 'the same run writes over its own');
+  const params = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8'))['#meta'].params.rm;
+  assert.deepEqual([params('twophase-rm3-commit-early-TCConsistent.itf.json'), params('twophase-rm3-commit-early-TCConsistent-2.itf.json')], [3, 4]);
 });
 
 test('render --out under /proc fails at once', { skip: process.platform !== 'linux' }, async () => {
