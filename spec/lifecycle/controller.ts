@@ -162,7 +162,8 @@ export function leaseExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId
   const reg = s.ctrl.regs.get(b);
   const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
   const next = append(cfg, s, recs);
-  const inGrace = s.now < s.activatedAt + cfg.leaseTimeout;
+  // A session touched at activation is valid through `activatedAt + leaseTimeout`, that tick included.
+  const inGrace = s.now <= s.activatedAt + cfg.leaseTimeout;
   return inGrace ? next.setIn(['audit', 'fencedInGrace'], true) : next;
 }
 

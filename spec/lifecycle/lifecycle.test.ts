@@ -30,49 +30,19 @@ interface Pin {
 }
 
 const PINS: Readonly<Record<string, Pin>> = {
-  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 18, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
-  'ce4-current-wins': { distinct: 6694, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce5-pending-duplicate': {
-    property: 'BrokerEpochMonotonic',
-    distinct: 19,
-    depth: 6,
-    actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'],
-  },
+  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 17, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
+  'ce4-current-wins': { distinct: 1095, depth: 24, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce5-pending-duplicate': { property: 'BrokerEpochMonotonic', distinct: 19, depth: 6, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'] },
   'ce5-pending-checked': { distinct: 5223, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
-  'ce6-reordered-heartbeats': {
-    property: 'StaleHeartbeatInert',
-    distinct: 43,
-    depth: 6,
-    actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'],
-  },
-  'ce6-stale-ignored': { distinct: 1076, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 12, depth: 3, actions: ['ControllerFailover', 'LeaseExpire'] },
-  'ce7-failover-extends': { distinct: 1254, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
-  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 26, depth: 5, actions: ['SendHeartbeat', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
-  'ce8-catch-up': { distinct: 325, depth: 19, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip903-stale-isr': {
-    property: 'NoStaleIsrExpansion',
-    distinct: 382,
-    depth: 11,
-    actions: [
-      'StartBroker',
-      'SendHeartbeat',
-      'Tick',
-      'HandleHeartbeat',
-      'CommitMetadata',
-      'HandleHeartbeatResponse',
-      'FetchMetadata',
-      'SendHeartbeat',
-      'HandleHeartbeat',
-      'AlterPartition',
-    ],
-  },
-  'kip903-broker-epochs': { distinct: 3987, depth: 28, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip631-final': {
-    distinct: 9932,
-    depth: 25,
-    witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'],
-  },
+  'ce6-reordered-heartbeats': { property: 'StaleHeartbeatInert', distinct: 33, depth: 6, actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'] },
+  'ce6-stale-ignored': { distinct: 253, depth: 18, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 28, depth: 4, actions: ['ControllerFailover', 'Tick', 'LeaseExpire'] },
+  'ce7-failover-extends': { distinct: 383, depth: 15, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
+  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 36, depth: 6, actions: ['SendHeartbeat', 'Tick', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
+  'ce8-catch-up': { distinct: 113, depth: 14, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 442, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
+  'kip903-broker-epochs': { distinct: 4047, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip631-final': { distinct: 11492, depth: 26, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };
 
 // ---- presets -------------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ const ONE_BROKER = {
 } as const;
 
 /** Two brokers and a partition led by b2, with b1 the one that may misbehave and restart. */
-const FOLLOWER_RESTART = { ...ONE_BROKER, brokers: 2, partitions: 1, incarnations: 2, maxClock: 1, maxLog: 5 } as const;
+const FOLLOWER_RESTART = { ...ONE_BROKER, brokers: 2, partitions: 1, incarnations: 2, maxClock: 2, maxLog: 5 } as const;
 
 const race = (name: string, description: string, params: Record<string, string | number | boolean>, property: string) => ({
   name,

@@ -160,7 +160,11 @@ export function unfenceBroker(b: BrokerId, epoch: number): RecordInput {
   return { ...NONE, type: 'UnfenceBroker', broker: b, epoch };
 }
 
-/** A lease is live while the clock is before its end. */
+/**
+ * A session is valid while `lastContact + sessionTimeout >= now`, the end itself included
+ * (`BrokerHeartbeatManager.hasValidSession`; `BrokerHeartbeatTracker.isExpired` is its negation): the
+ * lease's `end` is `lastContact + leaseTimeout`.
+ */
 export function leaseLive(s: LifecycleState, b: BrokerId): boolean {
-  return s.now < s.leases.get(b).end;
+  return s.leases.get(b).end >= s.now;
 }
