@@ -111,9 +111,9 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
  *   heartbeat": Colin McCabe, Sep 11 2020).
  * - Otherwise the lease is renewed, and: a shutdown request fences the broker and moves its leaderships
  *   away, then answers SHUTDOWN (controlled shutdown: "will get all its instructions from" the log,
- *   Colin McCabe, Oct 12 2020); a fenced broker is unfenced once it has caught up, or at once when
- *   `unfenceRequiresCatchUp` is off (`BrokerHeartbeatManager.calculateNextBrokerState`; "waits until its
- *   metadata catches up": Jun Rao / Colin McCabe, Sep 2020).
+ *   Colin McCabe, Oct 12 2020); a fenced broker is unfenced once its heartbeat shows it has applied
+ *   its own RegisterBrokerRecord (`BrokerHeartbeatManager.calculateNextBrokerState`, FENCED case), or
+ *   under `unfenceAfter: ownFencing` its latest fencing too.
  */
 export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg): LifecycleState {
   const s = s0.set('net', s0.net.delete(m));
@@ -136,13 +136,15 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
     target = 'SHUTDOWN';
     commitAt = logEnd(cfg, next);
   } else if (reg.status === 'FENCED') {
-    const caughtUp = m.offset >= reg.since;
-    if (caughtUp || !cfg.unfenceRequiresCatchUp) {
+    // Kafka: `request.currentMetadataOffset() >= registerBrokerRecordOffset`, where currentMetadataOffset
+    // is the last offset the broker applied; the heartbeat here carries the next one (exclusive), so the
+    // record at `threshold` is applied once `m.offset > threshold`.
+    const threshold = cfg.unfenceAfter === 'ownFencing' ? reg.fencedAt : reg.registeredAt;
+    if (m.offset - 1 >= threshold) {
       const unfenced = s.ctrl.setIn(['regs', b, 'status'], 'ACTIVE');
       const recs = [unfenceBroker(b, reg.epoch), ...unfenceChanges(cfg, unfenced, b)];
       if (!hasRoom(cfg, s, recs.length)) return s0;
       next = append(cfg, next, recs);
-      if (!caughtUp) next = next.setIn(['audit', 'unfencedBehind'], true);
       target = 'ACTIVE';
       commitAt = logEnd(cfg, next);
     }

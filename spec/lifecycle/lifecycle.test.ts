@@ -91,12 +91,13 @@ test('kip903: the leader adds b1 back with the fetch epoch of its previous incar
   assert.equal(after.procs.get('b1').get(1).data.has('p1'), false);
 });
 
-test('ce8: the zombie heartbeat carries an offset below its own fencing record', async () => {
+test('ce8: shipped Kafka unfences the zombie: its heartbeat has passed its RegisterBrokerRecord, not its fencing', async () => {
   const { steps } = await check('ce8-gc-zombie');
   const hb = steps.at(-1)!.params.m as { offset: number; epoch: number };
   const fenced = steps.at(-2)!.state as LifecycleState;
-  assert.equal(hb.epoch, 0);
-  assert.ok(hb.offset < fenced.ctrl.regs.get('b1').since, `${hb.offset} < ${fenced.ctrl.regs.get('b1').since}`);
+  const reg = fenced.ctrl.regs.get('b1');
+  assert.deepEqual([hb.epoch, hb.offset, reg.registeredAt, reg.fencedAt], [0, 1, 0, 2]);
+  assert.equal((steps.at(-1)!.state as LifecycleState).ctrl.regs.get('b1').status, 'ACTIVE');
 });
 
 // ---- the metadata rules --------------------------------------------------------------------------
@@ -105,8 +106,8 @@ const twoBrokers = configOf(paramsOf('kip903-broker-epochs'));
 
 test('the running image: b1 at epoch 0 and b2 at epoch 2, both unfenced; p1 led by b2 with both in the ISR', () => {
   const image = initialImage(twoBrokers);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'ACTIVE', epoch: 0, incarnation: 0, since: 1 });
-  assert.deepEqual(image.regs.get('b2').toJS(), { status: 'ACTIVE', epoch: 2, incarnation: 0, since: 3 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'ACTIVE', epoch: 0, incarnation: 0, registeredAt: 0, fencedAt: 0 });
+  assert.deepEqual(image.regs.get('b2').toJS(), { status: 'ACTIVE', epoch: 2, incarnation: 0, registeredAt: 2, fencedAt: 2 });
   assert.equal(image.parts.get('p1').leader, 'b2');
   assert.deepEqual(image.parts.get('p1').isr.toArray(), ['b1', 'b2']);
 });
@@ -128,14 +129,14 @@ test('unfencing elects the broker for the leaderless partitions whose ISR holds 
   assert.deepEqual(unfenceChanges(twoBrokers, image, 'b2'), []);
 });
 
-test('records: a BrokerRecord registers fenced, FencedBrokerRecord moves `since`, UnfenceBroker unfences', () => {
+test('records: a BrokerRecord registers fenced, FencedBrokerRecord moves `fencedAt`, UnfenceBroker unfences', () => {
   let image = initialImage(twoBrokers);
   image = applyRecord(image, brokerRecord('b1', 4, 1), 4);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 5 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, registeredAt: 4, fencedAt: 4 });
   image = applyRecord(image, unfenceBroker('b1', 4), 5);
   assert.equal(image.regs.get('b1').status, 'ACTIVE');
   image = applyRecord(image, fencedBrokerRecord('b1', 4), 6);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 7 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, registeredAt: 4, fencedAt: 6 });
 });
 
 test('the state invariants hold initially and catch a duplicate epoch, a non-increasing epoch and a fenced leader', () => {

@@ -22,6 +22,7 @@ import {
   type FailoverLeases,
   type IdConflict,
   type LeaseFrom,
+  type UnfenceAfter,
   type LifecycleBounds,
   type LifecycleConfig,
   type LifecycleState,
@@ -51,7 +52,7 @@ export function configOf(params: ParamValues): LifecycleConfig {
     epochSource: params.epochSource as EpochSource,
     leaseFrom: params.leaseFrom as LeaseFrom,
     staleOffsetCheck: params.staleOffsetCheck as boolean,
-    unfenceRequiresCatchUp: params.unfenceRequiresCatchUp as boolean,
+    unfenceAfter: params.unfenceAfter as UnfenceAfter,
     failoverLeases: params.failoverLeases as FailoverLeases,
     isrBrokerEpochs: params.isrBrokerEpochs as boolean,
   };
@@ -79,7 +80,7 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
     const followers = running ? part.isr.toArray().filter((b) => b !== part.leader).map((b) => [b, initialEpoch(cfg, b)] as const) : [];
     return [p, followers] as const;
   });
-  const audit = { displacedLive: false, duplicateViaPending: false, staleHeartbeatApplied: false, fencedInGrace: false, unfencedBehind: false, staleIsrExpansion: false };
+  const audit = { displacedLive: false, duplicateViaPending: false, staleHeartbeatApplied: false, fencedInGrace: false, staleIsrExpansion: false };
   return cfg.layout.State.from({
     now: 0,
     controllerEpoch: 1,
@@ -110,14 +111,19 @@ export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
   };
 }
 
-/** The thread's final decisions (and Kafka's), each race preset flips one of them. */
+/**
+ * The thread's final decisions (and Kafka's), each race preset flips one of them. One is not Kafka's:
+ * shipped Kafka unfences a broker that has applied its own RegisterBrokerRecord, which lets the CE8
+ * zombie back in (`ce8-gc-zombie`); the holding presets take the stricter `ownFencing`, so that the
+ * zombie does not end the search for the race each of them is about.
+ */
 const FINAL = {
   idConflict: 'currentWins',
   pendingCheck: true,
   epochSource: 'appendedOffset',
   leaseFrom: 'arrival',
   staleOffsetCheck: true,
-  unfenceRequiresCatchUp: true,
+  unfenceAfter: 'ownFencing',
   failoverLeases: 'extend',
   isrBrokerEpochs: true,
 } as const;
@@ -211,12 +217,18 @@ const PRESETS = [
   ),
   race(
     'ce8-gc-zombie',
-    'CE8, GC-paused zombie: a heartbeat sent before a long pause arrives after the lease expired and the broker was fenced, and ' +
-      'unfences it although it has not applied its own fencing.',
-    { ...CE8, unfenceRequiresCatchUp: false },
+    'CE8, GC-paused zombie, against shipped Kafka: a heartbeat sent before a long pause arrives after the lease expired and the ' +
+      'broker was fenced, and unfences it although the broker has not applied its own fencing: Kafka compares the heartbeat\'s ' +
+      'offset only with its RegisterBrokerRecord (BrokerHeartbeatManager.calculateNextBrokerState, registerBrokerRecordOffset).',
+    { ...CE8, unfenceAfter: 'registerRecord' },
     'UnfenceRequiresCatchUp',
   ),
-  fixed('ce8-catch-up', 'CE8 fixed: a fenced broker is unfenced only once its metadata offset has passed its registration and fencing records.', CE8),
+  fixed(
+    'ce8-catch-up',
+    'CE8, a design variant of Kafka: a fenced broker is unfenced only once its metadata offset has passed its own latest ' +
+      'registration or fencing record (unfenceAfter: ownFencing), so the zombie must fetch the fencing first.',
+    { ...CE8, unfenceAfter: 'ownFencing' },
+  ),
   race(
     'kip903-stale-isr',
     'KIP-903: b1 restarts with an empty log after its lease lapsed; the partition leader still holds the fetch state of its ' +
@@ -279,10 +291,12 @@ export default defineSpec<LifecycleState>({
     },
     { name: 'staleOffsetCheck', description: 'ignore a heartbeat whose metadata offset is below the last one', type: 'bool', default: FINAL.staleOffsetCheck },
     {
-      name: 'unfenceRequiresCatchUp',
-      description: 'unfence only a broker whose metadata offset has passed its own registration and fencing records',
-      type: 'bool',
-      default: FINAL.unfenceRequiresCatchUp,
+      name: 'unfenceAfter',
+      description:
+        "a fenced broker is unfenced once its heartbeat's metadata offset has passed registerRecord (its own RegisterBrokerRecord, as Kafka) or ownFencing (its latest registration or fencing record)",
+      type: 'enum',
+      default: FINAL.unfenceAfter,
+      choices: ['registerRecord', 'ownFencing'],
     },
     {
       name: 'failoverLeases',

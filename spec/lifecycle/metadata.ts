@@ -45,7 +45,9 @@ function buildInitialImage(cfg: LifecycleConfig): Image {
   const running = cfg.init === 'running';
   const regs = cfg.brokers.map((b) => {
     const epoch = initialEpoch(cfg, b);
-    const reg = running ? { status: 'ACTIVE', epoch, incarnation: 0, since: epoch + 1 } : { status: 'UNREGISTERED', epoch: 0, incarnation: 0, since: 0 };
+    const reg = running
+      ? { status: 'ACTIVE', epoch, incarnation: 0, registeredAt: epoch, fencedAt: epoch }
+      : { status: 'UNREGISTERED', epoch: 0, incarnation: 0, registeredAt: 0, fencedAt: 0 };
     return [b, reg] as const;
   });
   const parts = cfg.partitions.map((p, j) => {
@@ -64,9 +66,9 @@ export function applyRecord(image: Image, rec: MetaRecord | RecordInput, offset:
   switch (rec.type) {
     case 'BrokerRecord':
       // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020).
-      return image.setIn(['regs', rec.broker], { status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, since: offset + 1 });
+      return image.setIn(['regs', rec.broker], { status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, registeredAt: offset, fencedAt: offset });
     case 'FencedBrokerRecord':
-      return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'since'], offset + 1);
+      return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'fencedAt'], offset);
     case 'UnfenceBroker':
       return image.setIn(['regs', rec.broker, 'status'], 'ACTIVE');
     case 'PartitionChange':

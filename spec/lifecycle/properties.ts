@@ -6,7 +6,7 @@
  */
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { committedImage, initialImage } from './metadata.ts';
-import { type BrokerId, type LifecycleConfig, type LifecycleState, type MetaRecord, isRunning, logEnd } from './state.ts';
+import { type BrokerId, type LifecycleConfig, type LifecycleState, type MetaRecord, baseOffset, isRunning, logEnd } from './state.ts';
 
 /** Every BrokerRecord of `b`, the initial registration first, as `[epoch, incarnation]`. */
 function registrationsOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): [number, number][] {
@@ -64,6 +64,56 @@ export function fencedNotLeaderNotInIsr(cfg: LifecycleConfig, s: LifecycleState)
   return true;
 }
 
+/**
+ * The records of broker `b` in log order with their offsets: the initial image's registration and
+ * unfencing first, then the appended ones. Read from the records themselves, not from the images the
+ * controller keeps, so that a fault in how those images are kept cannot hide from the properties below.
+ */
+function recordsOf(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): { type: MetaRecord['type']; epoch: number; offset: number }[] {
+  const out: { type: MetaRecord['type']; epoch: number; offset: number }[] = [];
+  const init = initialImage(cfg).regs.get(b);
+  if (init.status !== 'UNREGISTERED') {
+    out.push({ type: 'BrokerRecord', epoch: init.epoch, offset: init.epoch });
+    if (init.status === 'ACTIVE') out.push({ type: 'UnfenceBroker', epoch: init.epoch, offset: init.epoch + 1 });
+  }
+  const base = baseOffset(cfg);
+  s.log.forEach((r: MetaRecord, i: number) => {
+    if (r.broker === b && r.type !== 'PartitionChange') out.push({ type: r.type, epoch: r.epoch, offset: base + i });
+  });
+  return out;
+}
+
+/**
+ * A broker whose latest UnfenceBroker stands (no registration or fencing after it) was unfenced for a
+ * heartbeat of a process that had applied the record `must` picks among its records before the
+ * unfencing: every process holding that epoch has applied past it (`applied` only grows, so it shows
+ * what the heartbeat could have carried).
+ */
+function unfencedAfter(cfg: LifecycleConfig, s: LifecycleState, must: (type: MetaRecord['type']) => boolean): boolean {
+  return cfg.brokers.every((b) => {
+    const recs = recordsOf(cfg, s, b);
+    const lastIndex = (test: (type: MetaRecord['type']) => boolean) => recs.reduce((at, r, i) => (test(r.type) ? i : at), -1);
+    const last = lastIndex((t) => t !== 'UnfenceBroker');
+    const unfence = lastIndex((t) => t === 'UnfenceBroker');
+    if (unfence < last || unfence < 0) return true;
+    const before = recs.slice(0, unfence).filter((r) => must(r.type)).at(-1);
+    if (before === undefined) return true;
+    const epoch = recs[unfence]!.epoch;
+    for (const q of s.procs.get(b).values()) if (q.state !== 'NOT_STARTED' && q.epoch === epoch && q.applied <= before.offset) return false;
+    return true;
+  });
+}
+
+/** Kafka's unfencing rule, checked from the log: an unfenced broker had applied its own BrokerRecord. */
+export function unfencedAfterRegistration(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  return unfencedAfter(cfg, s, (t) => t === 'BrokerRecord');
+}
+
+/** The stricter rule: an unfenced broker had applied its own latest registration or fencing (CE8). */
+export function unfencedAfterOwnFencing(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  return unfencedAfter(cfg, s, (t) => t === 'BrokerRecord' || t === 'FencedBrokerRecord');
+}
+
 /** `NextMetadataOffset <= HWM <= log end`: brokers apply only committed metadata. */
 export function offsetsOrdered(cfg: LifecycleConfig, s: LifecycleState): boolean {
   for (const slots of s.procs.values()) for (const q of slots.values()) if (isRunning(q) && q.applied > s.hwm) return false;
@@ -105,9 +155,14 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
       (s) => !s.audit.fencedInGrace,
     ),
     always(
+      'UnfenceRequiresRegistration',
+      'an unfenced broker had applied its own BrokerRecord (read from the log and the process, not the guard)',
+      (s) => unfencedAfterRegistration(cfg, s),
+    ),
+    always(
       'UnfenceRequiresCatchUp',
-      'a broker is unfenced only after it has applied its own registration and fencing records',
-      (s) => !s.audit.unfencedBehind,
+      'an unfenced broker had applied its own latest registration or fencing record (read from the log and the process)',
+      (s) => unfencedAfterOwnFencing(cfg, s),
     ),
     always('FencedNotLeaderNotInIsr', 'a fenced broker leads nothing and is in no ISR (but as the last member)', (s) => fencedNotLeaderNotInIsr(cfg, s)),
     always(

@@ -70,10 +70,12 @@ export function lifecycleLayout(b: LifecycleBounds) {
 
   /**
    * One broker id's registration as the metadata records define it (`ClusterControlManager`'s
-   * `BrokerRegistration`). `since` is the offset just after the latest BrokerRecord or FencedBrokerRecord
-   * for the id: a broker that has applied that far knows its own registration and fencing.
+   * `BrokerRegistration`). `registeredAt` is the offset of the id's latest BrokerRecord
+   * (`ClusterControlManager.registerBrokerRecordOffset`, kept by `replay(RegisterBrokerRecord, offset)`);
+   * `fencedAt` the offset of its latest BrokerRecord or FencedBrokerRecord, which the stricter unfence
+   * rule compares with.
    */
-  const Registration = L.record('Registration', { status: L.enumOf(REG_STATUSES), epoch: Offset, incarnation: Inc, since: Offset });
+  const Registration = L.record('Registration', { status: L.enumOf(REG_STATUSES), epoch: Offset, incarnation: Inc, registeredAt: Offset, fencedAt: Offset });
 
   /** A partition's leader and ISR (`PartitionRegistration`); every broker is a replica. */
   const Partition = L.record('Partition', { leader: L.option(Broker), isr: L.idSet(Broker), leaderEpoch: L.int(0, b.maxLog) });
@@ -135,8 +137,6 @@ export function lifecycleLayout(b: LifecycleBounds) {
     staleHeartbeatApplied: L.bool(),
     /** A lease-expiry fence came within `leaseTimeout` of the controller becoming active. */
     fencedInGrace: L.bool(),
-    /** An UnfenceBroker was appended for a heartbeat that had not applied its own registration or fencing. */
-    unfencedBehind: L.bool(),
     /** An ISR expansion admitted a replica whose current incarnation does not hold the data. */
     staleIsrExpansion: L.bool(),
   });
@@ -189,6 +189,13 @@ export type IdConflict = 'newestWins' | 'currentWins';
 export type EpochSource = 'counter' | 'committedOffset' | 'appendedOffset';
 /** The time a heartbeat's lease is counted from. */
 export type LeaseFrom = 'requestStart' | 'arrival';
+/**
+ * The record a fenced broker's heartbeat must have applied before the controller unfences it.
+ * `registerRecord`: its own RegisterBrokerRecord, as Kafka does (`BrokerHeartbeatManager.calculateNextBrokerState`
+ * compares `currentMetadataOffset` with `registerBrokerRecordOffset`). `ownFencing`: its latest
+ * BrokerRecord or FencedBrokerRecord, a stricter design under which a GC-paused zombie (CE8) stays fenced.
+ */
+export type UnfenceAfter = 'registerRecord' | 'ownFencing';
 /** What a newly active controller does with the leases it has no heartbeat history for. */
 export type FailoverLeases = 'extend' | 'forget';
 
@@ -222,8 +229,8 @@ export interface LifecycleBounds {
   readonly leaseFrom: LeaseFrom;
   /** Ignore a heartbeat whose metadata offset is below the last one's (Colin McCabe, Sep 11 2020). */
   readonly staleOffsetCheck: boolean;
-  /** Unfence only a broker that has applied its own registration and fencing records. */
-  readonly unfenceRequiresCatchUp: boolean;
+  /** Which of its own records a fenced broker must have applied before it is unfenced (see `UnfenceAfter`). */
+  readonly unfenceAfter: UnfenceAfter;
   readonly failoverLeases: FailoverLeases;
   /** KIP-903: AlterPartition carries the broker epochs of the replicas it adds, and the controller checks them. */
   readonly isrBrokerEpochs: boolean;
