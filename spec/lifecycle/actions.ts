@@ -18,6 +18,7 @@ import {
   start,
 } from './broker.ts';
 import { alterPartition, canExpire, commit, failover, handleHeartbeat, leaseExpire } from './controller.ts';
+import { auditHeartbeat } from './heartbeatAudit.ts';
 import { hasRoom } from './metadata.ts';
 import { type BrokerId, type Incarnation, type LifecycleConfig, type LifecycleState, type Msg, type PartitionId, countProcs, isFaulty, isRunning, logEnd, proc, slotsOf } from './state.ts';
 
@@ -55,7 +56,7 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
   const handleHeartbeatAction: Action<LifecycleState, { m: Msg }> = {
     name: 'HandleHeartbeat',
     params: (s) => [...s.net].filter((m) => m.type === 'Heartbeat').map((m) => ({ m })),
-    next: (s, { m }) => handleHeartbeat(cfg, s, m),
+    next: (s, { m }) => auditHeartbeat(cfg, s, m, handleHeartbeat(cfg, s, m)),
     describe: (before, { m }, after): StepEvents => ({
       actor: 'controller',
       receives: [{ from: actor(m.broker, m.incarnation), to: 'controller', label: label(m) }],

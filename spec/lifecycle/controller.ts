@@ -67,7 +67,10 @@ function newEpoch(cfg: LifecycleConfig, s: LifecycleState, known: number | null)
 /**
  * An INITIAL heartbeat asks for a broker epoch (Colin McCabe, Oct 12 2020: "The controller assigns a
  * broker epoch if the heartbeat request was sent without an epoch"). The id is free unless another
- * incarnation holds it with a live lease; which registrations count is the `pendingCheck` choice: the
+ * incarnation holds it with a valid session, unfenced and leased (`ClusterControlManager.registerBroker`
+ * asks `BrokerHeartbeatManager.hasValidSession`, false for a fenced broker); the same incarnation may
+ * register again and keeps its epoch and its fencing (Kafka's "Amending registration"). Which
+ * registrations count is the `pendingCheck` choice: the
  * committed ones only, or the pending ones too (Unmesh Joshi, Aug 31 2020: "1. Pending broker
  * registrations (which are yet to be committed) 2. Already committed broker registrations"). On a
  * conflict, `currentWins` rejects the newcomer (Colin McCabe, Oct 12 2020: "we should favor the current
@@ -79,26 +82,19 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
   const view = cfg.pendingCheck ? s.ctrl : committedImage(cfg, s);
   const seen = view.regs.get(b);
   const registered = seen.status !== 'UNREGISTERED';
-  const conflict = registered && seen.incarnation !== m.incarnation && leaseLive(s, b);
-  if (conflict && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
+  const sameIncarnation = registered && seen.incarnation === m.incarnation;
+  const validSession = seen.status === 'ACTIVE' && leaseLive(s, b);
+  if (registered && !sameIncarnation && validSession && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
 
   const previous = s.ctrl.regs.get(b);
-  // The replaced registration is fenced by the new one: its leaderships and ISR places move first.
-  const moves = previous.status === 'ACTIVE' ? fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b) : [];
+  const amend = sameIncarnation && previous.status !== 'UNREGISTERED' && previous.epoch === seen.epoch;
+  // A replaced registration is fenced by the new one: its leaderships and ISR places move first.
+  const moves = previous.status === 'ACTIVE' && !amend ? fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b) : [];
   if (!hasRoom(cfg, s, 1 + moves.length)) return s;
-  const epoch = newEpoch(cfg, s, registered ? seen.epoch : null);
-  // A conflict the committed registrations hide: another incarnation's uncommitted registration, still leased.
-  const committed = committedImage(cfg, s).regs.get(b);
-  const pendingConflict =
-    previous.status !== 'UNREGISTERED' &&
-    previous.incarnation !== m.incarnation &&
-    (committed.status === 'UNREGISTERED' || committed.epoch !== previous.epoch) &&
-    leaseLive(s, b);
+  const epoch = amend ? previous.epoch : newEpoch(cfg, s, registered ? seen.epoch : null);
   let next = append(cfg, s, [brokerRecord(b, epoch, m.incarnation), ...moves]);
   next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
-  if (conflict) next = next.setIn(['audit', 'displacedLive'], true);
-  if (pendingConflict) next = next.setIn(['audit', 'duplicateViaPending'], true);
-  return respond(next, m, 'FENCED', epoch, logEnd(cfg, next));
+  return respond(next, m, 'REGISTERED', epoch, logEnd(cfg, next));
 }
 
 /**
@@ -149,7 +145,6 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
       commitAt = logEnd(cfg, next);
     }
   }
-  if (staleOffset && !next.equals(s)) next = next.setIn(['audit', 'staleHeartbeatApplied'], true);
   // An answer that only confirms an unchanged ACTIVE registration changes nothing at the broker: not sent.
   if (target === 'ACTIVE' && commitAt === 0) return next;
   return respond(next, m, target, reg.epoch, commitAt);

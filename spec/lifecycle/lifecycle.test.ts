@@ -31,18 +31,18 @@ interface Pin {
 
 const PINS: Readonly<Record<string, Pin>> = {
   'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 17, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
-  'ce4-current-wins': { distinct: 1095, depth: 24, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce5-pending-duplicate': { property: 'BrokerEpochMonotonic', distinct: 19, depth: 6, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'] },
-  'ce5-pending-checked': { distinct: 5223, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
+  'ce4-current-wins': { distinct: 2818, depth: 30, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce5-pending-duplicate': { property: 'BrokerEpochMonotonic', distinct: 23, depth: 7, actions: ['StartBroker', 'StartBroker', 'SendHeartbeat', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'] },
+  'ce5-pending-checked': { distinct: 5714, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
   'ce6-reordered-heartbeats': { property: 'StaleHeartbeatInert', distinct: 33, depth: 6, actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'] },
   'ce6-stale-ignored': { distinct: 253, depth: 18, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 28, depth: 4, actions: ['ControllerFailover', 'Tick', 'LeaseExpire'] },
   'ce7-failover-extends': { distinct: 383, depth: 15, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
   'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 36, depth: 6, actions: ['SendHeartbeat', 'Tick', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
   'ce8-catch-up': { distinct: 113, depth: 14, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 442, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
-  'kip903-broker-epochs': { distinct: 4047, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip631-final': { distinct: 11492, depth: 26, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
+  'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 447, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
+  'kip903-broker-epochs': { distinct: 9237, depth: 37, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip631-final': { distinct: 15087, depth: 26, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };
 
 // ---- presets -------------------------------------------------------------------------------------
@@ -70,13 +70,13 @@ for (const [name, pin] of Object.entries(PINS)) {
   });
 }
 
-test('ce5: the retried registration is granted twice, both BrokerRecords with the committed offset as epoch', async () => {
+test('ce5: two incarnations are granted the id before either BrokerRecord commits, both with the committed offset as epoch', async () => {
   const { steps } = await check('ce5-pending-duplicate');
   const last = steps.at(-1)!.state as LifecycleState;
   const recs = last.log.toArray().map((r) => [r.type, r.broker, r.epoch, r.incarnation]);
   assert.deepEqual(recs, [
     ['BrokerRecord', 'b1', 0, 0],
-    ['BrokerRecord', 'b1', 0, 0],
+    ['BrokerRecord', 'b1', 0, 1],
   ]);
   assert.equal(last.hwm, 0);
 });

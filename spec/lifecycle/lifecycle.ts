@@ -182,8 +182,8 @@ const PRESETS = [
   race(
     'ce5-pending-duplicate',
     'CE5, duplicate registration through a pending record: the controller checks only committed registrations and takes the ' +
-      'committed offset as the epoch ("the last committed offset must be different": Colin McCabe, Sep 24 2020), so a ' +
-      'registration retried before its BrokerRecord commits is granted again, with the same epoch.',
+      'committed offset as the epoch ("the last committed offset must be different": Colin McCabe, Sep 24 2020), so a second ' +
+      'process with the same broker.id registering before the first one\'s BrokerRecord commits is granted the same epoch.',
     { ...CE5, pendingCheck: false, epochSource: 'committedOffset' },
     'BrokerEpochMonotonic',
   ),

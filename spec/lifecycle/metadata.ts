@@ -64,9 +64,14 @@ function buildInitialImage(cfg: LifecycleConfig): Image {
 /** The image after one record at `offset`. */
 export function applyRecord(image: Image, rec: MetaRecord | RecordInput, offset: number): Image {
   switch (rec.type) {
-    case 'BrokerRecord':
-      // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020).
-      return image.setIn(['regs', rec.broker], { status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, registeredAt: offset, fencedAt: offset });
+    case 'BrokerRecord': {
+      // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020). The same
+      // incarnation registering again under its epoch keeps its fencing (`registerBroker` copies `fenced`).
+      const prev = image.regs.get(rec.broker!);
+      const amend = prev.status !== 'UNREGISTERED' && prev.incarnation === rec.incarnation && prev.epoch === rec.epoch;
+      const status = amend ? prev.status : 'FENCED';
+      return image.setIn(['regs', rec.broker], { status, epoch: rec.epoch, incarnation: rec.incarnation, registeredAt: offset, fencedAt: amend ? prev.fencedAt : offset });
+    }
     case 'FencedBrokerRecord':
       return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'fencedAt'], offset);
     case 'UnfenceBroker':

@@ -32,9 +32,14 @@ export function singleLiveIncarnation(cfg: LifecycleConfig, s: LifecycleState): 
   });
 }
 
-/** Broker epochs strictly increase per id, in log order (KIP-380's broker epoch, as KIP-631 assigns it). */
+/**
+ * Broker epochs strictly increase per id, in log order (KIP-380's broker epoch, as KIP-631 assigns it),
+ * except that the same incarnation registering again keeps its epoch (`ClusterControlManager.registerBroker`).
+ */
 export function brokerEpochMonotonic(cfg: LifecycleConfig, s: LifecycleState): boolean {
-  return cfg.brokers.every((b) => registrationsOf(cfg, s, b).every(([e], i, all) => i === 0 || all[i - 1]![0] < e));
+  return cfg.brokers.every((b) =>
+    registrationsOf(cfg, s, b).every(([e, k], i, all) => i === 0 || all[i - 1]![0] < e || (all[i - 1]![0] === e && all[i - 1]![1] === k)),
+  );
 }
 
 /** No two incarnations of a broker id were ever given the same epoch. */
@@ -136,17 +141,17 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
     always('EpochUniquePerIncarnation', 'no two incarnations of a broker id get the same epoch', (s) => epochUniquePerIncarnation(cfg, s)),
     always(
       'NoDuplicateIdViaPending',
-      "no registration is granted while another incarnation's uncommitted registration of the id holds a live lease",
+      "no registration is granted while another incarnation holds the id unfenced and leased in records not yet committed",
       (s) => !s.audit.duplicateViaPending,
     ),
     always(
       'CurrentRegistrationWins',
-      'a registration never displaces another incarnation whose lease is live',
+      'a registration never displaces another incarnation that holds the id unfenced with a live lease (hasValidSession)',
       (s) => !s.audit.displacedLive,
     ),
     always(
       'StaleHeartbeatInert',
-      'a heartbeat older (by metadata offset) than the last one changes neither the lease nor the registration',
+      'a heartbeat with a stale broker epoch (judged from the log), or older by metadata offset than the last one, changes neither the log, the leases nor the registrations',
       (s) => !s.audit.staleHeartbeatApplied,
     ),
     always(

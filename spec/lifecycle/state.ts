@@ -36,12 +36,13 @@ export const RECORD_TYPES = ['BrokerRecord', 'FencedBrokerRecord', 'UnfenceBroke
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /**
- * What the controller tells a broker in a heartbeat response: FENCED (registered, or still, fenced;
+ * What the controller tells a broker in a heartbeat response: REGISTERED (the epoch of a registration),
+ * FENCED (still, or now, fenced;
  * carries the epoch), ACTIVE (unfenced), SHUTDOWN (controlled shutdown done: `targetState = SHUTDOWN`,
  * Colin McCabe, Oct 12 2020), STALE (`STALE_BROKER_EPOCH`: register again), DUPLICATE
  * (`DUPLICATE_BROKER_REGISTRATION`: another incarnation holds the id).
  */
-export const TARGETS = ['FENCED', 'ACTIVE', 'SHUTDOWN', 'STALE', 'DUPLICATE'] as const;
+export const TARGETS = ['REGISTERED', 'FENCED', 'ACTIVE', 'SHUTDOWN', 'STALE', 'DUPLICATE'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const MSG_TYPES = ['Heartbeat', 'HeartbeatResponse'] as const;
@@ -129,11 +130,11 @@ export function lifecycleLayout(b: LifecycleBounds) {
    * rule can be checked as a state invariant. They stay false on every behaviour of a correct design.
    */
   const Audit = L.record('Audit', {
-    /** A registration displaced another incarnation whose lease was live. */
+    /** A registration displaced another incarnation that held the id unfenced with a live lease. */
     displacedLive: L.bool(),
-    /** A registration was granted while another incarnation's uncommitted registration of the id held a live lease. */
+    /** ... and only the uncommitted records showed that holder. */
     duplicateViaPending: L.bool(),
-    /** A heartbeat with an older metadata offset changed the registration or the lease. */
+    /** A heartbeat with an epoch other than the registered one, or an older metadata offset, changed the log, the registration or a lease. */
     staleHeartbeatApplied: L.bool(),
     /** A lease-expiry fence came within `leaseTimeout` of the controller becoming active. */
     fencedInGrace: L.bool(),
