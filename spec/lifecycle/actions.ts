@@ -29,6 +29,15 @@ function* procsOf(cfg: LifecycleConfig): Iterable<ProcParams> {
   for (const b of cfg.brokers) if (isFaulty(cfg, b)) for (let k = 0; k < slotsOf(cfg, b); k++) yield { b, k };
 }
 
+/**
+ * The processes that fetch metadata: the acting ones, and where a broker may shut down also the steady
+ * ones, whose applied offsets the controlled-shutdown gate waits for (`lowestActiveOffset`); elsewhere
+ * nothing reads a steady broker's metadata, and its fetches would only multiply the states.
+ */
+function* fetchersOf(cfg: LifecycleConfig): Iterable<ProcParams> {
+  for (const b of cfg.brokers) if (isFaulty(cfg, b) || cfg.maxShutdowns > 0) for (let k = 0; k < slotsOf(cfg, b); k++) yield { b, k };
+}
+
 const actor = (b: BrokerId, k: Incarnation) => `${b}#${k}`;
 
 function label(m: Msg): string {
@@ -77,7 +86,7 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
 
   const fetchMeta: Action<LifecycleState, ProcParams> = {
     name: 'FetchMetadata',
-    params: () => procsOf(cfg),
+    params: () => fetchersOf(cfg),
     enabled: (s, { b, k }) => canFetchMetadata(s, b, k),
     next: (s, { b, k }) => fetchMetadata(s, b, k),
   };

@@ -8,6 +8,7 @@
 import {
   append,
   brokerRecord,
+  controlledShutdownRecord,
   committedImage,
   fenceChanges,
   fencedBrokerRecord,
@@ -93,7 +94,7 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
   if (!hasRoom(cfg, s, 1 + moves.length)) return s;
   const epoch = amend ? previous.epoch : newEpoch(cfg, s, registered ? seen.epoch : null);
   let next = append(cfg, s, [brokerRecord(b, epoch, m.incarnation), ...moves]);
-  next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
+  next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset, shutdownOffset: null });
   return respond(next, m, 'REGISTERED', epoch, logEnd(cfg, next));
 }
 
@@ -105,11 +106,16 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
  * - A metadata offset below the last heartbeat's: ignored when `staleOffsetCheck` is on ("heartbeat
  *   requests should be ignored if the metadata log offset they contain is smaller than a previous
  *   heartbeat": Colin McCabe, Sep 11 2020).
- * - Otherwise the lease is renewed, and: a shutdown request fences the broker and moves its leaderships
- *   away, then answers SHUTDOWN (controlled shutdown: "will get all its instructions from" the log,
- *   Colin McCabe, Oct 12 2020); a fenced broker is unfenced once its heartbeat shows it has applied
- *   its own RegisterBrokerRecord (`BrokerHeartbeatManager.calculateNextBrokerState`, FENCED case), or
- *   under `unfenceAfter: ownFencing` its latest fencing too.
+ * - Otherwise the next state follows `BrokerHeartbeatManager.calculateNextBrokerState` from the
+ *   controller's soft state (fenced, or in controlled shutdown when it holds a `shutdownOffset`), the
+ *   records follow `ReplicationControlManager.processBrokerHeartbeat`, and the lease is renewed
+ *   (`touch`). A fenced broker is unfenced once its heartbeat shows it has applied its own
+ *   RegisterBrokerRecord, or under `unfenceAfter: ownFencing` its latest fencing too. A shutdown request
+ *   (`wantShutDown`) from a fenced broker, or from an unfenced one that leads nothing, is answered
+ *   SHUTDOWN_NOW at once (`handleBrokerFenced`); an unfenced leader enters CONTROLLED_SHUTDOWN, unfenced
+ *   still, while its leaderships and ISR places move (`handleBrokerInControlledShutdown`), and is
+ *   answered SHUTDOWN_NOW on a later heartbeat once it leads nothing and every active broker has applied
+ *   those records (`controlledShutdownOffset <= lowestActiveOffset`).
  */
 export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg): LifecycleState {
   const s = s0.set('net', s0.net.delete(m));
@@ -121,14 +127,28 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
   const staleOffset = m.offset < lease.lastOffset;
   if (staleOffset && cfg.staleOffsetCheck) return s;
 
-  let next = s.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
-  let target: Target = reg.status === 'ACTIVE' ? 'ACTIVE' : 'FENCED';
+  const touched = { end: leaseEnd(cfg, s, m), lastOffset: m.offset };
+  let next = s.setIn(['leases', b], { ...touched, shutdownOffset: lease.shutdownOffset });
+  let target: Target = reg.status === 'FENCED' ? 'FENCED' : 'ACTIVE';
   let commitAt = 0;
   if (m.shutdown) {
-    const recs: RecordInput[] =
-      reg.status === 'ACTIVE' ? [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)] : [];
+    const inControlledShutdown = reg.status !== 'FENCED' && lease.shutdownOffset !== null;
+    const leads = hasLeaderships(cfg, s.ctrl, b);
+    if (reg.status !== 'FENCED' && !inControlledShutdown && leads) {
+      // UNFENCED -> CONTROLLED_SHUTDOWN: the registration says so (BrokerRegistrationChangeRecord) unless
+      // it already does, and the leaderships and ISR places move; the offset of the batch's last record
+      // is the controlled shutdown offset (`QuorumController`'s `processBatchEndOffset`).
+      const marked = s.ctrl.setIn(['regs', b, 'status'], 'SHUTTING_DOWN');
+      const recs = [...(reg.status === 'SHUTTING_DOWN' ? [] : [controlledShutdownRecord(b, reg.epoch)]), ...fenceChanges(cfg, marked, b)];
+      if (!hasRoom(cfg, s, recs.length)) return s0;
+      next = append(cfg, next, recs);
+      return next.setIn(['leases', b, 'shutdownOffset'], logEnd(cfg, next) - 1);
+    }
+    if (inControlledShutdown && (leads || lease.shutdownOffset! > lowestActiveOffset(cfg, s, b))) return next;
+    // SHUTDOWN_NOW: fenced, its leaderships and ISR places moved (`handleBrokerFenced`), then told to stop.
+    const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
     if (!hasRoom(cfg, s, recs.length)) return s0;
-    next = append(cfg, next, recs);
+    next = append(cfg, next, recs).setIn(['leases', b, 'shutdownOffset'], null);
     target = 'SHUTDOWN';
     commitAt = logEnd(cfg, next);
   } else if (reg.status === 'FENCED') {
@@ -150,6 +170,29 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
   return respond(next, m, target, reg.epoch, commitAt);
 }
 
+/** Whether `b` leads a partition in `image` (`BrokerToElrs`/`BrokersToIsrs.hasLeaderships`). */
+export function hasLeaderships(cfg: LifecycleConfig, image: LifecycleState['ctrl'], b: BrokerId): boolean {
+  return cfg.partitions.some((p) => image.parts.get(p).leader === b);
+}
+
+/**
+ * `BrokerHeartbeatManager.lowestActiveOffset`: the lowest metadata offset (Kafka's, the last applied
+ * one: the model's exclusive offset minus one) among the active brokers, unfenced and not in controlled
+ * shutdown, other than `b`; none active is no bound. A steady broker (one that never misbehaves) is
+ * taken to report what its process has applied, as if it heartbeated at every step.
+ */
+export function lowestActiveOffset(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): number {
+  let lowest = Infinity;
+  for (const other of cfg.brokers) {
+    if (other === b || s.ctrl.regs.get(other).status !== 'ACTIVE') continue;
+    const lease = s.leases.get(other);
+    if (lease.shutdownOffset !== null) continue;
+    const reported = isFaulty(cfg, other) ? lease.lastOffset : s.procs.get(other).get(0).applied;
+    lowest = Math.min(lowest, reported - 1);
+  }
+  return lowest;
+}
+
 /**
  * `LeaseExpire`: an unfenced broker whose lease has run out is fenced, and its leaderships and ISR places
  * move ("Once the lease expires, it needs to propose and commit a FenceBroker record": Unmesh Joshi,
@@ -158,14 +201,15 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
 export function leaseExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): LifecycleState {
   const reg = s.ctrl.regs.get(b);
   const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
-  const next = append(cfg, s, recs);
+  const next = append(cfg, s, recs).setIn(['leases', b, 'shutdownOffset'], null);
   // A session touched at activation is valid through `activatedAt + leaseTimeout`, that tick included.
   const inGrace = s.now <= s.activatedAt + cfg.leaseTimeout;
   return inGrace ? next.setIn(['audit', 'fencedInGrace'], true) : next;
 }
 
 export function canExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
-  return s.ctrl.regs.get(b).status === 'ACTIVE' && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
+  const status = s.ctrl.regs.get(b).status;
+  return (status === 'ACTIVE' || status === 'SHUTTING_DOWN') && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
 }
 
 /** `CommitMetadata`: the controller quorum commits everything appended (Raft replication, abstracted). */
@@ -189,7 +233,7 @@ export function failover(cfg: LifecycleConfig, s: LifecycleState): LifecycleStat
     activatedAt: s.now,
     log: s.log.setSize(s.hwm - baseOffset(cfg)),
     ctrl: image,
-    leases: cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? { end, lastOffset: 0 } : { end: 0, lastOffset: 0 }]),
+    leases: cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? { end, lastOffset: 0, shutdownOffset: null } : { end: 0, lastOffset: 0, shutdownOffset: null }]),
     net: s.net.filter((m) => m.type !== 'HeartbeatResponse' || m.commitAt <= s.hwm),
   });
 }

@@ -42,7 +42,7 @@ const PINS: Readonly<Record<string, Pin>> = {
   'ce8-catch-up': { distinct: 113, depth: 14, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 447, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
   'kip903-broker-epochs': { distinct: 9237, depth: 37, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip631-final': { distinct: 15087, depth: 26, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
+  'kip631-final': { distinct: 56481, depth: 27, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };
 
 // ---- presets -------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
     log: [],
     hwm: base,
     ctrl: image,
-    leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1 } : { end: 0, lastOffset: 0 }] as const),
+    leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1, shutdownOffset: null } : { end: 0, lastOffset: 0, shutdownOffset: null }] as const),
     procs,
     caughtUp: caughtUp.length > 0 ? caughtUp : [['p0', []]],
     net: [],
@@ -107,6 +107,7 @@ export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
       expiries: cfg.init === 'running' && cfg.maxClock >= cfg.leaseTimeout,
       shutdowns: cfg.init === 'running' && cfg.maxShutdowns > 0,
       failovers: cfg.maxFailovers > 0,
+      leaderFaults: cfg.init === 'running' && cfg.partitions.some((p) => isFaulty(cfg, initialImage(cfg).parts.get(p).leader!)),
     }),
   };
 }

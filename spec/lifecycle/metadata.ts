@@ -76,6 +76,8 @@ export function applyRecord(image: Image, rec: MetaRecord | RecordInput, offset:
       return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'fencedAt'], offset);
     case 'UnfenceBroker':
       return image.setIn(['regs', rec.broker, 'status'], 'ACTIVE');
+    case 'ControlledShutdownRecord':
+      return image.setIn(['regs', rec.broker, 'status'], 'SHUTTING_DOWN');
     case 'PartitionChange':
       return image.setIn(['parts', rec.partition], { leader: rec.leader, isr: [...rec.isr], leaderEpoch: rec.leaderEpoch });
   }
@@ -161,6 +163,11 @@ export function brokerRecord(b: BrokerId, epoch: number, incarnation: number): R
 
 export function fencedBrokerRecord(b: BrokerId, epoch: number): RecordInput {
   return { ...NONE, type: 'FencedBrokerRecord', broker: b, epoch };
+}
+
+/** `BrokerRegistrationChangeRecord` with `inControlledShutdown` (`ReplicationControlManager.handleBrokerInControlledShutdown`). */
+export function controlledShutdownRecord(b: BrokerId, epoch: number): RecordInput {
+  return { ...NONE, type: 'ControlledShutdownRecord', broker: b, epoch };
 }
 
 export function unfenceBroker(b: BrokerId, epoch: number): RecordInput {

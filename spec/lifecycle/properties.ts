@@ -98,7 +98,7 @@ function unfencedAfter(cfg: LifecycleConfig, s: LifecycleState, must: (type: Met
   return cfg.brokers.every((b) => {
     const recs = recordsOf(cfg, s, b);
     const lastIndex = (test: (type: MetaRecord['type']) => boolean) => recs.reduce((at, r, i) => (test(r.type) ? i : at), -1);
-    const last = lastIndex((t) => t !== 'UnfenceBroker');
+    const last = lastIndex((t) => t === 'BrokerRecord' || t === 'FencedBrokerRecord');
     const unfence = lastIndex((t) => t === 'UnfenceBroker');
     if (unfence < last || unfence < 0) return true;
     const before = recs.slice(0, unfence).filter((r) => must(r.type)).at(-1);
@@ -119,6 +119,62 @@ export function unfencedAfterOwnFencing(cfg: LifecycleConfig, s: LifecycleState)
   return unfencedAfter(cfg, s, (t) => t === 'BrokerRecord' || t === 'FencedBrokerRecord');
 }
 
+/** Every partition's committed leader is a member of its committed ISR (`PartitionChangeBuilder` never elects outside it here). */
+export function committedLeaderInIsr(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  const image = committedImage(cfg, s);
+  return cfg.partitions.every((p) => {
+    const part = image.parts.get(p);
+    return part.leader === null || part.isr.has(part.leader);
+  });
+}
+
+/**
+ * A process that has shut down cleanly left a fenced registration behind in the committed image (or
+ * one that a later registration of the id replaced): the controller answers SHUTDOWN_NOW only with the
+ * fencing records, and the answer waits for them to commit.
+ */
+export function shutdownIsFenced(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  const image = committedImage(cfg, s);
+  return cfg.brokers.every((b) => {
+    const reg = image.regs.get(b);
+    for (const q of s.procs.get(b).values()) if (q.state === 'SHUTDOWN' && reg.epoch === q.epoch && reg.status !== 'FENCED') return false;
+    return true;
+  });
+}
+
+/**
+ * A controlled shutdown hands its leaderships over: once a process of `b` has shut down (and `b` has
+ * not registered again), every partition whose latest leader change in the log took the leadership from
+ * `b` to another broker `L` while `b` was in controlled shutdown (after its ControlledShutdownRecord, no
+ * fencing in between) has a process of `L` that has applied that change. Read from the log and the
+ * processes' applied offsets; it is what the controlled-shutdown offset gate is for. A broker fenced
+ * for lease expiry during its controlled shutdown has failed rather than handed over (Kafka then shuts
+ * it down at once: "If a broker is fenced, it leaves controlled shutdown", `BrokerHeartbeatManager.touch`):
+ * two fencings after the handover, not the one that answered SHUTDOWN_NOW.
+ */
+export function cleanShutdownHandsOver(cfg: LifecycleConfig, s: LifecycleState): boolean {
+  const base = baseOffset(cfg);
+  return cfg.brokers.every((b) => {
+    const down = [...s.procs.get(b).values()].find((q) => q.state === 'SHUTDOWN');
+    if (down === undefined || registrationsOf(cfg, s, b).at(-1)?.[0] !== down.epoch) return true;
+    return cfg.partitions.every((p) => {
+      let leader = initialImage(cfg).parts.get(p).leader;
+      let handover: { from: string | null; to: string | null; offset: number; shuttingDown: boolean; fencings: number } | undefined;
+      let shuttingDown = false;
+      s.log.forEach((r: MetaRecord, i: number) => {
+        if (r.broker === b && r.type !== 'PartitionChange') shuttingDown = r.type === 'ControlledShutdownRecord' || (shuttingDown && r.type === 'UnfenceBroker');
+        if (r.broker === b && r.type === 'FencedBrokerRecord' && handover !== undefined) handover.fencings++;
+        if (r.type !== 'PartitionChange' || r.partition !== p || r.leader === leader) return;
+        handover = { from: leader, to: r.leader, offset: base + i, shuttingDown, fencings: 0 };
+        leader = r.leader;
+      });
+      if (handover === undefined || handover.from !== b || handover.to === null || !handover.shuttingDown || handover.fencings > 1) return true;
+      const { to, offset } = handover;
+      return [...s.procs.get(to).values()].some((q) => q.applied > offset);
+    });
+  });
+}
+
 /** `NextMetadataOffset <= HWM <= log end`: brokers apply only committed metadata. */
 export function offsetsOrdered(cfg: LifecycleConfig, s: LifecycleState): boolean {
   for (const slots of s.procs.values()) for (const q of slots.values()) if (isRunning(q) && q.applied > s.hwm) return false;
@@ -131,6 +187,8 @@ export interface WitnessScope {
   readonly expiries: boolean;
   readonly shutdowns: boolean;
   readonly failovers: boolean;
+  /** A broker that may fail or shut down leads a partition at the start. */
+  readonly leaderFaults: boolean;
 }
 
 export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): Property<LifecycleState>[] {
@@ -175,6 +233,13 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
       'an ISR expansion admits only a replica whose current incarnation holds the data (KIP-903)',
       (s) => !s.audit.staleIsrExpansion,
     ),
+    always('CommittedLeaderInIsr', "every partition's committed leader is in its committed ISR", (s) => committedLeaderInIsr(cfg, s)),
+    always('ShutdownIsFenced', 'a process that shut down cleanly has a fenced registration in the committed image', (s) => shutdownIsFenced(cfg, s)),
+    always(
+      'CleanShutdownHandsOver',
+      'after a clean shutdown, the broker that took each of its leaderships has applied that change (read from the log)',
+      (s) => cleanShutdownHandsOver(cfg, s),
+    ),
     always('OffsetsOrdered', 'applied metadata <= high watermark <= log end', (s) => offsetsOrdered(cfg, s)),
   ];
   if (scope.registrations) props.push(sometimes('BrokerRegistered', 'a broker registers', (s) => hasRecord(s, 'BrokerRecord')));
@@ -187,6 +252,13 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
   }
   if (scope.registrations || scope.expiries) props.push(sometimes('BrokerUnfenced', 'a fenced broker is unfenced', (s) => hasRecord(s, 'UnfenceBroker')));
   if (scope.shutdowns) props.push(sometimes('CleanShutdown', 'a broker completes a controlled shutdown', (s) => [...s.procs.values()].some((m) => [...m.values()].some((q) => q.state === 'SHUTDOWN'))));
+  if (scope.leaderFaults) {
+    props.push(
+      sometimes('LeadershipMoved', "a partition's leadership moves from one broker to another", (s) =>
+        s.log.some((r) => r.type === 'PartitionChange' && r.leader !== null && r.leader !== initialImage(cfg).parts.get(r.partition!).leader),
+      ),
+    );
+  }
   if (scope.failovers) props.push(sometimes('ControllerFailedOver', 'another controller becomes active', (s) => s.controllerEpoch > 1));
   return props;
 }

@@ -27,12 +27,19 @@ export type Incarnation = number;
 export const PROC_STATES = ['NOT_STARTED', 'INITIAL', 'FENCED', 'ACTIVE', 'PENDING_SHUTDOWN', 'SHUTDOWN', 'DEAD'] as const;
 export type ProcState = (typeof PROC_STATES)[number];
 
-/** The three registration states of KIP-631 ("unregistered, registered but fenced, and registered and active"). */
-export const REG_STATUSES = ['UNREGISTERED', 'FENCED', 'ACTIVE'] as const;
+/**
+ * The three registration states of KIP-631 ("unregistered, registered but fenced, and registered and
+ * active"), and Kafka's fourth: unfenced but in controlled shutdown (`BrokerRegistration.inControlledShutdown`),
+ * no longer a leader or ISR candidate (`ClusterControlManager.isActive` is false).
+ */
+export const REG_STATUSES = ['UNREGISTERED', 'FENCED', 'ACTIVE', 'SHUTTING_DOWN'] as const;
 export type RegStatus = (typeof REG_STATUSES)[number];
 
-/** The metadata records of KIP-631 (`BrokerRecord`, `FencedBrokerRecord`, `UnfenceBroker`) and a partition change. */
-export const RECORD_TYPES = ['BrokerRecord', 'FencedBrokerRecord', 'UnfenceBroker', 'PartitionChange'] as const;
+/**
+ * The metadata records of KIP-631 (`BrokerRecord`, `FencedBrokerRecord`, `UnfenceBroker`), Kafka's
+ * `BrokerRegistrationChangeRecord` that marks a controlled shutdown, and a partition change.
+ */
+export const RECORD_TYPES = ['BrokerRecord', 'FencedBrokerRecord', 'UnfenceBroker', 'ControlledShutdownRecord', 'PartitionChange'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /**
@@ -89,7 +96,13 @@ export function lifecycleLayout(b: LifecycleBounds) {
    * active controller and never written to the log ("BrokerRecord does exist in the Raft log, but does
    * not include the last heartbeat time": Colin McCabe, Sep 2020).
    */
-  const Lease = L.record('Lease', { end: L.int(0, b.maxClock + b.leaseTimeout), lastOffset: Offset });
+  const Lease = L.record('Lease', {
+    end: L.int(0, b.maxClock + b.leaseTimeout),
+    /** The metadata offset of the latest heartbeat (`BrokerHeartbeatState.metadataOffset`, exclusive here). */
+    lastOffset: Offset,
+    /** `controlledShutdownOffset`: set while the broker is in controlled shutdown, Kafka's inclusive offset of the last record that began it. */
+    shutdownOffset: L.option(Offset),
+  });
 
   /**
    * One record of `@metadata`; fields a type does not use keep their defaults. `PartitionChange` is the
