@@ -42,6 +42,8 @@ const PINS: Readonly<Record<string, Pin>> = {
   'ce8-catch-up': { distinct: 113, depth: 14, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 447, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
   'kip903-broker-epochs': { distinct: 9237, depth: 37, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'controlled-shutdown-leader': { distinct: 3357, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved'] },
+  'leader-fails': { distinct: 22203, depth: 22, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'LeadershipMoved'] },
   'kip631-final': { distinct: 56481, depth: 27, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };
 

@@ -243,6 +243,19 @@ const PRESETS = [
     FOLLOWER_RESTART,
   ),
   fixed(
+    'controlled-shutdown-leader',
+    'Controlled shutdown of a leader, as Kafka ships it: b1 leads p2 and asks to shut down; it stays unfenced in ' +
+      'CONTROLLED_SHUTDOWN while p2 moves to b2 and b1 leaves both ISRs, and is answered SHUTDOWN_NOW once it leads nothing ' +
+      'and b2 has applied those records (BrokerHeartbeatManager.calculateNextBrokerState, lowestActiveOffset).',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1 },
+  ),
+  fixed(
+    'leader-fails',
+    "A partition's leader fails: b2 leads p1 and both brokers may be killed, lapse and be fenced; leadership moves to the " +
+      'other ISR member (ReplicationControlManager.handleBrokerFenced) and back when it is unfenced with no leader.',
+    { ...ONE_BROKER, brokers: 2, faulty: 2, partitions: 1, maxKills: 1, maxLog: 3 },
+  ),
+  fixed(
     'kip631-final',
     "the thread's final design, exhaustive: two brokers and a partition; b1 may restart under a second process, shut down cleanly, and the controller may fail over.",
     { ...FOLLOWER_RESTART, maxShutdowns: 1, maxFailovers: 1, maxLog: 3 },
