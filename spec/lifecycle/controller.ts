@@ -29,6 +29,7 @@ import {
   baseOffset,
   isFaulty,
   logEnd,
+  mutant,
 } from './state.ts';
 
 function respond(s: LifecycleState, to: Msg, target: Target, epoch: number | null, commitAt: number): LifecycleState {
@@ -84,8 +85,9 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
   const seen = view.regs.get(b);
   const registered = seen.status !== 'UNREGISTERED';
   const sameIncarnation = registered && seen.incarnation === m.incarnation;
-  const validSession = seen.status === 'ACTIVE' && leaseLive(s, b);
-  if (registered && !sameIncarnation && validSession && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
+  const validSession = (seen.status === 'ACTIVE' || mutant(cfg, 'duplicateIgnoresFencing')) && leaseLive(cfg, s, b);
+  const duplicate = registered && !sameIncarnation && (validSession || mutant(cfg, 'duplicateIgnoresSession'));
+  if (duplicate && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
 
   const previous = s.ctrl.regs.get(b);
   const amend = sameIncarnation && previous.status !== 'UNREGISTERED' && previous.epoch === seen.epoch;
@@ -122,7 +124,7 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
   if (m.epoch === null) return register(cfg, s, m);
   const b = m.broker;
   const reg = s.ctrl.regs.get(b);
-  if (reg.status === 'UNREGISTERED' || reg.epoch !== m.epoch) return respond(s, m, 'STALE', m.epoch, 0);
+  if (reg.status === 'UNREGISTERED' || (reg.epoch !== m.epoch && !mutant(cfg, 'staleEpochAccepted'))) return respond(s, m, 'STALE', m.epoch, 0);
   const lease = s.leases.get(b);
   const staleOffset = m.offset < lease.lastOffset;
   if (staleOffset && cfg.staleOffsetCheck) return s;
@@ -134,7 +136,7 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
   if (m.shutdown) {
     const inControlledShutdown = reg.status !== 'FENCED' && lease.shutdownOffset !== null;
     const leads = hasLeaderships(cfg, s.ctrl, b);
-    if (reg.status !== 'FENCED' && !inControlledShutdown && leads) {
+    if (reg.status !== 'FENCED' && !inControlledShutdown && leads && !mutant(cfg, 'shutdownWhileLeader')) {
       // UNFENCED -> CONTROLLED_SHUTDOWN: the registration says so (BrokerRegistrationChangeRecord) unless
       // it already does, and the leaderships and ISR places move; the offset of the batch's last record
       // is the controlled shutdown offset (`QuorumController`'s `processBatchEndOffset`).
@@ -144,7 +146,8 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
       next = append(cfg, next, recs);
       return next.setIn(['leases', b, 'shutdownOffset'], logEnd(cfg, next) - 1);
     }
-    if (inControlledShutdown && (leads || lease.shutdownOffset! > lowestActiveOffset(cfg, s, b))) return next;
+    const offsetPassed = mutant(cfg, 'shutdownBeforeOffset') || lease.shutdownOffset! <= lowestActiveOffset(cfg, s, b);
+    if (inControlledShutdown && (leads || !offsetPassed)) return next;
     // SHUTDOWN_NOW: fenced, its leaderships and ISR places moved (`handleBrokerFenced`), then told to stop.
     const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
     if (!hasRoom(cfg, s, recs.length)) return s0;
@@ -156,7 +159,8 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
     // is the last offset the broker applied; the heartbeat here carries the next one (exclusive), so the
     // record at `threshold` is applied once `m.offset > threshold`.
     const threshold = cfg.unfenceAfter === 'ownFencing' ? reg.fencedAt : reg.registeredAt;
-    if (m.offset - 1 >= threshold) {
+    const caughtUp = mutant(cfg, 'unfenceOffByOne') ? m.offset >= threshold : m.offset - 1 >= threshold;
+    if (caughtUp || mutant(cfg, 'unfenceWithoutCatchUp')) {
       const unfenced = s.ctrl.setIn(['regs', b, 'status'], 'ACTIVE');
       const recs = [unfenceBroker(b, reg.epoch), ...unfenceChanges(cfg, unfenced, b)];
       if (!hasRoom(cfg, s, recs.length)) return s0;
@@ -188,7 +192,7 @@ export function lowestActiveOffset(cfg: LifecycleConfig, s: LifecycleState, b: B
     const lease = s.leases.get(other);
     if (lease.shutdownOffset !== null) continue;
     const reported = isFaulty(cfg, other) ? lease.lastOffset : s.procs.get(other).get(0).applied;
-    lowest = Math.min(lowest, reported - 1);
+    lowest = Math.min(lowest, mutant(cfg, 'shutdownOffsetOffByOne') ? reported : reported - 1);
   }
   return lowest;
 }
@@ -209,7 +213,7 @@ export function leaseExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId
 
 export function canExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
   const status = s.ctrl.regs.get(b).status;
-  return (status === 'ACTIVE' || status === 'SHUTTING_DOWN') && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
+  return (status === 'ACTIVE' || status === 'SHUTTING_DOWN') && !leaseLive(cfg, s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
 }
 
 /** `CommitMetadata`: the controller quorum commits everything appended (Raft replication, abstracted). */

@@ -15,6 +15,7 @@
  */
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { lifecycleActions } from './actions.ts';
+import type { LifecycleMutation } from './mutations.ts';
 import { initialImage } from './metadata.ts';
 import { lifecycleProperties } from './properties.ts';
 import {
@@ -97,7 +98,15 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
 }
 
 export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
-  const cfg = configOf(params);
+  return modelOf(configOf(params));
+}
+
+/** The model with guards mutated, for the mutation table test: not reachable from the command line. */
+export function buildLifecycleMutant(params: ParamValues, ...mutations: LifecycleMutation[]): Model<LifecycleState> {
+  return modelOf({ ...configOf(params), mutations });
+}
+
+function modelOf(cfg: LifecycleConfig): Model<LifecycleState> {
   return {
     layout: cfg.layout.State,
     init: () => [initialState(cfg)],

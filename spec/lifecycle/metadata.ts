@@ -14,6 +14,7 @@ import {
   type RecordType,
   baseOffset,
   initialEpoch,
+  mutant,
 } from './state.ts';
 
 /** A record to append, as plain values (the fields its type uses). */
@@ -179,6 +180,6 @@ export function unfenceBroker(b: BrokerId, epoch: number): RecordInput {
  * (`BrokerHeartbeatManager.hasValidSession`; `BrokerHeartbeatTracker.isExpired` is its negation): the
  * lease's `end` is `lastContact + leaseTimeout`.
  */
-export function leaseLive(s: LifecycleState, b: BrokerId): boolean {
-  return s.leases.get(b).end >= s.now;
+export function leaseLive(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
+  return mutant(cfg, 'leaseStrict') ? s.leases.get(b).end > s.now : s.leases.get(b).end >= s.now;
 }

@@ -143,36 +143,43 @@ export function shutdownIsFenced(cfg: LifecycleConfig, s: LifecycleState): boole
 }
 
 /**
- * A controlled shutdown hands its leaderships over: once a process of `b` has shut down (and `b` has
- * not registered again), every partition whose latest leader change in the log took the leadership from
- * `b` to another broker `L` while `b` was in controlled shutdown (after its ControlledShutdownRecord, no
- * fencing in between) has a process of `L` that has applied that change. Read from the log and the
- * processes' applied offsets; it is what the controlled-shutdown offset gate is for. A broker fenced
- * for lease expiry during its controlled shutdown has failed rather than handed over (Kafka then shuts
- * it down at once: "If a broker is fenced, it leaves controlled shutdown", `BrokerHeartbeatManager.touch`):
- * two fencings after the handover, not the one that answered SHUTDOWN_NOW.
+ * A shutdown hands its leaderships over: once a process of `b` has shut down (and `b` has not registered
+ * again), every partition whose latest leader change in the log took the leadership from `b` to another
+ * broker `L` while `b` was last unfenced (after its latest UnfenceBroker, up to the fencing that answered
+ * SHUTDOWN_NOW) has a process of `L` that has applied that change. Read from the log and the processes'
+ * applied offsets; it is what CONTROLLED_SHUTDOWN and its offset gate are for. A broker that was fenced
+ * before the fencing that answered its shutdown (a lease that lapsed, even in controlled shutdown) has
+ * failed rather than handed over: Kafka then shuts it down at once ("If a broker is fenced, it leaves
+ * controlled shutdown", `BrokerHeartbeatManager.touch`).
  */
 export function cleanShutdownHandsOver(cfg: LifecycleConfig, s: LifecycleState): boolean {
-  const base = baseOffset(cfg);
   return cfg.brokers.every((b) => {
     const down = [...s.procs.get(b).values()].find((q) => q.state === 'SHUTDOWN');
     if (down === undefined || registrationsOf(cfg, s, b).at(-1)?.[0] !== down.epoch) return true;
+    const own = recordsOf(cfg, s, b).filter((r) => r.type !== 'BrokerRecord' || r.epoch === down.epoch);
+    const final = own.at(-1);
+    const before = own.at(-2);
+    if (final?.type !== 'FencedBrokerRecord' || before === undefined || before.type === 'FencedBrokerRecord' || before.type === 'BrokerRecord') return true;
+    const unfencedFrom = own.reduce((at, r) => (r.type === 'UnfenceBroker' ? r.offset : at), -1);
     return cfg.partitions.every((p) => {
-      let leader = initialImage(cfg).parts.get(p).leader;
-      let handover: { from: string | null; to: string | null; offset: number; shuttingDown: boolean; fencings: number } | undefined;
-      let shuttingDown = false;
-      s.log.forEach((r: MetaRecord, i: number) => {
-        if (r.broker === b && r.type !== 'PartitionChange') shuttingDown = r.type === 'ControlledShutdownRecord' || (shuttingDown && r.type === 'UnfenceBroker');
-        if (r.broker === b && r.type === 'FencedBrokerRecord' && handover !== undefined) handover.fencings++;
-        if (r.type !== 'PartitionChange' || r.partition !== p || r.leader === leader) return;
-        handover = { from: leader, to: r.leader, offset: base + i, shuttingDown, fencings: 0 };
-        leader = r.leader;
-      });
-      if (handover === undefined || handover.from !== b || handover.to === null || !handover.shuttingDown || handover.fencings > 1) return true;
-      const { to, offset } = handover;
-      return [...s.procs.get(to).values()].some((q) => q.applied > offset);
+      const handover = latestLeaderChange(cfg, s, p);
+      if (handover === undefined || handover.from !== b || handover.to === null || handover.offset < unfencedFrom) return true;
+      return [...s.procs.get(handover.to).values()].some((q) => q.applied > handover.offset);
     });
   });
+}
+
+/** The latest record of the log that changed `p`'s leader, with the leader before and after it. */
+function latestLeaderChange(cfg: LifecycleConfig, s: LifecycleState, p: string): { from: BrokerId | null; to: BrokerId | null; offset: number } | undefined {
+  const base = baseOffset(cfg);
+  let leader = initialImage(cfg).parts.get(p).leader;
+  let change: { from: BrokerId | null; to: BrokerId | null; offset: number } | undefined;
+  s.log.forEach((r: MetaRecord, i: number) => {
+    if (r.type !== 'PartitionChange' || r.partition !== p || r.leader === leader) return;
+    change = { from: leader, to: r.leader, offset: base + i };
+    leader = r.leader;
+  });
+  return change;
 }
 
 /** `NextMetadataOffset <= HWM <= log end`: brokers apply only committed metadata. */

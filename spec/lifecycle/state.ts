@@ -10,6 +10,7 @@
  * partition or incarnation: the state is declared as a packed layout (docs/layouts.md).
  */
 import { layout as L, type Packed } from '../layout/index.ts';
+import type { LifecycleMutation } from './mutations.ts';
 
 /** A broker id (`broker.id`); `b1`, `b2`, ... */
 export type BrokerId = string;
@@ -252,6 +253,13 @@ export interface LifecycleBounds {
 
 export interface LifecycleConfig extends LifecycleBounds {
   readonly layout: LifecycleLayout;
+  /** Guard mutations under test (`mutations.ts`); never set from parameters. */
+  readonly mutations?: readonly LifecycleMutation[];
+}
+
+/** Whether guard mutation `m` is under test. */
+export function mutant(cfg: LifecycleConfig, m: LifecycleMutation): boolean {
+  return cfg.mutations?.includes(m) ?? false;
 }
 
 /** Offset of the first record after the initial image (one BrokerRecord and one UnfenceBroker per running broker). */
