@@ -237,7 +237,10 @@ export function failover(cfg: LifecycleConfig, s: LifecycleState): LifecycleStat
     activatedAt: s.now,
     log: s.log.setSize(s.hwm - baseOffset(cfg)),
     ctrl: image,
-    leases: cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? { end, lastOffset: 0, shutdownOffset: null } : { end: 0, lastOffset: 0, shutdownOffset: null }]),
+    leases: cfg.brokers.map((b) => {
+      const restored = cfg.failoverShutdown === 'restore' && image.regs.get(b).status === 'SHUTTING_DOWN' ? s.hwm - 1 : null;
+      return [b, isFaulty(cfg, b) ? { end, lastOffset: 0, shutdownOffset: restored } : { end: 0, lastOffset: 0, shutdownOffset: null }];
+    }),
     net: s.net.filter((m) => m.type !== 'HeartbeatResponse' || m.commitAt <= s.hwm),
   });
 }

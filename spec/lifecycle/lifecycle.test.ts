@@ -43,6 +43,8 @@ const PINS: Readonly<Record<string, Pin>> = {
   'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 447, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
   'kip903-broker-epochs': { distinct: 9237, depth: 37, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
   'controlled-shutdown-leader': { distinct: 3357, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved'] },
+  'controlled-shutdown-failover': { property: 'CleanShutdownHandsOver', distinct: 2599, depth: 10, actions: ['RequestShutdown', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'CommitMetadata', 'ControllerFailover', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse'] },
+  'controlled-shutdown-failover-restored': { distinct: 11443, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved', 'ControllerFailedOver'] },
   'leader-fails': { distinct: 22203, depth: 22, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'LeadershipMoved'] },
   'kip631-final': { distinct: 56481, depth: 27, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };

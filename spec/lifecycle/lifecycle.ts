@@ -21,6 +21,7 @@ import { lifecycleProperties } from './properties.ts';
 import {
   type EpochSource,
   type FailoverLeases,
+  type FailoverShutdown,
   type IdConflict,
   type LeaseFrom,
   type UnfenceAfter,
@@ -55,6 +56,7 @@ export function configOf(params: ParamValues): LifecycleConfig {
     staleOffsetCheck: params.staleOffsetCheck as boolean,
     unfenceAfter: params.unfenceAfter as UnfenceAfter,
     failoverLeases: params.failoverLeases as FailoverLeases,
+    failoverShutdown: params.failoverShutdown as FailoverShutdown,
     isrBrokerEpochs: params.isrBrokerEpochs as boolean,
   };
   return { ...bounds, layout: lifecycleLayout(bounds) };
@@ -135,6 +137,7 @@ const FINAL = {
   staleOffsetCheck: true,
   unfenceAfter: 'ownFencing',
   failoverLeases: 'extend',
+  failoverShutdown: 'forget',
   isrBrokerEpochs: true,
 } as const;
 
@@ -258,6 +261,20 @@ const PRESETS = [
       'and b2 has applied those records (BrokerHeartbeatManager.calculateNextBrokerState, lowestActiveOffset).',
     { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1 },
   ),
+  race(
+    'controlled-shutdown-failover',
+    'Controlled shutdown across a controller failover, against shipped Kafka: b1 leads p2 and enters CONTROLLED_SHUTDOWN; ' +
+      'the new active controller has no controlledShutdownOffset for it (soft state, ClusterControlManager.activate), sees an ' +
+      'unfenced broker that leads nothing, and answers SHUTDOWN_NOW at once, before b2 has applied that it now leads p2.',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1, maxFailovers: 1 },
+    'CleanShutdownHandsOver',
+  ),
+  fixed(
+    'controlled-shutdown-failover-restored',
+    'The design variant: the new active controller restores a controlled shutdown in progress from the registration, with the ' +
+      'last committed offset as its controlled shutdown offset (failoverShutdown: restore), so the gate still waits for b2.',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1, maxFailovers: 1, failoverShutdown: 'restore' },
+  ),
   fixed(
     'leader-fails',
     "A partition's leader fails: b2 leads p1 and both brokers may be killed, lapse and be fenced; leadership moves to the " +
@@ -327,6 +344,13 @@ export default defineSpec<LifecycleState>({
       type: 'enum',
       default: FINAL.failoverLeases,
       choices: ['extend', 'forget'],
+    },
+    {
+      name: 'failoverShutdown',
+      description: 'a newly active controller forgets a controlled shutdown in progress (forget, as Kafka) or restores it from the registration with the last committed offset as its controlled shutdown offset (restore)',
+      type: 'enum',
+      default: FINAL.failoverShutdown,
+      choices: ['forget', 'restore'],
     },
     { name: 'isrBrokerEpochs', description: 'KIP-903: AlterPartition carries broker epochs and the controller rejects a stale one', type: 'bool', default: FINAL.isrBrokerEpochs },
   ],

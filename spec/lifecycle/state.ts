@@ -213,6 +213,14 @@ export type LeaseFrom = 'requestStart' | 'arrival';
 export type UnfenceAfter = 'registerRecord' | 'ownFencing';
 /** What a newly active controller does with the leases it has no heartbeat history for. */
 export type FailoverLeases = 'extend' | 'forget';
+/**
+ * What a newly active controller knows of a controlled shutdown in progress. `forget`: nothing, as in
+ * Kafka (`ClusterControlManager.activate` registers every broker with no `controlledShutdownOffset`,
+ * and `calculateNextBrokerState` reads only that soft state, not the registration's
+ * `inControlledShutdown`). `restore`: a registration in controlled shutdown gets the last committed offset
+ * as its controlled shutdown offset, a design variant.
+ */
+export type FailoverShutdown = 'forget' | 'restore';
 
 /** The ids and bounds the layout depends on. */
 export interface LifecycleBounds {
@@ -247,6 +255,7 @@ export interface LifecycleBounds {
   /** Which of its own records a fenced broker must have applied before it is unfenced (see `UnfenceAfter`). */
   readonly unfenceAfter: UnfenceAfter;
   readonly failoverLeases: FailoverLeases;
+  readonly failoverShutdown: FailoverShutdown;
   /** KIP-903: AlterPartition carries the broker epochs of the replicas it adds, and the controller checks them. */
   readonly isrBrokerEpochs: boolean;
 }
