@@ -48,6 +48,7 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'lifecycle/ce6-stale-ignored': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/ce7-failover-extends': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/controlled-shutdown-failover-restored': 'spec/lifecycle/lifecycle.test.ts',
+  'lifecycle/cluster-start': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/leader-fails': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/kip631-final': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/kip903-broker-epochs': 'spec/lifecycle/lifecycle.test.ts',

@@ -276,10 +276,16 @@ const PRESETS = [
     { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1, maxFailovers: 1, failoverShutdown: 'restore' },
   ),
   fixed(
+    'cluster-start',
+    'A cluster starts from nothing: b1 and b2 start, register and are unfenced; p1, offline with b2 as its last ISR member, ' +
+      'gets b2 as its leader when b2 is unfenced, and never b1, which is not in its ISR (ReplicationControlManager.handleBrokerUnfenced).',
+    { ...ONE_BROKER, init: 'fresh', brokers: 2, faulty: 2, partitions: 1, maxClock: 0, maxLog: 5 },
+  ),
+  fixed(
     'leader-fails',
     "A partition's leader fails: b2 leads p1 and both brokers may be killed, lapse and be fenced; leadership moves to the " +
       'other ISR member (ReplicationControlManager.handleBrokerFenced) and back when it is unfenced with no leader.',
-    { ...ONE_BROKER, brokers: 2, faulty: 2, partitions: 1, maxKills: 1, maxLog: 3 },
+    { ...ONE_BROKER, brokers: 2, faulty: 2, partitions: 1, maxKills: 1, maxLog: 4 },
   ),
   fixed(
     'kip631-final',

@@ -241,6 +241,9 @@ export function lifecycleProperties(cfg: LifecycleConfig, scope: WitnessScope): 
       (s) => !s.audit.staleIsrExpansion,
     ),
     always('CommittedLeaderInIsr', "every partition's committed leader is in its committed ISR", (s) => committedLeaderInIsr(cfg, s)),
+    always('IsrNeverEmpty', "no committed ISR is empty: the last member stays (PartitionChangeBuilder without KIP-966's ELR, which this model leaves out)", (s) =>
+      cfg.partitions.every((p) => committedImage(cfg, s).parts.get(p).isr.size > 0),
+    ),
     always('ShutdownIsFenced', 'a process that shut down cleanly has a fenced registration in the committed image', (s) => shutdownIsFenced(cfg, s)),
     always(
       'CleanShutdownHandsOver',
