@@ -105,6 +105,20 @@ test('ce8: shipped Kafka unfences the zombie: its heartbeat has passed its Regis
   assert.equal((steps.at(-1)!.state as LifecycleState).ctrl.regs.get('b1').status, 'ACTIVE');
 });
 
+test('controlled shutdown: b1 stays unfenced in CONTROLLED_SHUTDOWN while p2 moves to b2; after a failover it is told SHUTDOWN before b2 applied that', async () => {
+  const { steps, actions } = await check('controlled-shutdown-failover');
+  const entered = steps[2]!.state as LifecycleState;
+  assert.equal(actions[2], 'HandleHeartbeat');
+  assert.equal(entered.ctrl.regs.get('b1').status, 'SHUTTING_DOWN');
+  assert.equal(entered.ctrl.parts.get('p2').leader, 'b2');
+  assert.equal(entered.leases.get('b1').shutdownOffset, 6);
+  const failedOver = steps[actions.indexOf('ControllerFailover')]!.state as LifecycleState;
+  assert.equal(failedOver.leases.get('b1').shutdownOffset, null);
+  const last = steps.at(-1)!.state as LifecycleState;
+  assert.equal(last.procs.get('b1').get(0).state, 'SHUTDOWN');
+  assert.ok(last.procs.get('b2').get(0).applied <= 6, 'b2 has not applied the record that made it leader of p2');
+});
+
 // ---- the metadata rules --------------------------------------------------------------------------
 
 const twoBrokers = configOf(paramsOf('kip903-broker-epochs'));
