@@ -1,8 +1,9 @@
 /**
- * Properties of the broker lifecycle (research note §3.1). State invariants read the processes, the log
- * and the committed image; the rules about single steps (a stale heartbeat changes nothing, no fence in
- * the failover grace period, ...) read the history variables in `audit`, which the step that breaks the
- * rule sets (TLA+'s `[][A => P]_vars` as a state invariant).
+ * Properties of the broker lifecycle (research note §3.1). State invariants read the processes, the log's
+ * records and the committed image, never a value a guard computed; the rules about single steps (a stale
+ * heartbeat changes nothing, no fence in the failover grace period, ...) read the history variables in
+ * `audit` (TLA+'s `[][A => P]_vars` as a state invariant), which `heartbeatAudit.ts` sets around the
+ * heartbeat handler from the states before and after, not from the handler's own comparisons.
  */
 import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { committedImage, initialImage } from './metadata.ts';
