@@ -18,6 +18,7 @@ import {
   start,
 } from './broker.ts';
 import { alterPartition, canExpire, commit, failover, handleHeartbeat, leaseExpire } from './controller.ts';
+import { auditHeartbeat } from './heartbeatAudit.ts';
 import { hasRoom } from './metadata.ts';
 import { type BrokerId, type Incarnation, type LifecycleConfig, type LifecycleState, type Msg, type PartitionId, countProcs, isFaulty, isRunning, logEnd, proc, slotsOf } from './state.ts';
 
@@ -26,6 +27,15 @@ type ProcParams = { b: BrokerId; k: Incarnation };
 /** The processes that act: those of the faulty brokers (the steady ones only lead partitions). */
 function* procsOf(cfg: LifecycleConfig): Iterable<ProcParams> {
   for (const b of cfg.brokers) if (isFaulty(cfg, b)) for (let k = 0; k < slotsOf(cfg, b); k++) yield { b, k };
+}
+
+/**
+ * The processes that fetch metadata: the acting ones, and where a broker may shut down also the steady
+ * ones, whose applied offsets the controlled-shutdown gate waits for (`lowestActiveOffset`); elsewhere
+ * nothing reads a steady broker's metadata, and its fetches would only multiply the states.
+ */
+function* fetchersOf(cfg: LifecycleConfig): Iterable<ProcParams> {
+  for (const b of cfg.brokers) if (isFaulty(cfg, b) || cfg.maxShutdowns > 0) for (let k = 0; k < slotsOf(cfg, b); k++) yield { b, k };
 }
 
 const actor = (b: BrokerId, k: Incarnation) => `${b}#${k}`;
@@ -55,7 +65,7 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
   const handleHeartbeatAction: Action<LifecycleState, { m: Msg }> = {
     name: 'HandleHeartbeat',
     params: (s) => [...s.net].filter((m) => m.type === 'Heartbeat').map((m) => ({ m })),
-    next: (s, { m }) => handleHeartbeat(cfg, s, m),
+    next: (s, { m }) => auditHeartbeat(cfg, s, m, handleHeartbeat(cfg, s, m)),
     describe: (before, { m }, after): StepEvents => ({
       actor: 'controller',
       receives: [{ from: actor(m.broker, m.incarnation), to: 'controller', label: label(m) }],
@@ -76,7 +86,7 @@ export function lifecycleActions(cfg: LifecycleConfig): Action<LifecycleState, a
 
   const fetchMeta: Action<LifecycleState, ProcParams> = {
     name: 'FetchMetadata',
-    params: () => procsOf(cfg),
+    params: () => fetchersOf(cfg),
     enabled: (s, { b, k }) => canFetchMetadata(s, b, k),
     next: (s, { b, k }) => fetchMetadata(s, b, k),
   };

@@ -80,9 +80,11 @@ export function receive(s: LifecycleState, m: Msg): LifecycleState {
   const mine = p.epoch === m.epoch;
   let after = p;
   switch (m.target) {
-    case 'FENCED':
+    case 'REGISTERED':
       if (p.state === 'INITIAL') after = p.merge({ state: 'FENCED', epoch: m.epoch });
-      else if (mine && p.state === 'ACTIVE') after = p.set('state', 'FENCED');
+      break;
+    case 'FENCED':
+      if (mine && p.state === 'ACTIVE') after = p.set('state', 'FENCED');
       break;
     case 'ACTIVE':
       if (mine && p.state === 'FENCED') after = p.set('state', 'ACTIVE');

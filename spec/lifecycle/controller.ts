@@ -8,6 +8,7 @@
 import {
   append,
   brokerRecord,
+  controlledShutdownRecord,
   committedImage,
   fenceChanges,
   fencedBrokerRecord,
@@ -28,6 +29,7 @@ import {
   baseOffset,
   isFaulty,
   logEnd,
+  mutant,
 } from './state.ts';
 
 function respond(s: LifecycleState, to: Msg, target: Target, epoch: number | null, commitAt: number): LifecycleState {
@@ -67,7 +69,10 @@ function newEpoch(cfg: LifecycleConfig, s: LifecycleState, known: number | null)
 /**
  * An INITIAL heartbeat asks for a broker epoch (Colin McCabe, Oct 12 2020: "The controller assigns a
  * broker epoch if the heartbeat request was sent without an epoch"). The id is free unless another
- * incarnation holds it with a live lease; which registrations count is the `pendingCheck` choice: the
+ * incarnation holds it with a valid session, unfenced and leased (`ClusterControlManager.registerBroker`
+ * asks `BrokerHeartbeatManager.hasValidSession`, false for a fenced broker); the same incarnation may
+ * register again and keeps its epoch and its fencing (Kafka's "Amending registration"). Which
+ * registrations count is the `pendingCheck` choice: the
  * committed ones only, or the pending ones too (Unmesh Joshi, Aug 31 2020: "1. Pending broker
  * registrations (which are yet to be committed) 2. Already committed broker registrations"). On a
  * conflict, `currentWins` rejects the newcomer (Colin McCabe, Oct 12 2020: "we should favor the current
@@ -79,26 +84,20 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
   const view = cfg.pendingCheck ? s.ctrl : committedImage(cfg, s);
   const seen = view.regs.get(b);
   const registered = seen.status !== 'UNREGISTERED';
-  const conflict = registered && seen.incarnation !== m.incarnation && leaseLive(s, b);
-  if (conflict && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
+  const sameIncarnation = registered && seen.incarnation === m.incarnation;
+  const validSession = (seen.status === 'ACTIVE' || mutant(cfg, 'duplicateIgnoresFencing')) && leaseLive(cfg, s, b);
+  const duplicate = registered && !sameIncarnation && (validSession || mutant(cfg, 'duplicateIgnoresSession'));
+  if (duplicate && cfg.idConflict === 'currentWins') return respond(s, m, 'DUPLICATE', null, 0);
 
   const previous = s.ctrl.regs.get(b);
-  // The replaced registration is fenced by the new one: its leaderships and ISR places move first.
-  const moves = previous.status === 'ACTIVE' ? fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b) : [];
+  const amend = sameIncarnation && previous.status !== 'UNREGISTERED' && previous.epoch === seen.epoch;
+  // A replaced registration is fenced by the new one: its leaderships and ISR places move first.
+  const moves = previous.status === 'ACTIVE' && !amend ? fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b) : [];
   if (!hasRoom(cfg, s, 1 + moves.length)) return s;
-  const epoch = newEpoch(cfg, s, registered ? seen.epoch : null);
-  // A conflict the committed registrations hide: another incarnation's uncommitted registration, still leased.
-  const committed = committedImage(cfg, s).regs.get(b);
-  const pendingConflict =
-    previous.status !== 'UNREGISTERED' &&
-    previous.incarnation !== m.incarnation &&
-    (committed.status === 'UNREGISTERED' || committed.epoch !== previous.epoch) &&
-    leaseLive(s, b);
+  const epoch = amend ? previous.epoch : newEpoch(cfg, s, registered ? seen.epoch : null);
   let next = append(cfg, s, [brokerRecord(b, epoch, m.incarnation), ...moves]);
-  next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
-  if (conflict) next = next.setIn(['audit', 'displacedLive'], true);
-  if (pendingConflict) next = next.setIn(['audit', 'duplicateViaPending'], true);
-  return respond(next, m, 'FENCED', epoch, logEnd(cfg, next));
+  next = next.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset, shutdownOffset: null });
+  return respond(next, m, 'REGISTERED', epoch, logEnd(cfg, next));
 }
 
 /**
@@ -109,48 +108,93 @@ function register(cfg: LifecycleConfig, s: LifecycleState, m: Msg): LifecycleSta
  * - A metadata offset below the last heartbeat's: ignored when `staleOffsetCheck` is on ("heartbeat
  *   requests should be ignored if the metadata log offset they contain is smaller than a previous
  *   heartbeat": Colin McCabe, Sep 11 2020).
- * - Otherwise the lease is renewed, and: a shutdown request fences the broker and moves its leaderships
- *   away, then answers SHUTDOWN (controlled shutdown: "will get all its instructions from" the log,
- *   Colin McCabe, Oct 12 2020); a fenced broker is unfenced once it has caught up, or at once when
- *   `unfenceRequiresCatchUp` is off (`BrokerHeartbeatManager.calculateNextBrokerState`; "waits until its
- *   metadata catches up": Jun Rao / Colin McCabe, Sep 2020).
+ * - Otherwise the next state follows `BrokerHeartbeatManager.calculateNextBrokerState` from the
+ *   controller's soft state (fenced, or in controlled shutdown when it holds a `shutdownOffset`), the
+ *   records follow `ReplicationControlManager.processBrokerHeartbeat`, and the lease is renewed
+ *   (`touch`). A fenced broker is unfenced once its heartbeat shows it has applied its own
+ *   RegisterBrokerRecord, or under `unfenceAfter: ownFencing` its latest fencing too. A shutdown request
+ *   (`wantShutDown`) from a fenced broker, or from an unfenced one that leads nothing, is answered
+ *   SHUTDOWN_NOW at once (`handleBrokerFenced`); an unfenced leader enters CONTROLLED_SHUTDOWN, unfenced
+ *   still, while its leaderships and ISR places move (`handleBrokerInControlledShutdown`), and is
+ *   answered SHUTDOWN_NOW on a later heartbeat once it leads nothing and every active broker has applied
+ *   those records (`controlledShutdownOffset <= lowestActiveOffset`).
  */
 export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg): LifecycleState {
   const s = s0.set('net', s0.net.delete(m));
   if (m.epoch === null) return register(cfg, s, m);
   const b = m.broker;
   const reg = s.ctrl.regs.get(b);
-  if (reg.status === 'UNREGISTERED' || reg.epoch !== m.epoch) return respond(s, m, 'STALE', m.epoch, 0);
+  if (reg.status === 'UNREGISTERED' || (reg.epoch !== m.epoch && !mutant(cfg, 'staleEpochAccepted'))) return respond(s, m, 'STALE', m.epoch, 0);
   const lease = s.leases.get(b);
   const staleOffset = m.offset < lease.lastOffset;
   if (staleOffset && cfg.staleOffsetCheck) return s;
 
-  let next = s.setIn(['leases', b], { end: leaseEnd(cfg, s, m), lastOffset: m.offset });
-  let target: Target = reg.status === 'ACTIVE' ? 'ACTIVE' : 'FENCED';
+  const touched = { end: leaseEnd(cfg, s, m), lastOffset: m.offset };
+  let next = s.setIn(['leases', b], { ...touched, shutdownOffset: lease.shutdownOffset });
+  let target: Target = reg.status === 'FENCED' ? 'FENCED' : 'ACTIVE';
   let commitAt = 0;
   if (m.shutdown) {
-    const recs: RecordInput[] =
-      reg.status === 'ACTIVE' ? [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)] : [];
+    const inControlledShutdown = reg.status !== 'FENCED' && lease.shutdownOffset !== null;
+    const leads = hasLeaderships(cfg, s.ctrl, b);
+    if (reg.status !== 'FENCED' && !inControlledShutdown && leads && !mutant(cfg, 'shutdownWhileLeader')) {
+      // UNFENCED -> CONTROLLED_SHUTDOWN: the registration says so (BrokerRegistrationChangeRecord) unless
+      // it already does, and the leaderships and ISR places move; the offset of the batch's last record
+      // is the controlled shutdown offset (`QuorumController`'s `processBatchEndOffset`).
+      const marked = s.ctrl.setIn(['regs', b, 'status'], 'SHUTTING_DOWN');
+      const recs = [...(reg.status === 'SHUTTING_DOWN' ? [] : [controlledShutdownRecord(b, reg.epoch)]), ...fenceChanges(cfg, marked, b)];
+      if (!hasRoom(cfg, s, recs.length)) return s0;
+      next = append(cfg, next, recs);
+      return next.setIn(['leases', b, 'shutdownOffset'], logEnd(cfg, next) - 1);
+    }
+    const offsetPassed = mutant(cfg, 'shutdownBeforeOffset') || lease.shutdownOffset! <= lowestActiveOffset(cfg, s, b);
+    if (inControlledShutdown && (leads || !offsetPassed)) return next;
+    // SHUTDOWN_NOW: fenced, its leaderships and ISR places moved (`handleBrokerFenced`), then told to stop.
+    const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
     if (!hasRoom(cfg, s, recs.length)) return s0;
-    next = append(cfg, next, recs);
+    next = append(cfg, next, recs).setIn(['leases', b, 'shutdownOffset'], null);
     target = 'SHUTDOWN';
     commitAt = logEnd(cfg, next);
   } else if (reg.status === 'FENCED') {
-    const caughtUp = m.offset >= reg.since;
-    if (caughtUp || !cfg.unfenceRequiresCatchUp) {
+    // Kafka: `request.currentMetadataOffset() >= registerBrokerRecordOffset`, where currentMetadataOffset
+    // is the last offset the broker applied; the heartbeat here carries the next one (exclusive), so the
+    // record at `threshold` is applied once `m.offset > threshold`.
+    const threshold = cfg.unfenceAfter === 'ownFencing' ? reg.fencedAt : reg.registeredAt;
+    const caughtUp = mutant(cfg, 'unfenceOffByOne') ? m.offset >= threshold : m.offset - 1 >= threshold;
+    if (caughtUp || mutant(cfg, 'unfenceWithoutCatchUp')) {
       const unfenced = s.ctrl.setIn(['regs', b, 'status'], 'ACTIVE');
       const recs = [unfenceBroker(b, reg.epoch), ...unfenceChanges(cfg, unfenced, b)];
       if (!hasRoom(cfg, s, recs.length)) return s0;
       next = append(cfg, next, recs);
-      if (!caughtUp) next = next.setIn(['audit', 'unfencedBehind'], true);
       target = 'ACTIVE';
       commitAt = logEnd(cfg, next);
     }
   }
-  if (staleOffset && !next.equals(s)) next = next.setIn(['audit', 'staleHeartbeatApplied'], true);
   // An answer that only confirms an unchanged ACTIVE registration changes nothing at the broker: not sent.
   if (target === 'ACTIVE' && commitAt === 0) return next;
   return respond(next, m, target, reg.epoch, commitAt);
+}
+
+/** Whether `b` leads a partition in `image` (`BrokerToElrs`/`BrokersToIsrs.hasLeaderships`). */
+export function hasLeaderships(cfg: LifecycleConfig, image: LifecycleState['ctrl'], b: BrokerId): boolean {
+  return cfg.partitions.some((p) => image.parts.get(p).leader === b);
+}
+
+/**
+ * `BrokerHeartbeatManager.lowestActiveOffset`: the lowest metadata offset (Kafka's, the last applied
+ * one: the model's exclusive offset minus one) among the active brokers, unfenced and not in controlled
+ * shutdown, other than `b`; none active is no bound. A steady broker (one that never misbehaves) is
+ * taken to report what its process has applied, as if it heartbeated at every step.
+ */
+export function lowestActiveOffset(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): number {
+  let lowest = Infinity;
+  for (const other of cfg.brokers) {
+    if (other === b || s.ctrl.regs.get(other).status !== 'ACTIVE') continue;
+    const lease = s.leases.get(other);
+    if (lease.shutdownOffset !== null) continue;
+    const reported = isFaulty(cfg, other) ? lease.lastOffset : s.procs.get(other).get(0).applied;
+    lowest = Math.min(lowest, mutant(cfg, 'shutdownOffsetOffByOne') ? reported : reported - 1);
+  }
+  return lowest;
 }
 
 /**
@@ -161,13 +205,15 @@ export function handleHeartbeat(cfg: LifecycleConfig, s0: LifecycleState, m: Msg
 export function leaseExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): LifecycleState {
   const reg = s.ctrl.regs.get(b);
   const recs = [fencedBrokerRecord(b, reg.epoch), ...fenceChanges(cfg, s.ctrl.setIn(['regs', b, 'status'], 'FENCED'), b)];
-  const next = append(cfg, s, recs);
-  const inGrace = s.now < s.activatedAt + cfg.leaseTimeout;
+  const next = append(cfg, s, recs).setIn(['leases', b, 'shutdownOffset'], null);
+  // A session touched at activation is valid through `activatedAt + leaseTimeout`, that tick included.
+  const inGrace = s.now <= s.activatedAt + cfg.leaseTimeout;
   return inGrace ? next.setIn(['audit', 'fencedInGrace'], true) : next;
 }
 
 export function canExpire(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
-  return s.ctrl.regs.get(b).status === 'ACTIVE' && !leaseLive(s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
+  const status = s.ctrl.regs.get(b).status;
+  return (status === 'ACTIVE' || status === 'SHUTTING_DOWN') && !leaseLive(cfg, s, b) && hasRoom(cfg, s, 1 + fenceChanges(cfg, s.ctrl, b).length);
 }
 
 /** `CommitMetadata`: the controller quorum commits everything appended (Raft replication, abstracted). */
@@ -191,7 +237,10 @@ export function failover(cfg: LifecycleConfig, s: LifecycleState): LifecycleStat
     activatedAt: s.now,
     log: s.log.setSize(s.hwm - baseOffset(cfg)),
     ctrl: image,
-    leases: cfg.brokers.map((b) => [b, isFaulty(cfg, b) ? { end, lastOffset: 0 } : { end: 0, lastOffset: 0 }]),
+    leases: cfg.brokers.map((b) => {
+      const restored = cfg.failoverShutdown === 'restore' && image.regs.get(b).status === 'SHUTTING_DOWN' ? s.hwm - 1 : null;
+      return [b, isFaulty(cfg, b) ? { end, lastOffset: 0, shutdownOffset: restored } : { end: 0, lastOffset: 0, shutdownOffset: null }];
+    }),
     net: s.net.filter((m) => m.type !== 'HeartbeatResponse' || m.commitAt <= s.hwm),
   });
 }

@@ -30,49 +30,24 @@ interface Pin {
 }
 
 const PINS: Readonly<Record<string, Pin>> = {
-  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 18, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
-  'ce4-current-wins': { distinct: 6694, depth: 29, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce5-pending-duplicate': {
-    property: 'BrokerEpochMonotonic',
-    distinct: 19,
-    depth: 6,
-    actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'HandleHeartbeat'],
-  },
-  'ce5-pending-checked': { distinct: 5223, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
-  'ce6-reordered-heartbeats': {
-    property: 'StaleHeartbeatInert',
-    distinct: 43,
-    depth: 6,
-    actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'],
-  },
-  'ce6-stale-ignored': { distinct: 1076, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 12, depth: 3, actions: ['ControllerFailover', 'LeaseExpire'] },
-  'ce7-failover-extends': { distinct: 1254, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
-  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 26, depth: 5, actions: ['SendHeartbeat', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
-  'ce8-catch-up': { distinct: 325, depth: 19, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip903-stale-isr': {
-    property: 'NoStaleIsrExpansion',
-    distinct: 382,
-    depth: 11,
-    actions: [
-      'StartBroker',
-      'SendHeartbeat',
-      'Tick',
-      'HandleHeartbeat',
-      'CommitMetadata',
-      'HandleHeartbeatResponse',
-      'FetchMetadata',
-      'SendHeartbeat',
-      'HandleHeartbeat',
-      'AlterPartition',
-    ],
-  },
-  'kip903-broker-epochs': { distinct: 3987, depth: 28, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
-  'kip631-final': {
-    distinct: 9932,
-    depth: 25,
-    witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'],
-  },
+  'ce4-newest-wins': { property: 'CurrentRegistrationWins', distinct: 17, depth: 4, actions: ['StartBroker', 'SendHeartbeat', 'HandleHeartbeat'] },
+  'ce4-current-wins': { distinct: 2818, depth: 30, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce5-pending-duplicate': { property: 'BrokerEpochMonotonic', distinct: 23, depth: 7, actions: ['StartBroker', 'StartBroker', 'SendHeartbeat', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'] },
+  'ce5-pending-checked': { distinct: 5714, depth: 23, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
+  'ce6-reordered-heartbeats': { property: 'StaleHeartbeatInert', distinct: 33, depth: 6, actions: ['SendHeartbeat', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'HandleHeartbeat'] },
+  'ce6-stale-ignored': { distinct: 253, depth: 18, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'ce7-failover-forgets-leases': { property: 'FailoverGrace', distinct: 28, depth: 4, actions: ['ControllerFailover', 'Tick', 'LeaseExpire'] },
+  'ce7-failover-extends': { distinct: 383, depth: 15, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'ControllerFailedOver'] },
+  'ce8-gc-zombie': { property: 'UnfenceRequiresCatchUp', distinct: 36, depth: 6, actions: ['SendHeartbeat', 'Tick', 'Tick', 'LeaseExpire', 'HandleHeartbeat'] },
+  'ce8-catch-up': { distinct: 113, depth: 14, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'kip903-stale-isr': { property: 'NoStaleIsrExpansion', distinct: 447, depth: 12, actions: ['StartBroker', 'SendHeartbeat', 'Tick', 'Tick', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse', 'FetchMetadata', 'SendHeartbeat', 'HandleHeartbeat', 'AlterPartition'] },
+  'kip903-broker-epochs': { distinct: 9237, depth: 37, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced'] },
+  'controlled-shutdown-leader': { distinct: 3357, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved'] },
+  'controlled-shutdown-failover': { property: 'CleanShutdownHandsOver', distinct: 2599, depth: 10, actions: ['RequestShutdown', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'CommitMetadata', 'ControllerFailover', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse'] },
+  'controlled-shutdown-failover-restored': { distinct: 11443, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved', 'ControllerFailedOver'] },
+  'cluster-start': { distinct: 4228, depth: 31, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
+  'leader-fails': { distinct: 66385, depth: 25, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'LeadershipMoved'] },
+  'kip631-final': { distinct: 56481, depth: 27, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };
 
 // ---- presets -------------------------------------------------------------------------------------
@@ -100,13 +75,13 @@ for (const [name, pin] of Object.entries(PINS)) {
   });
 }
 
-test('ce5: the retried registration is granted twice, both BrokerRecords with the committed offset as epoch', async () => {
+test('ce5: two incarnations are granted the id before either BrokerRecord commits, both with the committed offset as epoch', async () => {
   const { steps } = await check('ce5-pending-duplicate');
   const last = steps.at(-1)!.state as LifecycleState;
   const recs = last.log.toArray().map((r) => [r.type, r.broker, r.epoch, r.incarnation]);
   assert.deepEqual(recs, [
     ['BrokerRecord', 'b1', 0, 0],
-    ['BrokerRecord', 'b1', 0, 0],
+    ['BrokerRecord', 'b1', 0, 1],
   ]);
   assert.equal(last.hwm, 0);
 });
@@ -121,12 +96,27 @@ test('kip903: the leader adds b1 back with the fetch epoch of its previous incar
   assert.equal(after.procs.get('b1').get(1).data.has('p1'), false);
 });
 
-test('ce8: the zombie heartbeat carries an offset below its own fencing record', async () => {
+test('ce8: shipped Kafka unfences the zombie: its heartbeat has passed its RegisterBrokerRecord, not its fencing', async () => {
   const { steps } = await check('ce8-gc-zombie');
   const hb = steps.at(-1)!.params.m as { offset: number; epoch: number };
   const fenced = steps.at(-2)!.state as LifecycleState;
-  assert.equal(hb.epoch, 0);
-  assert.ok(hb.offset < fenced.ctrl.regs.get('b1').since, `${hb.offset} < ${fenced.ctrl.regs.get('b1').since}`);
+  const reg = fenced.ctrl.regs.get('b1');
+  assert.deepEqual([hb.epoch, hb.offset, reg.registeredAt, reg.fencedAt], [0, 1, 0, 2]);
+  assert.equal((steps.at(-1)!.state as LifecycleState).ctrl.regs.get('b1').status, 'ACTIVE');
+});
+
+test('controlled shutdown: b1 stays unfenced in CONTROLLED_SHUTDOWN while p2 moves to b2; after a failover it is told SHUTDOWN before b2 applied that', async () => {
+  const { steps, actions } = await check('controlled-shutdown-failover');
+  const entered = steps[2]!.state as LifecycleState;
+  assert.equal(actions[2], 'HandleHeartbeat');
+  assert.equal(entered.ctrl.regs.get('b1').status, 'SHUTTING_DOWN');
+  assert.equal(entered.ctrl.parts.get('p2').leader, 'b2');
+  assert.equal(entered.leases.get('b1').shutdownOffset, 6);
+  const failedOver = steps[actions.indexOf('ControllerFailover')]!.state as LifecycleState;
+  assert.equal(failedOver.leases.get('b1').shutdownOffset, null);
+  const last = steps.at(-1)!.state as LifecycleState;
+  assert.equal(last.procs.get('b1').get(0).state, 'SHUTDOWN');
+  assert.ok(last.procs.get('b2').get(0).applied <= 6, 'b2 has not applied the record that made it leader of p2');
 });
 
 // ---- the metadata rules --------------------------------------------------------------------------
@@ -135,8 +125,8 @@ const twoBrokers = configOf(paramsOf('kip903-broker-epochs'));
 
 test('the running image: b1 at epoch 0 and b2 at epoch 2, both unfenced; p1 led by b2 with both in the ISR', () => {
   const image = initialImage(twoBrokers);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'ACTIVE', epoch: 0, incarnation: 0, since: 1 });
-  assert.deepEqual(image.regs.get('b2').toJS(), { status: 'ACTIVE', epoch: 2, incarnation: 0, since: 3 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'ACTIVE', epoch: 0, incarnation: 0, registeredAt: 0, fencedAt: 0 });
+  assert.deepEqual(image.regs.get('b2').toJS(), { status: 'ACTIVE', epoch: 2, incarnation: 0, registeredAt: 2, fencedAt: 2 });
   assert.equal(image.parts.get('p1').leader, 'b2');
   assert.deepEqual(image.parts.get('p1').isr.toArray(), ['b1', 'b2']);
 });
@@ -158,14 +148,14 @@ test('unfencing elects the broker for the leaderless partitions whose ISR holds 
   assert.deepEqual(unfenceChanges(twoBrokers, image, 'b2'), []);
 });
 
-test('records: a BrokerRecord registers fenced, FencedBrokerRecord moves `since`, UnfenceBroker unfences', () => {
+test('records: a BrokerRecord registers fenced, FencedBrokerRecord moves `fencedAt`, UnfenceBroker unfences', () => {
   let image = initialImage(twoBrokers);
   image = applyRecord(image, brokerRecord('b1', 4, 1), 4);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 5 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, registeredAt: 4, fencedAt: 4 });
   image = applyRecord(image, unfenceBroker('b1', 4), 5);
   assert.equal(image.regs.get('b1').status, 'ACTIVE');
   image = applyRecord(image, fencedBrokerRecord('b1', 4), 6);
-  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, since: 7 });
+  assert.deepEqual(image.regs.get('b1').toJS(), { status: 'FENCED', epoch: 4, incarnation: 1, registeredAt: 4, fencedAt: 6 });
 });
 
 test('the state invariants hold initially and catch a duplicate epoch, a non-increasing epoch and a fenced leader', () => {

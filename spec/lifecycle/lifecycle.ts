@@ -15,13 +15,16 @@
  */
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { lifecycleActions } from './actions.ts';
+import type { LifecycleMutation } from './mutations.ts';
 import { initialImage } from './metadata.ts';
 import { lifecycleProperties } from './properties.ts';
 import {
   type EpochSource,
   type FailoverLeases,
+  type FailoverShutdown,
   type IdConflict,
   type LeaseFrom,
+  type UnfenceAfter,
   type LifecycleBounds,
   type LifecycleConfig,
   type LifecycleState,
@@ -51,8 +54,9 @@ export function configOf(params: ParamValues): LifecycleConfig {
     epochSource: params.epochSource as EpochSource,
     leaseFrom: params.leaseFrom as LeaseFrom,
     staleOffsetCheck: params.staleOffsetCheck as boolean,
-    unfenceRequiresCatchUp: params.unfenceRequiresCatchUp as boolean,
+    unfenceAfter: params.unfenceAfter as UnfenceAfter,
     failoverLeases: params.failoverLeases as FailoverLeases,
+    failoverShutdown: params.failoverShutdown as FailoverShutdown,
     isrBrokerEpochs: params.isrBrokerEpochs as boolean,
   };
   return { ...bounds, layout: lifecycleLayout(bounds) };
@@ -79,7 +83,7 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
     const followers = running ? part.isr.toArray().filter((b) => b !== part.leader).map((b) => [b, initialEpoch(cfg, b)] as const) : [];
     return [p, followers] as const;
   });
-  const audit = { displacedLive: false, duplicateViaPending: false, staleHeartbeatApplied: false, fencedInGrace: false, unfencedBehind: false, staleIsrExpansion: false };
+  const audit = { displacedLive: false, duplicateViaPending: false, staleHeartbeatApplied: false, fencedInGrace: false, staleIsrExpansion: false };
   return cfg.layout.State.from({
     now: 0,
     controllerEpoch: 1,
@@ -87,7 +91,7 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
     log: [],
     hwm: base,
     ctrl: image,
-    leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1 } : { end: 0, lastOffset: 0 }] as const),
+    leases: cfg.brokers.map((b) => [b, running && isFaulty(cfg, b) ? { end: cfg.leaseTimeout, lastOffset: base - 1, shutdownOffset: null } : { end: 0, lastOffset: 0, shutdownOffset: null }] as const),
     procs,
     caughtUp: caughtUp.length > 0 ? caughtUp : [['p0', []]],
     net: [],
@@ -96,7 +100,15 @@ export function initialState(cfg: LifecycleConfig): LifecycleState {
 }
 
 export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
-  const cfg = configOf(params);
+  return modelOf(configOf(params));
+}
+
+/** The model with guards mutated, for the mutation table test: not reachable from the command line. */
+export function buildLifecycleMutant(params: ParamValues, ...mutations: LifecycleMutation[]): Model<LifecycleState> {
+  return modelOf({ ...configOf(params), mutations });
+}
+
+function modelOf(cfg: LifecycleConfig): Model<LifecycleState> {
   return {
     layout: cfg.layout.State,
     init: () => [initialState(cfg)],
@@ -106,19 +118,26 @@ export function buildLifecycle(params: ParamValues): Model<LifecycleState> {
       expiries: cfg.init === 'running' && cfg.maxClock >= cfg.leaseTimeout,
       shutdowns: cfg.init === 'running' && cfg.maxShutdowns > 0,
       failovers: cfg.maxFailovers > 0,
+      leaderFaults: cfg.init === 'running' && cfg.partitions.some((p) => isFaulty(cfg, initialImage(cfg).parts.get(p).leader!)),
     }),
   };
 }
 
-/** The thread's final decisions (and Kafka's), each race preset flips one of them. */
+/**
+ * The thread's final decisions (and Kafka's), each race preset flips one of them. One is not Kafka's:
+ * shipped Kafka unfences a broker that has applied its own RegisterBrokerRecord, which lets the CE8
+ * zombie back in (`ce8-gc-zombie`); the holding presets take the stricter `ownFencing`, so that the
+ * zombie does not end the search for the race each of them is about.
+ */
 const FINAL = {
   idConflict: 'currentWins',
   pendingCheck: true,
   epochSource: 'appendedOffset',
   leaseFrom: 'arrival',
   staleOffsetCheck: true,
-  unfenceRequiresCatchUp: true,
+  unfenceAfter: 'ownFencing',
   failoverLeases: 'extend',
+  failoverShutdown: 'forget',
   isrBrokerEpochs: true,
 } as const;
 
@@ -139,7 +158,7 @@ const ONE_BROKER = {
 } as const;
 
 /** Two brokers and a partition led by b2, with b1 the one that may misbehave and restart. */
-const FOLLOWER_RESTART = { ...ONE_BROKER, brokers: 2, partitions: 1, incarnations: 2, maxClock: 1, maxLog: 5 } as const;
+const FOLLOWER_RESTART = { ...ONE_BROKER, brokers: 2, partitions: 1, incarnations: 2, maxClock: 2, maxLog: 5 } as const;
 
 const race = (name: string, description: string, params: Record<string, string | number | boolean>, property: string) => ({
   name,
@@ -176,8 +195,8 @@ const PRESETS = [
   race(
     'ce5-pending-duplicate',
     'CE5, duplicate registration through a pending record: the controller checks only committed registrations and takes the ' +
-      'committed offset as the epoch ("the last committed offset must be different": Colin McCabe, Sep 24 2020), so a ' +
-      'registration retried before its BrokerRecord commits is granted again, with the same epoch.',
+      'committed offset as the epoch ("the last committed offset must be different": Colin McCabe, Sep 24 2020), so a second ' +
+      'process with the same broker.id registering before the first one\'s BrokerRecord commits is granted the same epoch.',
     { ...CE5, pendingCheck: false, epochSource: 'committedOffset' },
     'BrokerEpochMonotonic',
   ),
@@ -211,12 +230,18 @@ const PRESETS = [
   ),
   race(
     'ce8-gc-zombie',
-    'CE8, GC-paused zombie: a heartbeat sent before a long pause arrives after the lease expired and the broker was fenced, and ' +
-      'unfences it although it has not applied its own fencing.',
-    { ...CE8, unfenceRequiresCatchUp: false },
+    'CE8, GC-paused zombie, against shipped Kafka: a heartbeat sent before a long pause arrives after the lease expired and the ' +
+      'broker was fenced, and unfences it although the broker has not applied its own fencing: Kafka compares the heartbeat\'s ' +
+      'offset only with its RegisterBrokerRecord (BrokerHeartbeatManager.calculateNextBrokerState, registerBrokerRecordOffset).',
+    { ...CE8, unfenceAfter: 'registerRecord' },
     'UnfenceRequiresCatchUp',
   ),
-  fixed('ce8-catch-up', 'CE8 fixed: a fenced broker is unfenced only once its metadata offset has passed its registration and fencing records.', CE8),
+  fixed(
+    'ce8-catch-up',
+    'CE8, a design variant of Kafka: a fenced broker is unfenced only once its metadata offset has passed its own latest ' +
+      'registration or fencing record (unfenceAfter: ownFencing), so the zombie must fetch the fencing first.',
+    { ...CE8, unfenceAfter: 'ownFencing' },
+  ),
   race(
     'kip903-stale-isr',
     'KIP-903: b1 restarts with an empty log after its lease lapsed; the partition leader still holds the fetch state of its ' +
@@ -228,6 +253,39 @@ const PRESETS = [
     'kip903-broker-epochs',
     'KIP-903 fixed: AlterPartition carries the broker epoch of the fetch, and the controller rejects one that is not the registered epoch.',
     FOLLOWER_RESTART,
+  ),
+  fixed(
+    'controlled-shutdown-leader',
+    'Controlled shutdown of a leader, as Kafka ships it: b1 leads p2 and asks to shut down; it stays unfenced in ' +
+      'CONTROLLED_SHUTDOWN while p2 moves to b2 and b1 leaves both ISRs, and is answered SHUTDOWN_NOW once it leads nothing ' +
+      'and b2 has applied those records (BrokerHeartbeatManager.calculateNextBrokerState, lowestActiveOffset).',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1 },
+  ),
+  race(
+    'controlled-shutdown-failover',
+    'Controlled shutdown across a controller failover, against shipped Kafka: b1 leads p2 and enters CONTROLLED_SHUTDOWN; ' +
+      'the new active controller has no controlledShutdownOffset for it (soft state, ClusterControlManager.activate), sees an ' +
+      'unfenced broker that leads nothing, and answers SHUTDOWN_NOW at once, before b2 has applied that it now leads p2.',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1, maxFailovers: 1 },
+    'CleanShutdownHandsOver',
+  ),
+  fixed(
+    'controlled-shutdown-failover-restored',
+    'The design variant: the new active controller restores a controlled shutdown in progress from the registration, with the ' +
+      'last committed offset as its controlled shutdown offset (failoverShutdown: restore), so the gate still waits for b2.',
+    { ...ONE_BROKER, brokers: 2, partitions: 2, maxShutdowns: 1, maxLog: 5, maxInflight: 1, maxFailovers: 1, failoverShutdown: 'restore' },
+  ),
+  fixed(
+    'cluster-start',
+    'A cluster starts from nothing: b1 and b2 start, register and are unfenced; p1, offline with b2 as its last ISR member, ' +
+      'gets b2 as its leader when b2 is unfenced, and never b1, which is not in its ISR (ReplicationControlManager.handleBrokerUnfenced).',
+    { ...ONE_BROKER, init: 'fresh', brokers: 2, faulty: 2, partitions: 1, maxClock: 0, maxLog: 5 },
+  ),
+  fixed(
+    'leader-fails',
+    "A partition's leader fails: b2 leads p1 and both brokers may be killed, lapse and be fenced; leadership moves to the " +
+      'other ISR member (ReplicationControlManager.handleBrokerFenced) and back when it is unfenced with no leader.',
+    { ...ONE_BROKER, brokers: 2, faulty: 2, partitions: 1, maxKills: 1, maxLog: 4 },
   ),
   fixed(
     'kip631-final',
@@ -279,10 +337,12 @@ export default defineSpec<LifecycleState>({
     },
     { name: 'staleOffsetCheck', description: 'ignore a heartbeat whose metadata offset is below the last one', type: 'bool', default: FINAL.staleOffsetCheck },
     {
-      name: 'unfenceRequiresCatchUp',
-      description: 'unfence only a broker whose metadata offset has passed its own registration and fencing records',
-      type: 'bool',
-      default: FINAL.unfenceRequiresCatchUp,
+      name: 'unfenceAfter',
+      description:
+        "a fenced broker is unfenced once its heartbeat's metadata offset has passed registerRecord (its own RegisterBrokerRecord, as Kafka) or ownFencing (its latest registration or fencing record)",
+      type: 'enum',
+      default: FINAL.unfenceAfter,
+      choices: ['registerRecord', 'ownFencing'],
     },
     {
       name: 'failoverLeases',
@@ -290,6 +350,13 @@ export default defineSpec<LifecycleState>({
       type: 'enum',
       default: FINAL.failoverLeases,
       choices: ['extend', 'forget'],
+    },
+    {
+      name: 'failoverShutdown',
+      description: 'a newly active controller forgets a controlled shutdown in progress (forget, as Kafka) or restores it from the registration with the last committed offset as its controlled shutdown offset (restore)',
+      type: 'enum',
+      default: FINAL.failoverShutdown,
+      choices: ['forget', 'restore'],
     },
     { name: 'isrBrokerEpochs', description: 'KIP-903: AlterPartition carries broker epochs and the controller rejects a stale one', type: 'bool', default: FINAL.isrBrokerEpochs },
   ],

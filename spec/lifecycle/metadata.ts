@@ -14,6 +14,7 @@ import {
   type RecordType,
   baseOffset,
   initialEpoch,
+  mutant,
 } from './state.ts';
 
 /** A record to append, as plain values (the fields its type uses). */
@@ -45,7 +46,9 @@ function buildInitialImage(cfg: LifecycleConfig): Image {
   const running = cfg.init === 'running';
   const regs = cfg.brokers.map((b) => {
     const epoch = initialEpoch(cfg, b);
-    const reg = running ? { status: 'ACTIVE', epoch, incarnation: 0, since: epoch + 1 } : { status: 'UNREGISTERED', epoch: 0, incarnation: 0, since: 0 };
+    const reg = running
+      ? { status: 'ACTIVE', epoch, incarnation: 0, registeredAt: epoch, fencedAt: epoch }
+      : { status: 'UNREGISTERED', epoch: 0, incarnation: 0, registeredAt: 0, fencedAt: 0 };
     return [b, reg] as const;
   });
   const parts = cfg.partitions.map((p, j) => {
@@ -62,13 +65,20 @@ function buildInitialImage(cfg: LifecycleConfig): Image {
 /** The image after one record at `offset`. */
 export function applyRecord(image: Image, rec: MetaRecord | RecordInput, offset: number): Image {
   switch (rec.type) {
-    case 'BrokerRecord':
-      // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020).
-      return image.setIn(['regs', rec.broker], { status: 'FENCED', epoch: rec.epoch, incarnation: rec.incarnation, since: offset + 1 });
+    case 'BrokerRecord': {
+      // A new registration starts fenced: unfencing is its own record (Colin McCabe, Oct 22 2020). The same
+      // incarnation registering again under its epoch keeps its fencing (`registerBroker` copies `fenced`).
+      const prev = image.regs.get(rec.broker!);
+      const amend = prev.status !== 'UNREGISTERED' && prev.incarnation === rec.incarnation && prev.epoch === rec.epoch;
+      const status = amend ? prev.status : 'FENCED';
+      return image.setIn(['regs', rec.broker], { status, epoch: rec.epoch, incarnation: rec.incarnation, registeredAt: offset, fencedAt: amend ? prev.fencedAt : offset });
+    }
     case 'FencedBrokerRecord':
-      return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'since'], offset + 1);
+      return image.setIn(['regs', rec.broker, 'status'], 'FENCED').setIn(['regs', rec.broker, 'fencedAt'], offset);
     case 'UnfenceBroker':
       return image.setIn(['regs', rec.broker, 'status'], 'ACTIVE');
+    case 'ControlledShutdownRecord':
+      return image.setIn(['regs', rec.broker, 'status'], 'SHUTTING_DOWN');
     case 'PartitionChange':
       return image.setIn(['parts', rec.partition], { leader: rec.leader, isr: [...rec.isr], leaderEpoch: rec.leaderEpoch });
   }
@@ -156,11 +166,20 @@ export function fencedBrokerRecord(b: BrokerId, epoch: number): RecordInput {
   return { ...NONE, type: 'FencedBrokerRecord', broker: b, epoch };
 }
 
+/** `BrokerRegistrationChangeRecord` with `inControlledShutdown` (`ReplicationControlManager.handleBrokerInControlledShutdown`). */
+export function controlledShutdownRecord(b: BrokerId, epoch: number): RecordInput {
+  return { ...NONE, type: 'ControlledShutdownRecord', broker: b, epoch };
+}
+
 export function unfenceBroker(b: BrokerId, epoch: number): RecordInput {
   return { ...NONE, type: 'UnfenceBroker', broker: b, epoch };
 }
 
-/** A lease is live while the clock is before its end. */
-export function leaseLive(s: LifecycleState, b: BrokerId): boolean {
-  return s.now < s.leases.get(b).end;
+/**
+ * A session is valid while `lastContact + sessionTimeout >= now`, the end itself included
+ * (`BrokerHeartbeatManager.hasValidSession`; `BrokerHeartbeatTracker.isExpired` is its negation): the
+ * lease's `end` is `lastContact + leaseTimeout`.
+ */
+export function leaseLive(cfg: LifecycleConfig, s: LifecycleState, b: BrokerId): boolean {
+  return mutant(cfg, 'leaseStrict') ? s.leases.get(b).end > s.now : s.leases.get(b).end >= s.now;
 }

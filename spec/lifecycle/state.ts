@@ -10,6 +10,7 @@
  * partition or incarnation: the state is declared as a packed layout (docs/layouts.md).
  */
 import { layout as L, type Packed } from '../layout/index.ts';
+import type { LifecycleMutation } from './mutations.ts';
 
 /** A broker id (`broker.id`); `b1`, `b2`, ... */
 export type BrokerId = string;
@@ -27,21 +28,29 @@ export type Incarnation = number;
 export const PROC_STATES = ['NOT_STARTED', 'INITIAL', 'FENCED', 'ACTIVE', 'PENDING_SHUTDOWN', 'SHUTDOWN', 'DEAD'] as const;
 export type ProcState = (typeof PROC_STATES)[number];
 
-/** The three registration states of KIP-631 ("unregistered, registered but fenced, and registered and active"). */
-export const REG_STATUSES = ['UNREGISTERED', 'FENCED', 'ACTIVE'] as const;
+/**
+ * The three registration states of KIP-631 ("unregistered, registered but fenced, and registered and
+ * active"), and Kafka's fourth: unfenced but in controlled shutdown (`BrokerRegistration.inControlledShutdown`),
+ * no longer a leader or ISR candidate (`ClusterControlManager.isActive` is false).
+ */
+export const REG_STATUSES = ['UNREGISTERED', 'FENCED', 'ACTIVE', 'SHUTTING_DOWN'] as const;
 export type RegStatus = (typeof REG_STATUSES)[number];
 
-/** The metadata records of KIP-631 (`BrokerRecord`, `FencedBrokerRecord`, `UnfenceBroker`) and a partition change. */
-export const RECORD_TYPES = ['BrokerRecord', 'FencedBrokerRecord', 'UnfenceBroker', 'PartitionChange'] as const;
+/**
+ * The metadata records of KIP-631 (`BrokerRecord`, `FencedBrokerRecord`, `UnfenceBroker`), Kafka's
+ * `BrokerRegistrationChangeRecord` that marks a controlled shutdown, and a partition change.
+ */
+export const RECORD_TYPES = ['BrokerRecord', 'FencedBrokerRecord', 'UnfenceBroker', 'ControlledShutdownRecord', 'PartitionChange'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /**
- * What the controller tells a broker in a heartbeat response: FENCED (registered, or still, fenced;
+ * What the controller tells a broker in a heartbeat response: REGISTERED (the epoch of a registration),
+ * FENCED (still, or now, fenced;
  * carries the epoch), ACTIVE (unfenced), SHUTDOWN (controlled shutdown done: `targetState = SHUTDOWN`,
  * Colin McCabe, Oct 12 2020), STALE (`STALE_BROKER_EPOCH`: register again), DUPLICATE
  * (`DUPLICATE_BROKER_REGISTRATION`: another incarnation holds the id).
  */
-export const TARGETS = ['FENCED', 'ACTIVE', 'SHUTDOWN', 'STALE', 'DUPLICATE'] as const;
+export const TARGETS = ['REGISTERED', 'FENCED', 'ACTIVE', 'SHUTDOWN', 'STALE', 'DUPLICATE'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export const MSG_TYPES = ['Heartbeat', 'HeartbeatResponse'] as const;
@@ -70,10 +79,12 @@ export function lifecycleLayout(b: LifecycleBounds) {
 
   /**
    * One broker id's registration as the metadata records define it (`ClusterControlManager`'s
-   * `BrokerRegistration`). `since` is the offset just after the latest BrokerRecord or FencedBrokerRecord
-   * for the id: a broker that has applied that far knows its own registration and fencing.
+   * `BrokerRegistration`). `registeredAt` is the offset of the id's latest BrokerRecord
+   * (`ClusterControlManager.registerBrokerRecordOffset`, kept by `replay(RegisterBrokerRecord, offset)`);
+   * `fencedAt` the offset of its latest BrokerRecord or FencedBrokerRecord, which the stricter unfence
+   * rule compares with.
    */
-  const Registration = L.record('Registration', { status: L.enumOf(REG_STATUSES), epoch: Offset, incarnation: Inc, since: Offset });
+  const Registration = L.record('Registration', { status: L.enumOf(REG_STATUSES), epoch: Offset, incarnation: Inc, registeredAt: Offset, fencedAt: Offset });
 
   /** A partition's leader and ISR (`PartitionRegistration`); every broker is a replica. */
   const Partition = L.record('Partition', { leader: L.option(Broker), isr: L.idSet(Broker), leaderEpoch: L.int(0, b.maxLog) });
@@ -86,7 +97,13 @@ export function lifecycleLayout(b: LifecycleBounds) {
    * active controller and never written to the log ("BrokerRecord does exist in the Raft log, but does
    * not include the last heartbeat time": Colin McCabe, Sep 2020).
    */
-  const Lease = L.record('Lease', { end: L.int(0, b.maxClock + b.leaseTimeout), lastOffset: Offset });
+  const Lease = L.record('Lease', {
+    end: L.int(0, b.maxClock + b.leaseTimeout),
+    /** The metadata offset of the latest heartbeat (`BrokerHeartbeatState.metadataOffset`, exclusive here). */
+    lastOffset: Offset,
+    /** `controlledShutdownOffset`: set while the broker is in controlled shutdown, Kafka's inclusive offset of the last record that began it. */
+    shutdownOffset: L.option(Offset),
+  });
 
   /**
    * One record of `@metadata`; fields a type does not use keep their defaults. `PartitionChange` is the
@@ -127,16 +144,14 @@ export function lifecycleLayout(b: LifecycleBounds) {
    * rule can be checked as a state invariant. They stay false on every behaviour of a correct design.
    */
   const Audit = L.record('Audit', {
-    /** A registration displaced another incarnation whose lease was live. */
+    /** A registration displaced another incarnation that held the id unfenced with a live lease. */
     displacedLive: L.bool(),
-    /** A registration was granted while another incarnation's uncommitted registration of the id held a live lease. */
+    /** ... and only the uncommitted records showed that holder. */
     duplicateViaPending: L.bool(),
-    /** A heartbeat with an older metadata offset changed the registration or the lease. */
+    /** A heartbeat with an epoch other than the registered one, or an older metadata offset, changed the log, the registration or a lease. */
     staleHeartbeatApplied: L.bool(),
     /** A lease-expiry fence came within `leaseTimeout` of the controller becoming active. */
     fencedInGrace: L.bool(),
-    /** An UnfenceBroker was appended for a heartbeat that had not applied its own registration or fencing. */
-    unfencedBehind: L.bool(),
     /** An ISR expansion admitted a replica whose current incarnation does not hold the data. */
     staleIsrExpansion: L.bool(),
   });
@@ -189,8 +204,23 @@ export type IdConflict = 'newestWins' | 'currentWins';
 export type EpochSource = 'counter' | 'committedOffset' | 'appendedOffset';
 /** The time a heartbeat's lease is counted from. */
 export type LeaseFrom = 'requestStart' | 'arrival';
+/**
+ * The record a fenced broker's heartbeat must have applied before the controller unfences it.
+ * `registerRecord`: its own RegisterBrokerRecord, as Kafka does (`BrokerHeartbeatManager.calculateNextBrokerState`
+ * compares `currentMetadataOffset` with `registerBrokerRecordOffset`). `ownFencing`: its latest
+ * BrokerRecord or FencedBrokerRecord, a stricter design under which a GC-paused zombie (CE8) stays fenced.
+ */
+export type UnfenceAfter = 'registerRecord' | 'ownFencing';
 /** What a newly active controller does with the leases it has no heartbeat history for. */
 export type FailoverLeases = 'extend' | 'forget';
+/**
+ * What a newly active controller knows of a controlled shutdown in progress. `forget`: nothing, as in
+ * Kafka (`ClusterControlManager.activate` registers every broker with no `controlledShutdownOffset`,
+ * and `calculateNextBrokerState` reads only that soft state, not the registration's
+ * `inControlledShutdown`). `restore`: a registration in controlled shutdown gets the last committed offset
+ * as its controlled shutdown offset, a design variant.
+ */
+export type FailoverShutdown = 'forget' | 'restore';
 
 /** The ids and bounds the layout depends on. */
 export interface LifecycleBounds {
@@ -222,15 +252,23 @@ export interface LifecycleBounds {
   readonly leaseFrom: LeaseFrom;
   /** Ignore a heartbeat whose metadata offset is below the last one's (Colin McCabe, Sep 11 2020). */
   readonly staleOffsetCheck: boolean;
-  /** Unfence only a broker that has applied its own registration and fencing records. */
-  readonly unfenceRequiresCatchUp: boolean;
+  /** Which of its own records a fenced broker must have applied before it is unfenced (see `UnfenceAfter`). */
+  readonly unfenceAfter: UnfenceAfter;
   readonly failoverLeases: FailoverLeases;
+  readonly failoverShutdown: FailoverShutdown;
   /** KIP-903: AlterPartition carries the broker epochs of the replicas it adds, and the controller checks them. */
   readonly isrBrokerEpochs: boolean;
 }
 
 export interface LifecycleConfig extends LifecycleBounds {
   readonly layout: LifecycleLayout;
+  /** Guard mutations under test (`mutations.ts`); never set from parameters. */
+  readonly mutations?: readonly LifecycleMutation[];
+}
+
+/** Whether guard mutation `m` is under test. */
+export function mutant(cfg: LifecycleConfig, m: LifecycleMutation): boolean {
+  return cfg.mutations?.includes(m) ?? false;
 }
 
 /** Offset of the first record after the initial image (one BrokerRecord and one UnfenceBroker per running broker). */

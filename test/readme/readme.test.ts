@@ -48,7 +48,7 @@ const EXPECT: Readonly<Record<string, { code: number; out?: RegExp }>> = {
   'npx kmc check kraft --preset kraft-16281 --out out/': { code: 1, out: /NoIllegalState/ },
   'npx kmc replay kraft out/kraft-kraft-16281-NoIllegalState.itf.json --param fourthCondition=notProspective': { code: 0, out: /No longer fits at step 4/ },
   'npx kmc render out/kraft-kraft-16281-NoIllegalState.itf.json --format html --out report.html': { code: 0 },
-  'npx kmc check lifecycle --preset ce8-gc-zombie': { code: 1, out: /after 4 steps/ },
+  'npx kmc check lifecycle --preset ce8-gc-zombie': { code: 1, out: /after 5 steps/ },
 };
 
 interface Block {
