@@ -13,6 +13,7 @@
  * handled in one step. Heartbeats and their answers travel on a network that delays and reorders but does
  * not lose (a lost message is one never delivered).
  */
+import { markDisabled } from './disabledBy.ts';
 import { defineSpec, type Model, type ParamValues } from '../spec.ts';
 import { lifecycleActions } from './actions.ts';
 import type { LifecycleMutation } from './mutations.ts';
@@ -112,7 +113,7 @@ function modelOf(cfg: LifecycleConfig): Model<LifecycleState> {
   return {
     layout: cfg.layout.State,
     init: () => [initialState(cfg)],
-    actions: lifecycleActions(cfg),
+    actions: markDisabled(lifecycleActions(cfg), cfg),
     properties: lifecycleProperties(cfg, {
       registrations: cfg.init === 'fresh' || cfg.incarnations > 1,
       expiries: cfg.init === 'running' && cfg.maxClock >= cfg.leaseTimeout,

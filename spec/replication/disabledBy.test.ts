@@ -9,13 +9,27 @@ function disabledIn(preset: string): [string, string][] {
   return spec.build(params).actions.filter((a) => a.disabledBy !== undefined).map((a) => [a.name, a.disabledBy!]);
 }
 
-test('elr: faults with a zero budget and the recovery manager path are disabled by parameters; ElectUncleanLeader is not (it could fire)', () => {
+test('elr: faults with a zero budget and both unclean paths are disabled by parameters (Balanced waits for the last known leader)', () => {
   assert.deepEqual(disabledIn('elr'), [
     ['PartitionNetwork', 'maxPartitions = 0'],
     ['HealNetwork', 'maxPartitions = 0'],
     ['ReplaceDisk', 'maxEmptyDisks = 0'],
+    ['ElectUncleanLeader', 'strategy = Balanced waits for the last known leader (balancedFallback = waitLastKnownLeader)'],
     ['UncleanRecovery', 'recoveryManager = false'],
   ]);
+});
+
+test('no replication preset reports an action never enabled: each is disabled by parameters, declared dead with its reason, or reached', async () => {
+  const { checkModel } = await import('../../checker/engine/check.ts');
+  for (const p of spec.presets) {
+    const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+    const r = await checkModel(spec.build(params), { deadlock: false, maxStates: 400_000 }, { spec: 'replication', preset: p.name, params });
+    if (r.status === 'error') assert.fail(`${p.name}: ${r.message}`);
+    const never = r.stats.coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined && c.deadByConstruction === undefined).map((c) => c.action);
+    assert.deepEqual(never, [], p.name);
+    const declaredButEnabled = r.stats.coverage.filter((c) => c.deadByConstruction !== undefined && c.enabled > 0).map((c) => c.action);
+    assert.deepEqual(declaredButEnabled, [], p.name);
+  }
 });
 
 test('elr-2-partitions: with no ISR-shrink budget, ShrinkIsr is disabled by parameters, not reported as never enabled', () => {
@@ -24,6 +38,7 @@ test('elr-2-partitions: with no ISR-shrink budget, ShrinkIsr is disabled by para
     ['HealNetwork', 'maxPartitions = 0'],
     ['ShrinkIsr', 'maxIsrShrinks = 0'],
     ['ReplaceDisk', 'maxEmptyDisks = 0'],
+    ['ElectUncleanLeader', 'strategy = Balanced waits for the last known leader (balancedFallback = waitLastKnownLeader)'],
     ['UncleanRecovery', 'recoveryManager = false'],
   ]);
 });
