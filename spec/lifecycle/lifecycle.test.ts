@@ -45,7 +45,7 @@ const PINS: Readonly<Record<string, Pin>> = {
   'controlled-shutdown-leader': { distinct: 3357, depth: 20, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved'] },
   'controlled-shutdown-failover': { property: 'CleanShutdownHandsOver', distinct: 2599, depth: 10, actions: ['RequestShutdown', 'SendHeartbeat', 'HandleHeartbeat', 'SendHeartbeat', 'CommitMetadata', 'ControllerFailover', 'HandleHeartbeat', 'CommitMetadata', 'HandleHeartbeatResponse'] },
   'controlled-shutdown-failover-restored': { distinct: 11443, depth: 21, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'LeadershipMoved', 'ControllerFailedOver'] },
-  'cluster-start': { distinct: 4228, depth: 31, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
+  'cluster-start': { distinct: 9060, depth: 34, witnesses: ['BrokerRegistered', 'BrokerUnfenced'] },
   'leader-fails': { distinct: 66385, depth: 25, witnesses: ['BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'LeadershipMoved'] },
   'kip631-final': { distinct: 56481, depth: 27, witnesses: ['BrokerRegistered', 'BrokerFencedByLeaseExpiry', 'BrokerUnfenced', 'CleanShutdown', 'ControllerFailedOver'] },
 };

@@ -280,7 +280,7 @@ const PRESETS = [
     'cluster-start',
     'A cluster starts from nothing: b1 and b2 start, register and are unfenced; p1, offline with b2 as its last ISR member, ' +
       'gets b2 as its leader when b2 is unfenced, and never b1, which is not in its ISR (ReplicationControlManager.handleBrokerUnfenced).',
-    { ...ONE_BROKER, init: 'fresh', brokers: 2, faulty: 2, partitions: 1, maxClock: 0, maxLog: 5 },
+    { ...ONE_BROKER, init: 'fresh', brokers: 2, faulty: 2, partitions: 1, maxClock: 0, maxLog: 6 },
   ),
   fixed(
     'leader-fails',
