@@ -14,7 +14,7 @@ import { Limits } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import type { ActionCoverage, CheckResult, Stats } from './result.ts';
 import type { SearchOutcome } from './search.ts';
-import { rebuildSteps } from './traceBuilder.ts';
+import { NondeterminismError, rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './parallel/coordinator.ts';
@@ -202,6 +202,16 @@ function validate<S>(model: Model<S>, options: CheckOptions): void {
 }
 
 function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {
+  try {
+    return verdictOf(expander, o, limits, label);
+  } catch (e) {
+    // Rebuilding the counterexample showed the spec is not deterministic: no trace of it can be trusted.
+    if (!(e instanceof NondeterminismError)) throw e;
+    return { status: 'error', message: e.message, stats: statsOf(expander, o, limits) };
+  }
+}
+
+function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {
   const stats = statsOf(expander, o, limits);
   const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
   const end = o.end;
@@ -213,6 +223,11 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
     case 'violation': {
       const p = expander.invariants[end.invariant]!;
       const trace = traceTo(end.stateId, { kind: 'always', property: p.name, description: p.description });
+      // The rebuilt last state must break the property the search found broken there.
+      const last = trace.steps.at(-1)?.state as S;
+      if (last !== undefined && expander.holds(last, end.invariant)) {
+        throw new NondeterminismError(`the rebuilt counterexample ends in a state where ${p.name} holds, though the search found it violated there: the spec's actions or ${p.name} are not deterministic`);
+      }
       return { status: 'violation', kind: 'always', property: p.name, stats, trace, witnesses };
     }
     case 'deadlock': {

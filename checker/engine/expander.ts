@@ -15,6 +15,7 @@ import { wordsOf } from '../../spec/layout/bytes.ts';
 import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 import { LayoutError } from '../../spec/layout/errors.ts';
+import { isImmutable } from '../../spec/immutable.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 export class SpecError extends Error {
@@ -251,10 +252,27 @@ export class Expander<S> {
 
   /** The action's effect `next` on `s` with `p` (a spec error names action `a` when it throws). */
   private nextAt(next: Effect<S>, a: number, s: S, p: ActionParams): S {
+    let t: S;
     try {
-      return next(s, p);
+      t = next(s, p);
     } catch (e) {
       throw new SpecError('next', `${this.actions[a]!.name}${formatParamsBrief(p)}: effect threw`, this.model.constraint !== undefined && e instanceof LayoutError ? beyondConstraint(e) : e);
+    }
+    const kind = this.kind ?? (this.kind = this.initialKind());
+    if (kind !== 'unknown' && stateKind(t) !== kind) {
+      throw new SpecError('next', `${this.actions[a]!.name}${formatParamsBrief(p)}: its effect returned ${describeNonState(t)}, not a state of this model (${describeKind(kind)}, as init() gives)`, new Error(t === undefined ? 'does the effect miss a return?' : 'an effect returns the next state'));
+    }
+    return t;
+  }
+
+  /** What the initial states are (packed, Immutable.js, or a primitive type), which every successor must be too. */
+  private kind: string | null = null;
+  private initialKind(): string {
+    try {
+      const [first] = this.model.init();
+      return first === undefined ? 'unknown' : stateKind(first);
+    } catch {
+      return 'unknown';
     }
   }
 
@@ -428,4 +446,22 @@ function beyondConstraint(e: LayoutError): Error {
   );
   said.name = e.name;
   return said;
+}
+
+/** A state's kind: `packed`, `immutable`, `plain object`, or its `typeof`. */
+function stateKind(v: unknown): string {
+  if (v instanceof PackedView) return 'packed';
+  if (typeof v === 'object' && v !== null) return isImmutable(v) ? 'immutable' : 'plain object';
+  return typeof v;
+}
+
+function describeKind(kind: string): string {
+  return kind === 'packed' ? 'a view of its layout' : kind === 'immutable' ? 'an Immutable.js value' : `a ${kind}`;
+}
+
+function describeNonState(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return Array.isArray(v) ? 'a plain array' : v instanceof PackedView ? 'a view of a layout' : isImmutable(v) ? 'an Immutable.js value' : 'a plain object';
+  return `${typeof v} ${String(v).slice(0, 40)}`;
 }

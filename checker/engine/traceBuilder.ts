@@ -4,10 +4,14 @@
  */
 import type { StepEvents } from '../../spec/spec.ts';
 import { INIT_ACTION, type TraceStep } from '../../traces/trace.ts';
-import type { Expander } from './expander.ts';
+import { SpecError, type Expander } from './expander.ts';
 
-/** The model no longer produces the recorded path: its code is not deterministic. */
-export class NondeterminismError extends Error {}
+/** The model no longer produces the recorded path: its code is not deterministic (a spec error, exit 3). */
+export class NondeterminismError extends SpecError {
+  constructor(what: string) {
+    super('next', 'the spec is not deterministic', new Error(what));
+  }
+}
 
 /**
  * Re-runs the recorded steps from the recorded initial state: `path` lists, per state, its step as the
@@ -25,6 +29,12 @@ export function rebuildSteps<S>(expander: Expander<S>, path: readonly { readonly
     if (found === null) throw nondeterministic(`step ${i + 1} (${expander.actions[step.action]?.name ?? 'unknown action'}) is no longer enabled where the search took it`);
     const { state, params } = found;
     const act = expander.actions[step.action]!;
+    // The same step from the same state, once more: a spec that reads the clock or a random number gives
+    // another state, and the trace would not show what the search found.
+    const again = expander.nthStep(current, step.action, step.ordinal);
+    if (again === null || fingerprintOf(expander, again.state) !== fingerprintOf(expander, state)) {
+      throw nondeterministic(`step ${i + 1} (${act.name}) gave two different states when run twice from the same state`);
+    }
     const events: StepEvents | undefined = act.describe?.(current, params, state);
     steps.push({ index: i + 1, action: act.name, params, state, ...(events ? { events } : {}) });
     current = state;
@@ -34,7 +44,12 @@ export function rebuildSteps<S>(expander: Expander<S>, path: readonly { readonly
 
 function nondeterministic(what: string): NondeterminismError {
   return new NondeterminismError(
-    `could not rebuild the counterexample: ${what}. This usually means the spec's init, params or actions ` +
-      'are not deterministic (they depend on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map).',
+    `could not rebuild the counterexample: ${what}. The spec's init, params or actions ` +
+      'are not deterministic (they depend on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no trace it gives can be trusted',
   );
+}
+
+function fingerprintOf<S>(expander: Expander<S>, s: S): string {
+  expander.fingerprint(s);
+  return `${expander.hi}:${expander.lo}`;
 }
