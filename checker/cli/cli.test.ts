@@ -116,6 +116,13 @@ test('coverage: an action the parameters rule out is reported as disabled, not a
   assert.doesNotMatch(dead.stdout, /Disabled by parameters/);
 });
 
+test('a .cts spec module loads as CommonJS and checks', async () => {
+  const r = await kmc('check', 'test/fixtures/counterSpec.cts', '--no-deadlock', '--json');
+  assert.equal(r.code, 1, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual([report.spec, report.property, report.distinct, report.traceLength], ['cts-counter', 'Small', 4, 4]);
+});
+
 test('coverage of a TLC-ordered spec: each binding labelled by its parameters, dead-by-construction bindings said apart', async () => {
   const r = await kmc('check', 'test/fixtures/bindingsSpec.ts', '--no-deadlock', '--coverage');
   assert.equal(r.code, 0, r.stderr);

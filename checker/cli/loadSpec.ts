@@ -18,7 +18,7 @@ export interface LoadedSpec {
   readonly modulePath: string;
 }
 
-const SPEC_FILE = /\.(ts|mts|js|mjs)$/;
+const SPEC_FILE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 export async function loadSpec(nameOrPath: string): Promise<LoadedSpec> {
   const bundled = BUNDLED_SPECS[nameOrPath];
@@ -69,6 +69,15 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
  */
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
+  if (modulePath.endsWith('.cts')) {
+    // CommonJS whatever package.json says: required through tsx's CommonJS hook, as Node requires a .cjs
+    // module; its exports object is its default export.
+    if (!import.meta.url.endsWith('.ts')) {
+      if (!startedWithTsx() || !isMainThread) await registerTsx();
+      await shareOwnEntryPoints();
+    }
+    return { default: createRequire(import.meta.url)(modulePath) as unknown };
+  }
   if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
   // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
   if (!startedWithTsx() || !isMainThread) await registerTsx();

@@ -20,8 +20,17 @@ export function parseBytes(raw: unknown): number | undefined {
   if (!m) throw new UserError(`--memory-budget takes a size such as 512M, 8G or a number of bytes; got '${String(raw)}'.`);
   const unit = (m[2] ?? 'B').toUpperCase()[0]!;
   const scale = { B: 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 }[unit] ?? 1;
-  return Math.round(Number(m[1]) * scale);
+  const bytes = Math.round(Number(m[1]) * scale);
+  if (bytes < MIN_MEMORY_BUDGET) {
+    throw new UserError(
+      `--memory-budget ${String(raw)} is below what a search needs to start: Node.js and kmc's first tables take about ${MIN_MEMORY_BUDGET / 2 ** 20} MB before the first state is stored. Give at least ${MIN_MEMORY_BUDGET / 2 ** 20}M (512M or 8G for a large model), or leave the option out for no budget.`,
+    );
+  }
+  return bytes;
 }
+
+/** The least --memory-budget accepted: the heap of Node.js with kmc loaded, and the search's first tables. */
+const MIN_MEMORY_BUDGET = 16 * 2 ** 20;
 
 /** A positive whole number option, or a UserError naming the option. */
 export function positiveInt(name: string, raw: unknown): number | undefined {
