@@ -116,6 +116,18 @@ test('coverage: an action the parameters rule out is reported as disabled, not a
   assert.doesNotMatch(dead.stdout, /Disabled by parameters/);
 });
 
+test("memory per state: the checker's tables once they have grown, process growth apart; not measured on a handful of states", async () => {
+  const tiny = await kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic');
+  assert.match(tiny.stdout, /memory per state: too few states to measure \(the tables are at their start size\)/);
+  const tinyJson = JSON.parse((await kmc('check', './spec/examples/mutex.ts', '--preset', 'atomic', '--json')).stdout);
+  assert.equal(tinyJson.tablesAtStartSize, true);
+  const big = JSON.parse((await kmc('check', 'twophase', '--param', 'rm=7', '--workers', '1', '--json')).stdout);
+  assert.equal(big.tablesAtStartSize, false);
+  // 8-byte fingerprints at most three quarters full, an 8-byte log entry, and the frontier's share.
+  assert.ok(big.bytesPerState >= 16 && big.bytesPerState < 200, `${big.bytesPerState} bytes/state`);
+  assert.equal(typeof big.processBytesPerState, 'number');
+});
+
 test('a .cts spec module loads as CommonJS and checks', async () => {
   const r = await kmc('check', 'test/fixtures/counterSpec.cts', '--no-deadlock', '--json');
   assert.equal(r.code, 1, r.stderr);

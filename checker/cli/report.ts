@@ -23,6 +23,8 @@ export interface CheckReport {
   readonly seconds: number;
   readonly collisionProbability: number;
   readonly bytesPerState: number;
+  readonly tablesAtStartSize: boolean;
+  readonly processBytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
   readonly spilledBytes: number;
@@ -51,6 +53,8 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     seconds: Math.round(s.seconds * 1000) / 1000,
     collisionProbability: s.collisionProbability,
     bytesPerState: s.bytesPerState,
+    tablesAtStartSize: s.tablesAtStartSize,
+    processBytesPerState: s.processBytesPerState,
     peakMemoryBytes: s.peakMemoryBytes,
     workers: s.workers,
     spilledBytes: s.spilledBytes,

@@ -50,7 +50,10 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
   if (declared.length > 0) lines.push(chalk.dim(`Dead by construction, as declared: ${declared.join(', ')}`));
   const alive = dead.filter((c) => c.enabled > 0).map((c) => `${name(c)} (enabled in ${fmt(c.enabled)} states)`);
   if (alive.length > 0) lines.push(chalk.yellow(`Declared dead by construction but enabled: ${alive.join(', ')}`));
-  lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${fmt(r.bytesPerState)} bytes/state`));
+  const memory = r.tablesAtStartSize
+    ? 'memory per state: too few states to measure (the tables are at their start size)'
+    : `${fmt(r.bytesPerState)} bytes/state in the checker's tables and frontier, ${fmt(r.processBytesPerState)} of process growth`;
+  lines.push(chalk.dim(`Fingerprint collision probability (optimistic): ${r.collisionProbability.toExponential(1)}; ${memory}`));
   return lines.join('\n');
 }
 

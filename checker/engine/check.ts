@@ -36,6 +36,9 @@ export interface CheckLabel {
 /** The options cannot work with this model (a user mistake, reported as a configuration error). */
 export class ConfigError extends Error {}
 
+/** The states the fingerprint table holds before it first grows (FingerprintSet's start capacity). */
+const TABLE_START_STATES = 1 << 16;
+
 /**
  * Checks every property of `model` on every reachable state.
  * With `workers > 1`, `source` must say how worker threads load the same model.
@@ -274,8 +277,9 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     seconds: limits.seconds,
     collisionProbability: (n * Math.max(0, g - n)) / 2 ** 64,
     coverage,
-    // Process growth says little about a small run (start-up noise); there only the checker's own tables count.
-    bytesPerState: n === 0 ? 0 : Math.round((n >= 100_000 ? Math.max(o.offHeapBytes, limits.peakRss - limits.baseRss) : o.offHeapBytes) / n),
+    bytesPerState: n === 0 ? 0 : Math.round(o.offHeapBytes / n),
+    tablesAtStartSize: n < TABLE_START_STATES,
+    processBytesPerState: n === 0 ? 0 : Math.round(Math.max(0, limits.peakRss - limits.baseRss) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
     spilledBytes: o.spilledBytes ?? 0,

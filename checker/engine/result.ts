@@ -32,7 +32,16 @@ export interface Stats {
   readonly collisionProbability: number;
   readonly coverage: readonly ActionCoverage[];
   /** Bytes of checker memory per distinct state (seen-set, parent links, queue). */
+  /**
+   * The checker's own memory per distinct state: its tables (fingerprints, state log) and frontier, as
+   * allocated. Tables start at room for 65,536 states, so below that this says more about the start size
+   * than about the model (`tablesAtStartSize`).
+   */
   readonly bytesPerState: number;
+  /** True while the tables have not outgrown their start size: bytesPerState is then not a per-state cost. */
+  readonly tablesAtStartSize: boolean;
+  /** The process's growth in resident memory per distinct state (Node.js, spec objects, garbage included). */
+  readonly processBytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
   /** Frontier bytes moved to disk to stay within the memory budget (0 when everything fit). */
