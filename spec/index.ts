@@ -23,3 +23,9 @@ export { layout, LayoutError } from './layout/index.ts';
 export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';
 export { alwaysEventually, eventually, leadsTo } from '../invariants/temporal.ts';
+
+// Running a check from a program: the report `kmc check --json` prints (checker/run/api.ts).
+export { check } from '../checker/run/api.ts';
+export type { CheckCall, CheckOutcome } from '../checker/run/api.ts';
+export type { CheckReport } from '../checker/run/report.ts';
+export { UserError } from '../checker/run/userError.ts';

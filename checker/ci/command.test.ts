@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ExitCode } from '../cli/exitCodes.ts';
+import { ExitCode } from '../run/exitCodes.ts';
 import { COUNTER, tempDir, writeSuite } from './testSupport.ts';
 
 interface Invocation {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExitCode } from '../cli/exitCodes.ts';
+import { ExitCode } from '../run/exitCodes.ts';
 import { loadSuite } from './loadSuite.ts';
 import { InputFileError } from './sourceFile.ts';
 import { runCi } from './runCi.ts';

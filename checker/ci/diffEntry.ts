@@ -3,7 +3,7 @@
  * what the suite says it does. A pull request that changes a design shows here what it changed.
  */
 import type { ParamValue } from '../../spec/spec.ts';
-import { designDiff, type DesignDiff } from '../diff/designDiff.ts';
+import { designDiff, type DesignDiff } from '../run/designDiff.ts';
 import type { SuiteDiff } from './suite.ts';
 
 export interface DiffOutcome {

@@ -6,7 +6,7 @@
  * `--allow-drift`, and drift never fails the run that records a new baseline). 0 when all matched.
  * A malformed suite or baseline exits 2 before anything runs.
  */
-import { ExitCode } from '../cli/exitCodes.ts';
+import { ExitCode } from '../run/exitCodes.ts';
 import type { DriftReport } from './baseline.ts';
 import type { MutationReport } from './mutationTest.ts';
 import { VERDICT_KINDS, type CheckOutcome } from './outcome.ts';

@@ -4,9 +4,9 @@
  */
 import { checkModel, ConfigError } from '../engine/check.ts';
 import type { CheckOptions } from '../engine/options.ts';
-import { toReport, type CheckReport } from '../cli/report.ts';
-import { prepareCheck } from '../cli/runCheck.ts';
-import { UserError } from '../cli/userError.ts';
+import { toReport, type CheckReport } from '../run/report.ts';
+import { prepareCheck } from '../run/runCheck.ts';
+import { UserError } from '../run/userError.ts';
 import { mutateModel, type Mutation } from './mutate.ts';
 
 export interface Job {

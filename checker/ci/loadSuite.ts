@@ -6,12 +6,12 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { Expectation, ParamValue, SpecDefinition } from '../../spec/spec.ts';
-import { loadSpec } from '../cli/loadSpec.ts';
-import { closest } from '../cli/closest.ts';
-import { parseValue } from '../cli/params.ts';
-import { buildModel } from '../cli/runCheck.ts';
-import { BUNDLED_NAMES, BUNDLED_SPECS } from '../cli/registry.ts';
-import { UserError, choices } from '../cli/userError.ts';
+import { loadSpec } from '../run/loadSpec.ts';
+import { closest } from '../run/closest.ts';
+import { parseValue } from '../run/params.ts';
+import { buildModel } from '../run/runCheck.ts';
+import { BUNDLED_NAMES, BUNDLED_SPECS } from '../run/registry.ts';
+import { UserError, choices } from '../run/userError.ts';
 import { InputFileError, readSourceFile, type FieldPath, type Problem, type SourceFile } from './sourceFile.ts';
 import { DEFAULT_TIME_SECONDS, DEFAULT_TOLERANCE, SUITE_VERSION, type Budget, type DiffVariant, type Suite, type SuiteCheck, type SuiteDiff } from './suite.ts';
 

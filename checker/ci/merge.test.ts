@@ -11,7 +11,7 @@ process.env.FORCE_COLOR = '0';
 delete process.env.GITHUB_ACTIONS;
 delete process.env.GITHUB_STEP_SUMMARY;
 const { kmcInProcess: kmc } = await import('../cli/testSupport.ts');
-const { ExitCode } = await import('../cli/exitCodes.ts');
+const { ExitCode } = await import('../run/exitCodes.ts');
 const { COUNTER, tempDir, withoutTimes, writeSuite } = await import('./testSupport.ts');
 
 const SUITE = `version: 1

@@ -5,7 +5,7 @@
  * written from it as from any run. Slices of different runs, a slice given twice or a missing slice are
  * refused: a merged report that silently leaves checks out would pass a gate it should fail.
  */
-import { UserError } from '../cli/userError.ts';
+import { UserError } from '../run/userError.ts';
 import type { Drift } from './baseline.ts';
 import type { DiffOutcome } from './diffEntry.ts';
 import { ciExitCode, type CiResult, type ShardInfo } from './gate.ts';

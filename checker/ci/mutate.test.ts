@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareCheck } from '../cli/runCheck.ts';
+import { prepareCheck } from '../run/runCheck.ts';
 import { describeMutation, mutateModel, mutationsOf } from './mutate.ts';
 import { describeFate, mutationTest, type MutationReport } from './mutationTest.ts';
 import { runCi } from './runCi.ts';

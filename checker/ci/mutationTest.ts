@@ -7,8 +7,8 @@
  * catches and which survive it. An invariant that no mutant violates is probably vacuous.
  */
 import type { Model } from '../../spec/spec.ts';
-import { prepareCheck } from '../cli/runCheck.ts';
-import type { CheckReport } from '../cli/report.ts';
+import { prepareCheck } from '../run/runCheck.ts';
+import type { CheckReport } from '../run/report.ts';
 import type { Job, JobResult } from './job.ts';
 import { describeMutation, mutationsOf, type Mutation } from './mutate.ts';
 import type { CheckOutcome } from './outcome.ts';

@@ -3,7 +3,7 @@
  * known bug (the expected violation is gone), changed which property fails, ran out of budget, or
  * crashed the spec. Each outcome carries one sentence saying so, for the table, JUnit and annotations.
  */
-import type { CheckReport } from '../cli/report.ts';
+import type { CheckReport } from '../run/report.ts';
 import { describeExpectation, type SuiteCheck } from './suite.ts';
 
 export type OutcomeKind = 'pass' | 'broken' | 'fixed' | 'changed' | 'budget' | 'error' | 'skipped';

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { executeJob, type Job, type JobResult } from './job.ts';
 import type { FromWorker, ToWorker } from './workerMain.ts';
-import { announceDeadline, tellLauncher } from '../cli/launcherChannel.ts';
+import { announceDeadline, tellLauncher } from '../run/launcherChannel.ts';
 
 /** How long past its time budget a check in a worker thread may run before the thread is ended. */
 const GRACE_MS = 2000;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExitCode } from '../cli/exitCodes.ts';
+import { ExitCode } from '../run/exitCodes.ts';
 import { githubAnnotations, command } from './githubAnnotations.ts';
 import { toJUnit } from './junit.ts';
 import { toMarkdown } from './markdown.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCode } from '../cli/exitCodes.ts';
+import { ExitCode } from '../run/exitCodes.ts';
 import type { ItfTrace } from '../../traces/itf/write.ts';
 import { runCi } from './runCi.ts';
 import { runSuite } from './runSuite.ts';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { renderText } from '../../traces/text.ts';
-import { UserError, choices } from '../cli/userError.ts';
+import { UserError, choices } from '../run/userError.ts';
 import { compareWithBaseline, readBaseline, updatedBaseline, writeBaseline } from './baseline.ts';
 import { ciExitCode, type CiResult, type ShardInfo } from './gate.ts';
 import { loadSuite } from './loadSuite.ts';

@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { UserError } from '../cli/userError.ts';
+import { UserError } from '../run/userError.ts';
 import type { CiResult } from './gate.ts';
 
 export const RECORD_FILE = 'kmc-ci.json';

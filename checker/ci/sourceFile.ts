@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { ExitCode } from '../cli/exitCodes.ts';
-import { UserError } from '../cli/userError.ts';
+import { ExitCode } from '../run/exitCodes.ts';
+import { UserError } from '../run/userError.ts';
 
 export interface Problem {
   /** The file as shown to the user (relative to the working directory when inside it). */

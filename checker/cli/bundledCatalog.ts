@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { SpecDefinition } from '../../spec/spec.ts';
-import { loadSpec } from './loadSpec.ts';
-import { BUNDLED_NAMES } from './registry.ts';
+import { loadSpec } from '../run/loadSpec.ts';
+import { BUNDLED_NAMES } from '../run/registry.ts';
 
 export type SpecSummary = Pick<SpecDefinition<unknown>, 'name' | 'description' | 'params' | 'presets'>;
 

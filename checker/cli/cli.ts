@@ -4,9 +4,9 @@
  * `--version`, `--help` and unknown commands are answered before yargs or any command is loaded.
  */
 import { COMMANDS, COMMAND_NAMES } from './commandIndex.ts';
-import { closest } from './closest.ts';
-import { ExitCode } from './exitCodes.ts';
-import { UserError, choices } from './userError.ts';
+import { closest } from '../run/closest.ts';
+import { ExitCode } from '../run/exitCodes.ts';
+import { UserError, choices } from '../run/userError.ts';
 import { kmcVersion } from './version.ts';
 import { withSignalHandlers } from './commands/interrupt.ts';
 

@@ -1,6 +1,6 @@
 /** One `kmc` subcommand: a yargs command whose handler returns the process exit code. */
 import type { Argv } from 'yargs';
-import type { ExitCode } from './exitCodes.ts';
+import type { ExitCode } from '../run/exitCodes.ts';
 
 export interface KmcCommand {
   readonly command: string;

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UserError } from './userError.ts';
+import { UserError } from '../run/userError.ts';
 
 /** Makes `dir` and its missing parents, one level at a time; throws a UserError naming the problem. */
 export function makeDirectory(dir: string, option: string): void {

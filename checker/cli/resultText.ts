@@ -1,7 +1,7 @@
 /** The human summary of a check printed after the search: verdict, counts, coverage, how to replay. */
 import { stopSignalText } from './commands/interrupt.ts';
 import chalk from 'chalk';
-import type { CheckReport } from './report.ts';
+import type { CheckReport } from '../run/report.ts';
 import { fmt } from './progressDisplay.ts';
 import { renderText } from '../../traces/text.ts';
 

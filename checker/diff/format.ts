@@ -4,7 +4,7 @@
  */
 import { renderText } from '../../traces/text.ts';
 import { stripAnsi } from '../../traces/render/formats.ts';
-import type { DesignDiff, PropertyRow, PropertyVerdict, VariantSummary } from './designDiff.ts';
+import type { DesignDiff, PropertyRow, PropertyVerdict, VariantSummary } from '../run/designDiff.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
 

@@ -14,16 +14,12 @@ import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, NumberFrontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
-import { type CheckpointState, type CheckpointTarget, writeCheckpoint } from './checkpoint.ts';
+import { type Checkpoints, writeCheckpoint } from './checkpoint.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { SuccessorBatch } from './successorBatch.ts';
 import { join } from 'node:path';
 
 /** Where to write checkpoints at level boundaries, and a checkpoint to start from. */
-export interface Checkpoints {
-  readonly write?: CheckpointTarget;
-  readonly resumeFrom?: CheckpointState;
-}
 
 /** The batch mark of a successor known to be seen already: nothing to look up. */
 const KNOWN = 1;

@@ -19,7 +19,7 @@ import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './parallel/coordinator.ts';
 import { ByteFrontier } from './frontier.ts';
-import { type Checkpoints } from './bfs.ts';
+import type { Checkpoints } from './checkpoint.ts';
 import { CheckpointError, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
@@ -27,11 +27,8 @@ import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
-export interface CheckLabel {
-  readonly spec: string;
-  readonly preset?: string;
-  readonly params: ParamValues;
-}
+export type { CheckLabel } from './label.ts';
+import type { CheckLabel } from './label.ts';
 
 /** The options cannot work with this model (a user mistake, reported as a configuration error). */
 export class ConfigError extends Error {}

@@ -53,6 +53,12 @@ export interface CheckpointState {
   readonly firedCount: Float64Array;
 }
 
+/** What a search writes and where it starts from (both optional). */
+export interface Checkpoints {
+  readonly write?: CheckpointTarget;
+  readonly resumeFrom?: CheckpointState;
+}
+
 /** The checkpoint's data does not belong to this run, or is damaged (a user error). */
 export class CheckpointError extends Error {}
 

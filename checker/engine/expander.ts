@@ -16,17 +16,10 @@ import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 import { LayoutError } from '../../spec/layout/errors.ts';
 import { isImmutable } from '../../spec/immutable.ts';
+import { SpecError } from './specError.ts';
+export { SpecError } from './specError.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
-export class SpecError extends Error {
-  constructor(
-    readonly phase: 'init' | 'params' | 'enabled' | 'next' | 'view' | 'property' | 'constraint',
-    readonly detail: string,
-    readonly causeError: unknown,
-  ) {
-    super(`${detail}: ${causeError instanceof Error ? causeError.message : String(causeError)}`);
-  }
-}
 
 const EMPTY_PARAMS: ActionParams = Object.freeze({});
 const NO_BYTES = new Uint8Array(0);

@@ -5,7 +5,7 @@ import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
 import { checkModel } from './check.ts';
 import { neighbourhoodGraph, overlayTrace, reachableGraph, replayItf } from './reachableGraph.ts';
 import counters from '../../test/fixtures/boundedCounters.ts';
-import { UserError } from '../cli/userError.ts';
+import { UserError } from '../run/userError.ts';
 
 const buggy = { rm: 3, bug: 'tmCommitEarly' };
 async function twoPhaseTrace(): Promise<ItfTrace> {

@@ -11,7 +11,7 @@ import { formatParams, stepsOf, titleOf } from '../../traces/render/steps.ts';
 import { paramsToItf } from '../../traces/itf/write.ts';
 import { Expander } from './expander.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
-import { UserError } from '../cli/userError.ts';
+import { UserError } from '../run/userError.ts';
 
 /** Graphviz lays out a few hundred states legibly; beyond that a picture stops helping. */
 export const DEFAULT_MAX_GRAPH_STATES = 500;

@@ -12,7 +12,7 @@ import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { formatValue } from '../../traces/text.ts';
 import { toItfValue } from '../../traces/itf/write.ts';
-import { SpecError } from './expander.ts';
+import { SpecError } from './specError.ts';
 
 /** Every state up to this many is tested, against its images in turn. */
 const FIRST_STATES = 1000;

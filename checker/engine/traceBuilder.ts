@@ -4,7 +4,8 @@
  */
 import type { StepEvents } from '../../spec/spec.ts';
 import { INIT_ACTION, type TraceStep } from '../../traces/trace.ts';
-import { SpecError, type Expander } from './expander.ts';
+import { SpecError } from './specError.ts';
+import type { Expander } from './expander.ts';
 
 /** The model no longer produces the recorded path: its code is not deterministic (a spec error, exit 3). */
 export class NondeterminismError extends SpecError {

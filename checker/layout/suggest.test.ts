@@ -10,7 +10,7 @@ import type { Model } from '../../spec/spec.ts';
 import type { RecordType } from '../../spec/layout/types.ts';
 import { suggest } from './suggest.ts';
 import { kmcInProcess as kmc } from '../cli/testSupport.ts';
-import { prepareCheck } from '../cli/runCheck.ts';
+import { prepareCheck } from '../run/runCheck.ts';
 
 /** Every state seen fits the suggested layout and reads back as itself (the same Immutable.js value). */
 function holdsEvery(layout: RecordType, states: readonly unknown[]): void {

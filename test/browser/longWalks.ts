@@ -6,7 +6,7 @@
 import type { Model } from '../../spec/spec.ts';
 import { INIT_ACTION, type TraceStep } from '../../traces/trace.ts';
 import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
-import { prepareCheck } from '../../checker/cli/runCheck.ts';
+import { prepareCheck } from '../../checker/run/runCheck.ts';
 
 /** xorshift32: the same walk on every machine. */
 function random(seed: number): () => number {

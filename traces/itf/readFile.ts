@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { ItfTrace } from './write.ts';
 import { ItfFormatError, parseItf } from './parse.ts';
-import { UserError } from '../../checker/cli/userError.ts';
+import { UserError } from '../../checker/run/userError.ts';
 
 export type TraceUse = 'replay' | 'render';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSpec } from '../../checker/cli/loadSpec.ts';
+import { loadSpec } from '../../checker/run/loadSpec.ts';
 import { readItf } from '../itf/readFile.ts';
 import { replayTrace } from '../../checker/engine/replay.ts';
 

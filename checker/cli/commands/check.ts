@@ -4,7 +4,7 @@ import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
-import { announceDeadline, progressWithLauncher } from '../launcherChannel.ts';
+import { announceDeadline, progressWithLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 
 export const checkCommand: KmcCommand = {
@@ -38,8 +38,8 @@ export const checkCommand: KmcCommand = {
     if (argv['spill-dir'] !== undefined) checkOutputFolder(String(argv['spill-dir']), '--spill-dir');
     const [{ progressDisplay }, { runCheck }, { exitCodeOf, toReport }, { formatCoverage, formatReport }, { default: chalk }] = await Promise.all([
       import('../progressDisplay.ts'),
-      import('../runCheck.ts'),
-      import('../report.ts'),
+      import('../../run/runCheck.ts'),
+      import('../../run/report.ts'),
       import('../resultText.ts'),
       import('chalk'),
     ]);

@@ -1,7 +1,7 @@
 /** Options shared by the commands that run a spec: which spec, preset and parameters, and output. */
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
-import { UserError } from '../userError.ts';
+import { UserError } from '../../run/userError.ts';
 
 export function specOptions(y: Argv): Argv {
   return y

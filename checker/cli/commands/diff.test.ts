@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { designDiff } from '../../diff/designDiff.ts';
+import { designDiff } from '../../run/designDiff.ts';
 import { diffToHtml, diffToJson, diffToMarkdown, diffToText } from '../../diff/format.ts';
 
 const bin = fileURLToPath(new URL('../../../dist/checker/cli/bin.mjs', import.meta.url));

@@ -7,9 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
-import { UserError } from '../userError.ts';
-import { designDiff, type VariantRequest } from '../../diff/designDiff.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
+import { UserError } from '../../run/userError.ts';
+import { designDiff, type VariantRequest } from '../../run/designDiff.ts';
 import { diffToHtml, diffToJson, diffToMarkdown, diffToText } from '../../diff/format.ts';
 import { positiveInt, positiveNumber } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';

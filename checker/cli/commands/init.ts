@@ -5,9 +5,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
 import { makeDirectory } from '../outputPath.ts';
-import { UserError, choices } from '../userError.ts';
+import { UserError, choices } from '../../run/userError.ts';
 import { kmcVersion } from '../version.ts';
 import { EXAMPLE_SPEC } from '../init/exampleSpec.ts';
 import { WORKFLOW } from '../init/workflow.ts';

@@ -3,9 +3,9 @@
  * states a search for a while builds (checker/layout/suggest.ts), printed to paste into the spec.
  */
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
-import { prepareCheck } from '../runCheck.ts';
-import { UserError } from '../userError.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
+import { prepareCheck } from '../../run/runCheck.ts';
+import { UserError } from '../../run/userError.ts';
 import { fmt } from '../progressDisplay.ts';
 import { positiveInt, positiveNumber } from './commonOptions.ts';
 import { suggest } from '../../layout/suggest.ts';

@@ -1,9 +1,9 @@
 /** `kmc list`: the bundled specs, their parameters and presets. */
 import chalk from 'chalk';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
 import { bundledCatalog, type SpecSummary } from '../bundledCatalog.ts';
-import { rangeOf } from '../params.ts';
+import { rangeOf } from '../../run/params.ts';
 
 export const listCommand: KmcCommand = {
   command: 'list',

@@ -7,11 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
 import { SpecError } from '../../engine/expander.ts';
-import { prepareCheck } from '../runCheck.ts';
+import { prepareCheck } from '../../run/runCheck.ts';
 import { DEFAULT_MAX_GRAPH_STATES, neighbourhoodGraph, overlayTrace, reachableGraph } from '../../engine/reachableGraph.ts';
-import { UserError, choices } from '../userError.ts';
+import { UserError, choices } from '../../run/userError.ts';
 import { checkOutputFile, makeDirectory } from '../outputPath.ts';
 import type { ItfTrace } from '../../../traces/itf/write.ts';
 import { FORMAT_DESCRIPTIONS, FORMATS, GRAPH_FORMATS, formatForFile, renderFormat, type Format } from '../../../traces/render/formats.ts';

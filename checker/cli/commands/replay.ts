@@ -1,12 +1,12 @@
 /** `kmc replay <spec> <trace>`: re-executes a saved trace and says where it stops fitting the spec. */
 import chalk from 'chalk';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
 import { readItf } from '../../../traces/itf/readFile.ts';
 import { replayTrace, type ReplayOutcome } from '../../engine/replay.ts';
-import { prepareCheck } from '../runCheck.ts';
-import { loadSpec } from '../loadSpec.ts';
-import { UserError } from '../userError.ts';
+import { prepareCheck } from '../../run/runCheck.ts';
+import { loadSpec } from '../../run/loadSpec.ts';
+import { UserError } from '../../run/userError.ts';
 
 export const replayCommand: KmcCommand = {
   command: 'replay <spec> <trace>',

@@ -1,8 +1,8 @@
 /** `kmc simulate <spec>`: random walks from a seed, for models too big to exhaust; with `--workers`, a swarm of seeds. */
 import chalk from 'chalk';
 import type { KmcCommand } from '../command.ts';
-import { ExitCode } from '../exitCodes.ts';
-import { prepareCheck } from '../runCheck.ts';
+import { ExitCode } from '../../run/exitCodes.ts';
+import { prepareCheck } from '../../run/runCheck.ts';
 import { simulate } from '../../engine/simulate.ts';
 import { simulateSwarm, type SwarmWalk } from '../../engine/parallel/swarm.ts';
 import type { WalkOutcome } from '../../engine/parallel/swarmProtocol.ts';
@@ -11,10 +11,10 @@ import { ConfigError } from '../../engine/check.ts';
 import { toItf } from '../../../traces/itf/write.ts';
 import { renderText } from '../../../traces/text.ts';
 import { progressDisplay, fmt } from '../progressDisplay.ts';
-import { UserError } from '../userError.ts';
+import { UserError } from '../../run/userError.ts';
 import { positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag, stopSignalText } from './interrupt.ts';
-import { announceDeadline } from '../launcherChannel.ts';
+import { announceDeadline } from '../../run/launcherChannel.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 
 export const simulateCommand: KmcCommand = {

@@ -13,7 +13,7 @@ import type { ActionParams, Model } from '../../../spec/spec.ts';
 import type { Property } from '../../../invariants/property.ts';
 import { isTemporal } from '../../../invariants/property.ts';
 import { INIT_ACTION, type Trace, type TraceStep } from '../../../traces/trace.ts';
-import type { CheckLabel } from '../check.ts';
+import type { CheckLabel } from '../label.ts';
 import { SpecError, type Expander } from '../expander.ts';
 import { type Limits, yieldToEventLoop } from '../limits.ts';
 import type { IncompleteReason } from '../result.ts';

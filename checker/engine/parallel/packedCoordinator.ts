@@ -23,7 +23,7 @@ import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
 import type { ByteFrontier } from '../frontier.ts';
 import type { ModelSource } from './coordinator.ts';
-import type { Checkpoints } from '../bfs.ts';
+import type { Checkpoints } from '../checkpoint.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { receiveSpecError } from './protocol.ts';
 import { copyByWords } from '../../../spec/layout/bytes.ts';

@@ -1,7 +1,7 @@
 /** A worker thread of the packed search: expands its chunks of each level (see packedProtocol.ts). */
 import { parentPort } from 'node:worker_threads';
 import { Expander } from '../expander.ts';
-import { importDefinition } from '../../cli/loadSpec.ts';
+import { importDefinition } from '../../run/loadSpec.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { isPacked, layoutOf } from '../state/packed.ts';
 import { ChunkExpander } from './chunkExpander.ts';

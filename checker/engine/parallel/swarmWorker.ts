@@ -1,6 +1,6 @@
 /** A worker thread of a simulation swarm: one seeded simulation, reported when it ends (see swarmProtocol.ts). */
 import { parentPort } from 'node:worker_threads';
-import { importDefinition } from '../../cli/loadSpec.ts';
+import { importDefinition } from '../../run/loadSpec.ts';
 import { simulate } from '../simulate.ts';
 import { toItf } from '../../../traces/itf/write.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';

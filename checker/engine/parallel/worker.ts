@@ -1,7 +1,7 @@
 /** A worker thread of the parallel search: see protocol.ts for the division of labour. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Expander, SpecError } from '../expander.ts';
-import { importDefinition } from '../../cli/loadSpec.ts';
+import { importDefinition } from '../../run/loadSpec.ts';
 import { accelerateRecords } from '../recordAcceleration.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { GrowableU32 } from '../state/growable.ts';

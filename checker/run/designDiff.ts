@@ -13,7 +13,7 @@ import { checkModel, type CheckLabel } from '../engine/check.ts';
 import type { CheckOptions } from '../engine/options.ts';
 import { replayTrace, type ReplayOutcome } from '../engine/replay.ts';
 import type { CheckResult } from '../engine/result.ts';
-import { prepareCheck, type CheckRequest } from '../cli/runCheck.ts';
+import { prepareCheck, type CheckRequest } from './runCheck.ts';
 import { toItf, type ItfTrace } from '../../traces/itf/write.ts';
 import type { StatePropertyKind, TemporalPropertyKind } from '../../invariants/property.ts';
 
