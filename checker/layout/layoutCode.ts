@@ -190,60 +190,46 @@ export function suggestLayout(root: Shape, symmetry: readonly (readonly Key[])[]
   return { code: `${code}\n`, layout: state.type as RecordType, margins };
 }
 
+/** Every shape in `s`, `s` first, then what it holds (a record's fields, a map's keys and values, ...). */
+function* shapesIn(s: Shape): Generator<Shape> {
+  yield s;
+  switch (s.kind) {
+    case 'record':
+      for (const f of s.fields.values()) yield* shapesIn(f);
+      return;
+    case 'records':
+      for (const r of s.byName.values()) yield* shapesIn(r);
+      return;
+    case 'option':
+      return yield* shapesIn(s.inner);
+    case 'map':
+      yield* shapesIn(s.keys);
+      return yield* shapesIn(s.values);
+    case 'set':
+    case 'list':
+      return yield* shapesIn(s.elem);
+    default:
+      return;
+  }
+}
+
 /** Every record type in the shape, each joined over all the places it occurs. */
 function collectRecords(s: Shape, out: Map<string, RecordShape>): void {
-  const visit = (x: Shape): void => {
-    switch (x.kind) {
-      case 'record': {
-        const had = out.get(x.name);
-        out.set(x.name, had ? (join(had, x, x.name) as RecordShape) : x);
-        for (const f of x.fields.values()) visit(f);
-        return;
-      }
-      case 'records':
-        for (const r of x.byName.values()) visit(r);
-        return;
-      case 'option':
-        return visit(x.inner);
-      case 'map':
-        visit(x.keys);
-        return visit(x.values);
-      case 'set':
-      case 'list':
-        return visit(x.elem);
-      default:
-        return;
-    }
-  };
-  visit(s);
+  for (const x of shapesIn(s)) {
+    if (x.kind !== 'record') continue;
+    const had = out.get(x.name);
+    out.set(x.name, had ? (join(had, x, x.name) as RecordShape) : x);
+  }
 }
 
 /** Id domains: the spec's symmetry sets, then the key sets of maps (one domain for equal or nested key sets). */
 function collectDomains(root: Shape, symmetry: readonly (readonly Key[])[]): Domain[] {
   const sets: Key[][] = symmetry.filter((ids) => ids.length > 0).map((ids) => [...ids]);
-  const visit = (x: Shape): void => {
-    switch (x.kind) {
-      case 'record':
-        for (const f of x.fields.values()) visit(f);
-        return;
-      case 'records':
-        for (const r of x.byName.values()) visit(r);
-        return;
-      case 'option':
-        return visit(x.inner);
-      case 'map': {
-        const keys = [...x.keyUnion].filter((k): k is Key => typeof k === 'string' || (typeof k === 'number' && Number.isInteger(k)));
-        if (keys.length === x.keyUnion.size && keys.length > 0) sets.push(keys);
-        return visit(x.values);
-      }
-      case 'set':
-      case 'list':
-        return visit(x.elem);
-      default:
-        return;
-    }
-  };
-  visit(root);
+  for (const x of shapesIn(root)) {
+    if (x.kind !== 'map') continue;
+    const keys = [...x.keyUnion].filter((k): k is Key => typeof k === 'string' || (typeof k === 'number' && Number.isInteger(k)));
+    if (keys.length === x.keyUnion.size && keys.length > 0) sets.push(keys);
+  }
   // Widest first, so a smaller key set inside a larger one uses the larger domain.
   const kept: Key[][] = [];
   for (const s of [...sets].sort((a, b) => b.length - a.length)) {

@@ -4,6 +4,7 @@
  * alone are here: an action that could fire but does not within a preset's bounds stays flagged.
  */
 import type { Action } from '../spec.ts';
+import { withDisabledBy } from '../disabledBy.ts';
 import type { LifecycleConfig } from './state.ts';
 
 function reasonFor(name: string, cfg: LifecycleConfig): string | undefined {
@@ -33,8 +34,5 @@ function reasonFor(name: string, cfg: LifecycleConfig): string | undefined {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function markDisabled<S>(actions: Action<S, any>[], cfg: LifecycleConfig): Action<S, any>[] {
-  return actions.map((a) => {
-    const reason = reasonFor(a.name, cfg);
-    return reason === undefined ? a : { ...a, disabledBy: reason };
-  });
+  return withDisabledBy(actions, (name) => reasonFor(name, cfg));
 }

@@ -5,6 +5,7 @@
  * flagged as never enabled.
  */
 import type { Action } from '../spec.ts';
+import { withDisabledBy } from '../disabledBy.ts';
 import type { Config } from './state.ts';
 import { storesLastKnownLeader } from './controller.ts';
 
@@ -45,10 +46,7 @@ function reasonFor(name: string, cfg: Config): string | undefined {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function markDisabled<S>(actions: Action<S, any>[], cfg: Config): Action<S, any>[] {
-  const marked = actions.map((a) => {
-    const reason = reasonFor(a.name, cfg);
-    return reason === undefined ? a : { ...a, disabledBy: reason };
-  });
+  const marked = withDisabledBy(actions, (name) => reasonFor(name, cfg));
   // KIP-704: only an unclean election marks a partition RECOVERING. With both unclean paths ruled out by
   // the parameters, only the last-known-leader election is left, which needs the ISR and the ELR empty
   // together; CompleteRecovery is still run, and coverage warns if a preset does reach it.
