@@ -334,6 +334,35 @@ export default defineSpec<KraftState>({
       options: { deadlock: false },
     },
     {
+      name: 'kraft-deep-diverge',
+      description:
+        'Kafka as shipped (KIP-996 Prospective, KAFKA-17642) at the depth where log bugs live: two client values, two follower ' +
+        'fetch timeouts and epoch 3, so a leader of epoch 2 can write an entry that only it holds, lose leadership, and see its ' +
+        'log truncated by the leader of epoch 3 (diverging-epoch truncation, KIP-595 / KIP-101 style). Holds.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 2, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-deep-restart',
+      description:
+        'Kafka as shipped with a restart that keeps the disk: the epoch, leader and vote are durable (QuorumState.initialize reads ' +
+        'the stored election state), the high watermark is not. One client value, two fetch timeouts, epoch 3. Holds.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 1, maxRestarts: 1, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-deep-4voters',
+      description:
+        'Kafka as shipped with four voters (a majority is 3 of 4, LeaderState), a restart keeping the disk, two fetch timeouts and ' +
+        'epoch 3: two Prospectives can campaign in one epoch and split the vote. No client value (one more multiplies the states ' +
+        'past what the default suite affords). Holds.',
+      params: { ...FIX_BOUNDS, voters: 4, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 0, maxRestarts: 1, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
       name: 'kraft-bench',
       description:
         'benchmark (holds): the Resigned fix (KAFKA-17642) with a client value to replicate, two follower fetch timeouts and a resignation; ' +

@@ -66,6 +66,9 @@ const DISTINCT: Readonly<Record<string, number>> = {
   'kraft-nudge-live': 27199,
   'kraft-final-live': 32232,
   'kraft-bench': 115611,
+  'kraft-deep-diverge': 135628,
+  'kraft-deep-restart': 510689,
+  'kraft-deep-4voters': 650376,
 };
 const QUICK = new Set(['kraft-16281', 'kraft-double-vote']);
 /** How deep the fast tier cross-checks the other presets: a few hundred to 1,500 states each. */
