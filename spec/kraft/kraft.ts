@@ -20,7 +20,7 @@ import { kraftLayout } from './layout.ts';
 import { immutableMessages } from './messages.ts';
 import { packedMessages } from './packedMessages.ts';
 import type { KraftMutation } from './mutations.ts';
-import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
+import { Entry, majority, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
   const n = params.voters as number;
@@ -100,7 +100,7 @@ function modelOf(cfg: KraftConfig, params: ParamValues, form: KraftForm): Model<
         crashes: cfg.maxCrashes > 0,
         losses: cfg.maxLosses > 0,
         cuts: cfg.maxConnectivityChanges > 0,
-      }),
+      }, majority(cfg)),
       ...(params.liveness === 'prospective' || params.liveness === 'both' ? [notStuckInProspective()] : []),
       ...(params.liveness === 'election' || params.liveness === 'both' ? [eventuallyLeaderElected()] : []),
     ],
