@@ -227,6 +227,27 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
   }
 
   /**
+   * The high watermark a leader's fetch response carries: none (0 here, -1 in Kafka) until it has
+   * committed an entry of its own epoch. `LeaderState.highWatermark` is empty when the epoch starts and
+   * is first set by `maybeUpdateHighWatermark` past `epochStartOffset`; a high watermark the replica
+   * knew before it led is not sent.
+   */
+  function sentHwm(r: Replica): number {
+    return r.hwm > 0 && r.log.get(r.hwm - 1)!.epoch === r.epoch ? r.hwm : 0;
+  }
+
+  /**
+   * `KafkaRaftClient.updateFollowerHighWatermark`: a follower takes the leader's high watermark, if the
+   * response carries one, bounded by its own log end; `FollowerState.updateHighWatermark` throws on a
+   * value below the one it holds (the high watermark is carried from state to state, `QuorumState`).
+   */
+  function followerHwm(r: Replica, sent: number, logEnd: number): Replica {
+    if (sent === 0) return r;
+    const hwm = mutant('followerHwmPastLogEnd') ? sent : Math.min(sent, logEnd);
+    return hwm < r.hwm ? illegal(r, failed.updateHighWatermark(hwm), why.nonMonotonicHighWatermark(r.hwm)) : r.set('hwm', hwm);
+  }
+
+  /**
    * `QuorumState.initialize` after a restart: the election state (epoch, leader, vote) and the log are
    * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
    */
@@ -255,7 +276,8 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     if (r.role !== 'Leader' || m.epoch !== r.epoch || m.fetchOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.fetchOffset) return false;
     if (endOffsetForEpoch(r.log, m.lastFetchedEpoch).epoch !== m.lastFetchedEpoch) return false;
     const f = rep(st, m.from);
-    return same(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
+    const sent = sentHwm(r);
+    return same(f.inflight.get(m.to), m) && f.fetched && (sent === 0 || f.hwm === Math.min(sent, f.log.size));
   }
 
   // ---- narration ------------------------------------------------------------------------------
@@ -449,11 +471,11 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
         const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
         if ((end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) && !mutant('fetchWithoutDivergenceCheck')) {
           if (mutant('leaderRecordsInvalidFetch')) st = advanceHwm(st, s, r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset)));
-          return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+          return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: sentHwm(r), divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
         st = advanceHwm(st, s, r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset)));
         r = rep(st, s);
-        return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, entry: r.log.get(m.fetchOffset) ?? null }));
+        return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: sentHwm(r), entry: r.log.get(m.fetchOffset) ?? null }));
       },
       describe: onMsgDescribe,
     },
@@ -479,7 +501,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
             r = to < r.hwm ? illegal(r, failed.truncateTo(to), why.belowHighWatermark(r.hwm)) : r.set('log', truncate(r.log, to)).set('fetched', true);
           } else {
             const log = m.entry !== null ? r.log.push(m.entry) : r.log;
-            r = r.withMutations((b) => b.set('log', log).set('hwm', mutant('followerHwmPastLogEnd') ? m.hwm : Math.min(m.hwm, log.size)).set('fetched', true));
+            r = followerHwm(r.withMutations((b) => b.set('log', log).set('fetched', true)), m.hwm, log.size);
           }
         }
         return putReplica(st, s, r);
