@@ -42,6 +42,10 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'kraft/kraft-nudge-live': 'spec/kraft/liveness.test.ts',
   'kraft/kraft-final-live': 'spec/kraft/liveness.test.ts',
   'kraft/kraft-shipped-live': 'spec/kraft/liveness.test.ts',
+  'kraft/kraft-bench': 'spec/kraft/kraft.test.ts',
+  'kraft/kraft-deep-diverge': 'spec/kraft/kraft.test.ts',
+  'kraft/kraft-deep-restart': 'spec/kraft/kraft.test.ts',
+  'kraft/kraft-deep-4voters': 'spec/kraft/kraft.test.ts',
   'lifecycle/ce4-current-wins': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/controlled-shutdown-leader': 'spec/lifecycle/lifecycle.test.ts',
   'lifecycle/ce5-pending-checked': 'spec/lifecycle/lifecycle.test.ts',
@@ -61,9 +65,7 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'replication/replication-live': 'spec/replication/liveness.test.ts',
 };
 /** Bounded checks of the default suite run here only with KMC_SLOW=1, and the spec test that checks their preset to a depth. */
-const SLOW_ONLY: Readonly<Record<string, string>> = {
-  'kraft/kraft-bench': 'spec/kraft/kraft.test.ts',
-};
+const SLOW_ONLY: Readonly<Record<string, string>> = {};
 const SLOW = Boolean(process.env.KMC_SLOW);
 const fastTierSkips = (name: string) => name in PINNED_BY || name in SLOW_ONLY;
 

@@ -75,7 +75,9 @@ const NONE = Set<string>();
 
 export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessages): KraftAction[] {
   const ids = cfg.voters;
-  const quorum = majority(cfg);
+  /** Whether a guard mutation is under test (`mutations.ts`). */
+  const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
+  const quorum = mutant('majorityHalf') ? Math.floor(ids.length / 2) : majority(cfg);
   // Parameters are values: each choice is made once and shared by every state (guards run by the million).
   const voterChoices: readonly OnVoter[] = ids.map((s) => Object.freeze({ s }));
   const eachVoter = (): readonly OnVoter[] => voterChoices;
@@ -84,8 +86,6 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     (st: KraftState): Of<T>[] =>
       messageParams(st, type) as Of<T>[];
   const rep = (st: KraftState, s: string): Replica => st.replicas.get(s)!;
-  /** Whether a guard mutation is under test (`mutations.ts`). */
-  const mutant = (m: KraftMutation): boolean => cfg.mutations?.includes(m) ?? false;
   const fourth = mutant('fourthConditionOff') ? 'none' : cfg.fourthCondition;
 
   // ---- timers ---------------------------------------------------------------------------------
@@ -195,12 +195,56 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     return false;
   }
 
+  /**
+   * `handleVoteRequest`'s log check: the candidate's `(last epoch, end offset)` is at least the voter's,
+   * compared as `OffsetAndEpoch.compareTo` does (epoch first, then offset).
+   */
+  function candidateLogOk(epoch: number, offset: number, ownEpoch: number, ownOffset: number): boolean {
+    if (mutant('voteLogOffByOne')) return compareLogEnd(epoch, offset + 1, ownEpoch, ownOffset) >= 0;
+    if (mutant('voteLogStrict')) return compareLogEnd(epoch, offset, ownEpoch, ownOffset) > 0;
+    if (mutant('voteLogEpochOnly')) return epoch >= ownEpoch;
+    if (mutant('voteLogOffsetOnly')) return offset >= ownOffset;
+    return compareLogEnd(epoch, offset, ownEpoch, ownOffset) >= 0;
+  }
+
   /** `LeaderState.updateHighWatermark`: the majority's fetch offset, once it covers an entry of this epoch. */
   const offsets: number[] = ids.map(() => 0);
   function leaderHwm(r: Replica, self: string): number {
     for (let i = 0; i < ids.length; i++) offsets[i] = ids[i] === self ? r.log.size : r.endOffsets.get(ids[i]!, 0);
     const candidate = kthLargest(offsets, mutant('hwmFromLeaderAlone') ? 1 : quorum);
     return candidate > r.hwm && (r.log.get(candidate - 1)!.epoch === r.epoch || mutant('hwmWithoutCurrentEpochEntry')) ? candidate : r.hwm;
+  }
+
+  /** The leader `r` (its fetch offsets just recorded) takes the high watermark they allow; values it passes are acknowledged. */
+  function advanceHwm(st: KraftState, s: string, r: Replica): KraftState {
+    const hwm = leaderHwm(r, s);
+    let acked = st.acked;
+    for (let i = r.hwm; i < hwm; i++) {
+      const v = r.log.get(i)!.value;
+      if (v !== null) acked = acked.add(v);
+    }
+    return putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
+  }
+
+  /**
+   * The high watermark a leader's fetch response carries: none (0 here, -1 in Kafka) until it has
+   * committed an entry of its own epoch. `LeaderState.highWatermark` is empty when the epoch starts and
+   * is first set by `maybeUpdateHighWatermark` past `epochStartOffset`; a high watermark the replica
+   * knew before it led is not sent.
+   */
+  function sentHwm(r: Replica): number {
+    return r.hwm > 0 && r.log.get(r.hwm - 1)!.epoch === r.epoch ? r.hwm : 0;
+  }
+
+  /**
+   * `KafkaRaftClient.updateFollowerHighWatermark`: a follower takes the leader's high watermark, if the
+   * response carries one, bounded by its own log end; `FollowerState.updateHighWatermark` throws on a
+   * value below the one it holds (the high watermark is carried from state to state, `QuorumState`).
+   */
+  function followerHwm(r: Replica, sent: number, logEnd: number): Replica {
+    if (sent === 0) return r;
+    const hwm = mutant('followerHwmPastLogEnd') ? sent : Math.min(sent, logEnd);
+    return hwm < r.hwm ? illegal(r, failed.updateHighWatermark(hwm), why.nonMonotonicHighWatermark(r.hwm)) : r.set('hwm', hwm);
   }
 
   /**
@@ -214,11 +258,11 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     const [role, leader, votes] =
       r.leader === s ? ['Resigned' as const, s, NONE]
       : follows ? ['Follower' as const, r.leader, NONE]
-      : r.votedFor === s ? ['Candidate' as const, null, Set([s])]
-      : r.votedFor !== null ? ['Voted' as const, null, NONE]
+      : r.votedFor === s && !mutant('restartForgetsVote') ? ['Candidate' as const, null, Set([s])]
+      : r.votedFor !== null && !mutant('restartForgetsVote') ? ['Voted' as const, null, NONE]
       : ['Unattached' as const, null, NONE];
     return r.withMutations((b) =>
-      b.set('role', role).set('leader', leader).set('votes', votes).set('rejections', NONE).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
+      (mutant('restartForgetsVote') ? b.set('votedFor', null) : b).set('role', role).set('leader', leader).set('votes', votes).set('rejections', NONE).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()),
     );
   }
 
@@ -232,7 +276,8 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
     if (r.role !== 'Leader' || m.epoch !== r.epoch || m.fetchOffset !== r.log.size || r.endOffsets.get(m.from, 0) !== m.fetchOffset) return false;
     if (endOffsetForEpoch(r.log, m.lastFetchedEpoch).epoch !== m.lastFetchedEpoch) return false;
     const f = rep(st, m.from);
-    return same(f.inflight.get(m.to), m) && f.fetched && f.hwm === Math.min(r.hwm, f.log.size);
+    const sent = sentHwm(r);
+    return same(f.inflight.get(m.to), m) && f.fetched && (sent === 0 || f.hwm === Math.min(sent, f.log.size));
   }
 
   // ---- narration ------------------------------------------------------------------------------
@@ -337,7 +382,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
           return sendResponse(st, msgs.voteResponse(m, r.epoch, r.leader, false, 'FENCED_LEADER_EPOCH'));
         }
         if (m.epoch > r.epoch) r = transitionToUnattached(r, m.epoch);
-        const logOk = compareLogEnd(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size) >= 0;
+        const logOk = candidateLogOk(m.lastEpoch, m.lastOffset, lastEpoch(r.log), r.log.size);
         const granted = isLive(r) && (m.preVote ? canGrantPreVote(r, logOk) : canGrantVote(r, m.from, logOk));
         if (!m.preVote && granted && r.role === 'Unattached' && r.votedFor === null) r = transitionToVoted(r, s, m.epoch, m.from);
         if (!m.preVote && granted && r.role === 'Prospective' && r.votedFor === null) r = prospectiveAddVotedState(r, s, m.epoch, m.from);
@@ -425,17 +470,12 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
         if (error !== null) return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { error }));
         const end = endOffsetForEpoch(r.log, m.lastFetchedEpoch);
         if ((end.epoch !== m.lastFetchedEpoch || end.offset < m.fetchOffset) && !mutant('fetchWithoutDivergenceCheck')) {
-          return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: r.hwm, divergingEpoch: end.epoch, divergingEnd: end.offset }));
+          if (mutant('leaderRecordsInvalidFetch')) st = advanceHwm(st, s, r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset)));
+          return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: sentHwm(r), divergingEpoch: end.epoch, divergingEnd: end.offset }));
         }
-        r = r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset));
-        const hwm = leaderHwm(r, s);
-        let acked = st.acked;
-        for (let i = r.hwm; i < hwm; i++) {
-          const v = r.log.get(i)!.value;
-          if (v !== null) acked = acked.add(v);
-        }
-        st = putReplica(st, s, r.set('hwm', hwm)).set('acked', acked);
-        return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm, entry: r.log.get(m.fetchOffset) ?? null }));
+        st = advanceHwm(st, s, r.set('endOffsets', r.endOffsets.set(m.from, m.fetchOffset)));
+        r = rep(st, s);
+        return sendResponse(st, msgs.fetchResponse(m, r.epoch, r.leader, { hwm: sentHwm(r), entry: r.log.get(m.fetchOffset) ?? null }));
       },
       describe: onMsgDescribe,
     },
@@ -461,7 +501,7 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
             r = to < r.hwm ? illegal(r, failed.truncateTo(to), why.belowHighWatermark(r.hwm)) : r.set('log', truncate(r.log, to)).set('fetched', true);
           } else {
             const log = m.entry !== null ? r.log.push(m.entry) : r.log;
-            r = r.withMutations((b) => b.set('log', log).set('hwm', Math.min(m.hwm, log.size)).set('fetched', true));
+            r = followerHwm(r.withMutations((b) => b.set('log', log).set('fetched', true)), m.hwm, log.size);
           }
         }
         return putReplica(st, s, r);

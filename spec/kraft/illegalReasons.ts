@@ -22,6 +22,7 @@ export const call = {
   transitionToResigned: () => 'transitionToResigned()',
   maybeTransition: (leader: string | null, epoch: number) => `maybeTransition(leader=${leader}, epoch=${epoch})`,
   truncateTo: (offset: number) => `truncateTo(${offset})`,
+  updateHighWatermark: (offset: number) => `updateHighWatermark(${offset})`,
 } as const;
 
 /** Why each call failed. */
@@ -39,6 +40,7 @@ export const why = {
   votes: (role: Role, votes: number) => `the replica is ${role} with ${votes} votes`,
   inconsistentLeader: (leader: string | null, epoch: number) => `inconsistent with leader ${leader} in epoch ${epoch}`,
   belowHighWatermark: (hwm: number) => `below the high watermark ${hwm}`,
+  nonMonotonicHighWatermark: (hwm: number) => `non-monotonic: the high watermark is ${hwm}`,
 } as const;
 
 /** The text `Replica.illegal` holds. */
@@ -81,5 +83,6 @@ export function illegalReasons(cfg: KraftConfig, maxLogLength: number): string[]
     leaders.flatMap((l) => epochs.map((e) => why.inconsistentLeader(l, e))),
   );
   add(offsets.map(call.truncateTo), offsets.map(why.belowHighWatermark));
+  add(offsets.map(call.updateHighWatermark), offsets.map(why.nonMonotonicHighWatermark));
   return out;
 }

@@ -50,6 +50,9 @@ test('every preset states its verdict and turns deadlock detection off (budgets 
       ['kraft-nudge-live', 'holds'],
       ['kraft-final-live', 'holds'],
       ['kraft-shipped-live', 'holds'],
+      ['kraft-deep-diverge', 'holds'],
+      ['kraft-deep-restart', 'holds'],
+      ['kraft-deep-4voters', 'holds'],
       ['kraft-bench', 'holds'],
     ],
   );
@@ -197,10 +200,26 @@ test('kraft-bench: exhaustive, no safety violation, reaching a diverging-epoch t
   );
   const r = await checkModel({ ...model, properties: [...model.properties, diverging] }, { deadlock: false }, { spec: 'kraft', preset: 'kraft-bench', params });
   assert.equal(r.status, 'holds');
-  assert.equal(r.stats.distinct, 115611);
+  assert.equal(r.stats.distinct, 116765);
   assert.equal(r.stats.depth, 29);
   assert.ok(r.witnesses.includes('DivergingFetch'));
 });
+
+/** The deeper presets of the default suite, exhaustive: distinct states and depth as `ci/kmc.baseline.json` records them. */
+const DEEP: readonly { preset: string; distinct: number; depth: number }[] = [
+  { preset: 'kraft-deep-diverge', distinct: 136590, depth: 32 },
+  { preset: 'kraft-deep-restart', distinct: 593434, depth: 36 },
+  { preset: 'kraft-deep-4voters', distinct: 750816, depth: 38 },
+];
+
+for (const { preset, distinct, depth } of DEEP) {
+  test(`${preset}: exhaustive, no safety violation in ${distinct} states`, { skip: !process.env.KMC_SLOW && 'set KMC_SLOW=1 (20-30 s each)' }, async () => {
+    const r = await check(preset);
+    assert.equal(r.status, 'holds');
+    assert.deepEqual([r.stats.distinct, r.stats.depth], [distinct, depth]);
+    assert.ok(r.witnesses.includes('LeaderElected'), `${preset} elects a new leader`);
+  });
+}
 
 test('from a fresh quorum (all Unattached in epoch 0) the same bug follows the first election', { skip: SLOW }, async () => {
   const r = await check('kraft-16281', { init: 'fresh', maxElectionTimeouts: 2 });
@@ -271,6 +290,12 @@ const TO_DEPTH: readonly { preset: string; depth: number; distinct: number; gene
     witnesses: ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteToOwnFollower', 'PreVoteReplyNamesKnownLeader', 'LeaderElectedAfterDiskLoss'],
   },
   { preset: 'kraft-bench', depth: 7, distinct: 1853, generated: 5232, witnesses: ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'ValueCommitted', 'LeaderResigned'] },
+  { preset: 'kraft-deep-diverge', depth: 7, distinct: 1486, generated: 4152, witnesses: ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'ValueCommitted', 'PreVoteReplyNamesKnownLeader'] },
+  {
+    preset: 'kraft-deep-restart', depth: 7, distinct: 5483, generated: 14799, fault: 'RestartWithState',
+    witnesses: ['LeaderElected', 'PreVoteRejectedWithKnownLeader', 'ValueCommitted', 'LeaderResigned', 'PreVoteReplyNamesKnownLeader'],
+  },
+  { preset: 'kraft-deep-4voters', depth: 7, distinct: 27851, generated: 85640, fault: 'RestartWithState', witnesses: ['PreVoteRejectedWithKnownLeader', 'LeaderResigned', 'PreVoteReplyNamesKnownLeader'] },
 ];
 
 for (const { preset, depth, distinct, generated, witnesses, fault, closesTrigger } of TO_DEPTH) {

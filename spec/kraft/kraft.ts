@@ -20,7 +20,7 @@ import { kraftLayout } from './layout.ts';
 import { immutableMessages } from './messages.ts';
 import { packedMessages } from './packedMessages.ts';
 import type { KraftMutation } from './mutations.ts';
-import { Entry, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
+import { Entry, majority, type FourthCondition, type KraftConfig, KraftState, type ProspectiveRules, Replica, type ResignedTimeout, type Timers } from './state.ts';
 
 export function configOf(params: ParamValues): KraftConfig {
   const n = params.voters as number;
@@ -100,7 +100,7 @@ function modelOf(cfg: KraftConfig, params: ParamValues, form: KraftForm): Model<
         crashes: cfg.maxCrashes > 0,
         losses: cfg.maxLosses > 0,
         cuts: cfg.maxConnectivityChanges > 0,
-      }),
+      }, majority(cfg)),
       ...(params.liveness === 'prospective' || params.liveness === 'both' ? [notStuckInProspective()] : []),
       ...(params.liveness === 'election' || params.liveness === 'both' ? [eventuallyLeaderElected()] : []),
     ],
@@ -330,6 +330,35 @@ export default defineSpec<KraftState>({
         'EventuallyLeaderElected (a leader is elected whenever none leads) and NotStuckInProspective. With budgeted ' +
         'timers EventuallyLeaderElected fails in every preset: a spent timer budget is a timer that never fires again.',
       params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', nudge: true, timers: 'timely', maxEpoch: 3, maxFetchTimeouts: 0, maxElectionTimeouts: 0, liveness: 'both' },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-deep-diverge',
+      description:
+        'Kafka as shipped (KIP-996 Prospective, KAFKA-17642) at the depth where log bugs live: two client values, two follower ' +
+        'fetch timeouts and epoch 3, so a leader of epoch 2 can write an entry that only it holds, lose leadership, and see its ' +
+        'log truncated by the leader of epoch 3 (diverging-epoch truncation, KIP-595 / KIP-101 style). Holds.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 2, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-deep-restart',
+      description:
+        'Kafka as shipped with a restart that keeps the disk: the epoch, leader and vote are durable (QuorumState.initialize reads ' +
+        'the stored election state), the high watermark is not. One client value, two fetch timeouts, epoch 3. Holds.',
+      params: { ...FIX_BOUNDS, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 1, maxRestarts: 1, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
+      expect: { verdict: 'holds' },
+      options: { deadlock: false },
+    },
+    {
+      name: 'kraft-deep-4voters',
+      description:
+        'Kafka as shipped with four voters (a majority is 3 of 4, LeaderState), a restart keeping the disk, two fetch timeouts and ' +
+        'epoch 3: two Prospectives can campaign in one epoch and split the vote. No client value (one more multiplies the states ' +
+        'past what the default suite affords). Holds.',
+      params: { ...FIX_BOUNDS, voters: 4, prospective: 'kip996', resignedTimeout: 'unattached', maxEpoch: 3, maxValues: 0, maxRestarts: 1, maxResigns: 0, maxElectionTimeouts: 0, maxFetchTimeouts: 2 },
       expect: { verdict: 'holds' },
       options: { deadlock: false },
     },

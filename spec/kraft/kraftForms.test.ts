@@ -65,7 +65,10 @@ const DISTINCT: Readonly<Record<string, number>> = {
   'kraft-stuck-prospective': 7484,
   'kraft-nudge-live': 27199,
   'kraft-final-live': 32232,
-  'kraft-bench': 115611,
+  'kraft-bench': 116765,
+  'kraft-deep-diverge': 136590,
+  'kraft-deep-restart': 593434,
+  'kraft-deep-4voters': 750816,
 };
 const QUICK = new Set(['kraft-16281', 'kraft-double-vote']);
 /** How deep the fast tier cross-checks the other presets: a few hundred to 1,500 states each. */

@@ -24,6 +24,19 @@ export const KRAFT_MUTATIONS = {
   hwmFromLeaderAlone: 'the leader advances the high watermark to its own log end, without a majority',
   fetchWithoutDivergenceCheck: 'the leader answers a fetch without checking the follower log for divergence',
   fetchFromAnyEpoch: 'the leader answers fetches of other epochs as if they were of its own',
+  // The vote's log comparison (`KafkaRaftClient.handleVoteRequest` -> `OffsetAndEpoch.compareTo`: epoch first, then offset).
+  voteLogOffByOne: "the log comparison accepts a candidate whose log ends one entry short of the voter's",
+  voteLogStrict: 'the log comparison wants the candidate strictly ahead (`>` for `>=`): equal logs are refused',
+  voteLogEpochOnly: 'the log comparison looks at the last epoch only, not the end offset',
+  voteLogOffsetOnly: 'the log comparison looks at the end offset only, not the last epoch',
+  // Majorities (`LeaderState`, `EpochElection.majoritySize`: size / 2 + 1).
+  majorityHalf: 'the majority is computed as size / 2, without the + 1 (votes and the high watermark)',
+  // Durable election state (`QuorumState.initialize` reads the stored `ElectionState`).
+  restartForgetsVote: 'a restart forgets the vote cast in the current epoch (the stored election state loses `votedFor`)',
+  // Followers (`FollowerState.updateHighWatermark`, `KafkaRaftClient.handleFetchResponse`).
+  followerHwmPastLogEnd: "a follower takes the leader's high watermark as is, past its own log end",
+  // Leaders (`KafkaRaftClient.handleFetchRequest`: the replica state is updated only for a valid fetch).
+  leaderRecordsInvalidFetch: "the leader records a follower's fetch offset from a fetch that diverges from its log",
   followerIgnoresDivergingEpoch: 'a follower told its log diverges keeps it and fetches again (`KafkaRaftClient.handleFetchResponse` truncates)',
 } as const;
 

@@ -9,8 +9,10 @@ import { voteRequest, voteResponse } from './messages.ts';
 const defaults = Object.fromEntries(spec.params.map((p) => [p.name, p.default]));
 const established = (): KraftState => initialState(configOf(defaults));
 const fresh = (): KraftState => initialState(configOf({ ...defaults, init: 'fresh' }));
-const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true, electionTimeouts: true, prospectiveKeepsLeader: true, resignedProspective: true, crashes: true, losses: true, cuts: true });
-const holds = (name: string, s: KraftState): boolean => props.find((p) => p.name === name)!.test(s);
+const props = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true, electionTimeouts: true, prospectiveKeepsLeader: true, resignedProspective: true, crashes: true, losses: true, cuts: true }, 2);
+/** Without crashes, CommittedOnMajority is checked too. */
+const withoutCrashes = kraftProperties({ initialLeaderEpoch: 1, values: true, resignations: true, electionTimeouts: true, prospectiveKeepsLeader: true, resignedProspective: true, crashes: false, losses: true, cuts: true }, 2);
+const holds = (name: string, s: KraftState): boolean => (props.find((p) => p.name === name) ?? withoutCrashes.find((p) => p.name === name)!).test(s);
 const edit = (s: KraftState, id: string, f: (r: Replica) => Replica): KraftState => s.setIn(['replicas', id], f(s.replicas.get(id)!));
 
 const LC1 = Entry({ epoch: 1, value: null });
@@ -27,7 +29,7 @@ test('every property is declared symmetric', () => {
 });
 
 test('witnesses of features whose budget is zero are left out', () => {
-  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false, electionTimeouts: true, prospectiveKeepsLeader: false, resignedProspective: true, crashes: false, losses: false, cuts: false }).map((p) => p.name);
+  const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false, electionTimeouts: true, prospectiveKeepsLeader: false, resignedProspective: true, crashes: false, losses: false, cuts: false }, 2).map((p) => p.name);
   assert.ok(!names.includes('ValueCommitted') && !names.includes('LeaderResigned'));
   assert.ok(names.includes('LeaderElected') && names.includes('PreVoteRejectedWithKnownLeader'));
 });
@@ -80,6 +82,32 @@ test('LeaderCompleteness: a current leader must hold the acknowledged values; a 
   assert.equal(holds('LeaderCompleteness', established()), true);
 });
 
+test('LeaderHoldsCommitted: a leader extends the committed prefix of every replica not ahead of its epoch, read from logs', () => {
+  // r2 leads epoch 2 without v0, which r3 (epoch 1) holds below its high watermark: no acknowledgement needed.
+  const s = edit(established().set('acked', Set()), 'r1', (r) => r.merge({ role: 'Follower', leader: 'r2', epoch: 2, endOffsets: r.endOffsets.clear() }));
+  const lacking = edit(s, 'r2', (r) => r.merge({ role: 'Leader', leader: 'r2', epoch: 2, log: List([LC1]), hwm: 1, fetched: false }));
+  assert.equal(holds('LeaderHoldsCommitted', lacking), false);
+  assert.equal(holds('LeaderHoldsCommitted', edit(lacking, 'r3', (r) => r.set('hwm', 1))), false, 'r1 (epoch 2) still has hwm 2');
+  const newer = edit(edit(lacking, 'r3', (r) => r.set('epoch', 3)), 'r1', (r) => r.set('epoch', 3));
+  assert.equal(holds('LeaderHoldsCommitted', newer), true, 'replicas ahead of the leader are not its business');
+  assert.equal(holds('LeaderHoldsCommitted', established()), true);
+});
+
+test('CommittedOnMajority: entries below a leader high watermark are on a majority of logs, whatever the leader recorded', () => {
+  let s = established();
+  assert.equal(holds('CommittedOnMajority', s), true);
+  s = edit(s, 'r2', (r) => r.set('log', List([LC1, Entry({ epoch: 1, value: 'vX' })])).set('hwm', 1));
+  assert.equal(holds('CommittedOnMajority', s), true, 'r1 and r3 hold [LC1, v0]');
+  s = edit(s, 'r3', (r) => r.set('log', List([LC1])).set('hwm', 1));
+  assert.equal(holds('CommittedOnMajority', s), false, 'only r1 holds v0 at offset 1');
+  assert.equal(holds('CommittedOnMajority', edit(s, 'r1', (r) => r.set('hwm', 1))), true);
+});
+
+test('HighWatermarkWithinLog: a high watermark past the log end is a violation', () => {
+  assert.equal(holds('HighWatermarkWithinLog', edit(established(), 'r2', (r) => r.set('hwm', 3))), false);
+  assert.equal(holds('HighWatermarkWithinLog', established()), true);
+});
+
 test('AckedValueNotLost: an acknowledged value must stay on a disk that was not lost', () => {
   let s = established();
   for (const id of ['r2', 'r3']) s = edit(s, id, (r) => r.set('log', List([LC1])).set('hwm', 1));
@@ -94,7 +122,6 @@ test('ValidRolesAndStates: each state carries only its own data', () => {
     ['Prospective without its own vote', (r) => r.merge({ role: 'Prospective', leader: null, votes: Set(['r3']), fetched: false })],
     ['Candidate not voting for itself', (r) => r.merge({ role: 'Candidate', leader: null, votes: Set(['r2']), votedFor: 'r1', fetched: false })],
     ['votes outside an election', (r) => r.set('votes', Set(['r2']))],
-    ['high watermark past the log end', (r) => r.set('hwm', 3)],
     ['fetched flag on a non-follower', (r) => r.merge({ role: 'Unattached', leader: null })],
     ['follower offsets on a non-leader', (r) => r.set('endOffsets', r.endOffsets.set('r1', 1))],
   ];

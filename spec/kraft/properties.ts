@@ -96,6 +96,34 @@ export function leaderCompleteness(s: KraftState): boolean {
   });
 }
 
+/**
+ * Raft Leader Completeness read from logs alone (no acknowledgement ghost): a leader's log extends the
+ * committed prefix `[0, hwm)` of every replica whose epoch is not newer than the leader's. Such a high
+ * watermark was set in that epoch or earlier, and every later leader must hold what it covers.
+ */
+export function leaderHoldsCommitted(s: KraftState): boolean {
+  return each(s, (_, l) => l.role !== 'Leader' || each(s, (_id, o) => o.epoch > l.epoch || o.hwm <= commonPrefix(o.log, l.log)));
+}
+
+/**
+ * Every entry below a leader's high watermark is held by a majority of the voters (`LeaderState.updateHighWatermark`
+ * advances it to the offset a majority has fetched): counted on the logs themselves, not on the fetch offsets
+ * the leader recorded. Voters that lost their disk hold nothing, so this is checked only without crashes.
+ */
+export function committedOnMajority(s: KraftState, quorum: number): boolean {
+  return each(s, (_, l) => {
+    if (l.role !== 'Leader' || l.hwm === 0) return true;
+    let holders = 0;
+    s.replicas.forEach((o) => {
+      if (commonPrefix(o.log, l.log) >= l.hwm) holders++;
+    });
+    return holders >= quorum;
+  });
+}
+
+/** No replica's high watermark passes its own log end (`FollowerState.updateHighWatermark`, `ReplicatedLog`). */
+export const highWatermarkWithinLog = (s: KraftState) => each(s, (_, r) => r.hwm <= r.log.size);
+
 /** Durability: an acknowledged value stays on the disk of some replica that has not lost its disk. */
 export function ackedValueNotLost(s: KraftState): boolean {
   return s.acked.every((v) => some(s, (_, r) => r.role !== 'Dead' && holds(r, v)));
@@ -108,7 +136,6 @@ export function ackedValueNotLost(s: KraftState): boolean {
  */
 export function validRolesAndStates(s: KraftState, prospectiveKeepsLeader = false): boolean {
   return each(s, (id, r) => {
-    if (r.hwm > r.log.size) return false;
     if (r.votes.size > 0 && r.role !== 'Prospective' && r.role !== 'Candidate') return false;
     if (r.rejections.size > 0 && (r.role !== 'Prospective' || !prospectiveKeepsLeader || r.rejections.some((t) => r.votes.has(t)))) return false;
     if (r.endOffsets.size > 0 && r.role !== 'Leader') return false;
@@ -186,7 +213,8 @@ export function preVoteReplyNamesKnownLeader(s: KraftState): boolean {
   });
 }
 
-export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
+/** The KRaft properties; `quorum` is the majority of the voter set. */
+export function kraftProperties(w: KraftWitnesses, quorum: number): Property<KraftState>[] {
   // Every invariant reads only the replicas and the acknowledged values (replicaVerdicts.ts).
   const kept = new ReplicaVerdicts();
   return [
@@ -196,6 +224,9 @@ export function kraftProperties(w: KraftWitnesses): Property<KraftState>[] {
     always('LogMatching', 'two logs with an entry of the same epoch at the same offset are identical up to it', kept.of(logMatching), symmetric),
     always('NoLogDivergence', 'logs agree below both high watermarks', kept.of(noLogDivergence), symmetric),
     always('LeaderCompleteness', 'a current leader holds every acknowledged value', kept.of(leaderCompleteness), symmetric),
+    always('LeaderHoldsCommitted', "a leader's log extends every committed prefix of a replica not ahead of its epoch", kept.of(leaderHoldsCommitted), symmetric),
+    ...(w.crashes ? [] : [always<KraftState>('CommittedOnMajority', "every entry below a leader's high watermark is on a majority of the voters' logs", kept.of((s) => committedOnMajority(s, quorum)), symmetric)]),
+    always('HighWatermarkWithinLog', "no replica's high watermark passes its log end", kept.of(highWatermarkWithinLog), symmetric),
     always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', kept.of(ackedValueNotLost), symmetric),
     always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', kept.of((s) => validRolesAndStates(s, w.prospectiveKeepsLeader)), symmetric),
     sometimes('LeaderElected', 'an election completes: a leader of a new epoch exists', (s) => newLeader(s, w), symmetric),

@@ -1,7 +1,7 @@
 /**
  * Verdicts of the KRaft invariants kept by what they read: every invariant reads only the replicas and
  * the acknowledged values, and the states of a search share those far more than they differ in them
- * (they differ in the messages in flight and the budgets spent: kraft-bench has 115,611 states and
+ * (they differ in the messages in flight and the budgets spent: kraft-bench had 115,611 states and
  * 6,270 distinct replicas-and-acknowledgements). For a packed state each verdict is computed once per
  * distinct bytes of those two fields, when first asked for (an invariant after a violated one is never
  * asked, as before). Bounded: emptied when full.
