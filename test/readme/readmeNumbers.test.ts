@@ -43,3 +43,25 @@ test("the README's unclean recovery strategies compared: the steps of each count
   const said = `(\`NoAckedRecordLostEvenUnclean\`, ${row.a.traceLength} steps under Balanced, ${row.b.traceLength} under Aggressive)`;
   assert.ok(readme.includes(said), `the README says: ${said}`);
 });
+
+test("every preset's state count in the README is the one kmc ci records in its baseline", () => {
+  const baseline = JSON.parse(readFileSync(fileURLToPath(new URL('../../ci/kmc.baseline.json', import.meta.url)), 'utf8')) as {
+    checks: Record<string, { preset: string | null; distinct: number; depth: number }>;
+  };
+  const byPreset = new Map(Object.values(baseline.checks).filter((c) => c.preset !== null).map((c) => [c.preset!, c]));
+  // `preset` … (N states[, depth D]) within one sentence: the tables' verdict cells and the prose alike.
+  const said = [
+    ...readme.matchAll(/`([a-z0-9-]+)`[^`]*?\((?:holds \()?(?:[^()`]*?, )?([\d,]+) states(?:, depth (\d+))?\)/g),
+    // A table row: | `preset` | what it is | holds (N states, depth D) |
+    ...readme.matchAll(/\| `([a-z0-9-]+)` \|[^|]*\| holds \(([\d,]+) states, depth (\d+)\) \|/g),
+  ];
+  const checked: string[] = [];
+  for (const [, preset, count, depth] of said) {
+    const recorded = byPreset.get(preset!);
+    if (recorded === undefined) continue;
+    assert.equal(count, n(recorded.distinct), `the README gives ${preset} ${count} states; kmc ci records ${n(recorded.distinct)}`);
+    if (depth !== undefined) assert.equal(Number(depth), recorded.depth, `the README gives ${preset} depth ${depth}; kmc ci records ${recorded.depth}`);
+    checked.push(preset!);
+  }
+  assert.ok(new Set(checked).size >= 8, `checked ${checked.join(', ')}`);
+});
