@@ -15,6 +15,8 @@ import { writeSync } from 'node:fs';
 
 const GRACE_MS = 2000;
 const PARENT_POLL_MS = 500;
+/** How long a child finishing a level for its last checkpoint may go without reporting (writing the files included). */
+const FINISHING_QUIET_MS = 30_000;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
 const STOPPING = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };
 
@@ -33,6 +35,7 @@ export function launch(script, args, nodeArgs, env) {
   let stats = null;
   let deadlineTimer;
   let graceTimer;
+  let finishingTimer;
   let stoppingFor = null;
   let childExited = false;
 
@@ -87,7 +90,14 @@ export function launch(script, args, nodeArgs, env) {
 
   child.on('message', (m) => {
     if (m === null || typeof m !== 'object') return;
-    if (m.kind === 'stats') stats = m;
+    if (m.kind === 'stats') {
+      stats = m;
+      // Finishing a level for a last checkpoint: alive as long as it reports progress.
+      if (finishingTimer !== undefined) finishingTimer.refresh();
+    } else if (m.kind === 'finishing') {
+      clearTimeout(graceTimer);
+      finishingTimer = setTimeout(() => end('stopped, but the level being finished for a last checkpoint made no progress for 30 s', 'interrupted'), FINISHING_QUIET_MS);
+    }
     else if (m.kind === 'deadline') {
       clearTimeout(deadlineTimer);
       const wait = Math.max(0, m.at - Date.now()) + GRACE_MS;
@@ -111,6 +121,7 @@ export function launch(script, args, nodeArgs, env) {
     childExited = true;
     clearTimeout(graceTimer);
     clearTimeout(deadlineTimer);
+    clearTimeout(finishingTimer);
     if (signal !== null) {
       for (const s of FORWARDED) process.removeAllListeners(s);
       process.kill(process.pid, signal);

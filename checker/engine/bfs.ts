@@ -57,6 +57,8 @@ export async function breadthFirst<S>(
   let next: Frontier<S> | null = null;
   const levelStarts = resumed ? [...resumed.levelStarts] : [0];
   let lastCheckpointAt = limits.seconds;
+  /** A stop came while checkpoints are on: the level is finished and checkpointed first. */
+  let finishing = false;
   // Frontiers spill to disk only under a memory budget; without one the heap guard and the machine decide.
   const spills = options.memoryBudgetBytes !== undefined || options.frontierMemoryBytes !== undefined;
   const spillDir = spills ? (options.spillDirectory ?? join(tmpdir(), 'kmc-spill')) : undefined;
@@ -306,7 +308,11 @@ export async function breadthFirst<S>(
           }
         }
         const reason = limits.exceeded(log.size, memory());
-        if (reason !== null) return outcome({ kind: 'incomplete', reason });
+        if (reason === 'interrupted' && checkpoints.write && current instanceof ByteFrontier) {
+          // Stopped with checkpoints on: finish this level and write a last checkpoint, then stop.
+          if (!finishing) options.onFinishingLevel?.();
+          finishing = true;
+        } else if (reason !== null) return outcome({ kind: 'incomplete', reason });
         limits.progress({ distinct: log.size, generated, queued: current.remaining + next.length, depth });
         if (limits.shouldYield()) await yieldToEventLoop();
       }
@@ -318,7 +324,7 @@ export async function breadthFirst<S>(
     nextQueue = next;
     levelStarts.push(log.size - current.length);
     const every = checkpoints.write?.everySeconds ?? Infinity;
-    if (checkpoints.write && current instanceof ByteFrontier && limits.seconds - lastCheckpointAt >= every) {
+    if (checkpoints.write && current instanceof ByteFrontier && (finishing || limits.seconds - lastCheckpointAt >= every)) {
       writeCheckpoint(checkpoints.write, {
         seen,
         log,
@@ -332,6 +338,7 @@ export async function breadthFirst<S>(
         firedCount: expander.firedCount,
       });
       lastCheckpointAt = limits.seconds;
+      if (finishing) return outcome({ kind: 'incomplete', reason: 'interrupted' });
     }
     if (handOver?.(log.size, limits.seconds)) {
       return { seen, log, levelStarts, generated, depth, newStates, witnessesReached, frontier: current };

@@ -186,3 +186,37 @@ test('--checkpoint into a folder that holds a checkpoint is refused, not overwri
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('SIGINT to a run with --checkpoint finishes the level, writes a last checkpoint, and the resumed run ends with the uninterrupted counts (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW || process.platform !== 'linux', timeout: 180_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
+  const dir = tempDir();
+  try {
+    const args = ['check', 'twophase', '--param', 'rm=8', '--workers', '1'];
+    // No periodic checkpoint within the run: the one it leaves is the signal's.
+    const child = spawn(process.execPath, [bin, ...args, '--checkpoint', dir, '--checkpoint-every', '60', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', r));
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGINT');
+    assert.equal(await exited, 4, stderr);
+    assert.match(stderr, /Finishing this level to write a last checkpoint first/);
+    assert.match(stderr, /The last checkpoint in .* holds the search up to depth \d+ \([\d,]+ states\); written as the run stopped, so nothing is lost/);
+    assert.equal(JSON.parse(stdout).reason, 'interrupted');
+    assert.ok(existsSync(join(dir, 'meta.json')), 'the signal left a checkpoint');
+    const resumed = spawn(process.execPath, [bin, ...args, '--resume', dir, '--json', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    resumed.stdout.on('data', (d) => (out += d));
+    assert.equal(await new Promise((r) => resumed.on('close', r)), 0);
+    const full = await checkModel(twoPhase.build({ rm: 8 }), { workers: 1 }, label({ rm: 8 }));
+    const report = JSON.parse(out) as { distinct: number; generated: number; depth: number };
+    assert.deepEqual([report.distinct, report.generated, report.depth], [full.stats.distinct, full.stats.generated, full.stats.depth]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

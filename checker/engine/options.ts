@@ -46,6 +46,11 @@ export interface CheckOptions {
   readonly workersByDefault?: boolean;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
-  /** Polled between batches; returning true ends the run as `incomplete` (`interrupted`). */
+  /**
+   * Polled between batches; returning true ends the run as `incomplete` (`interrupted`). A search that
+   * writes checkpoints first finishes its level and writes one, so that the stop loses nothing.
+   */
   readonly shouldStop?: () => boolean;
+  /** Called once when a stop is deferred to the end of the level, for its last checkpoint. */
+  readonly onFinishingLevel?: () => void;
 }

@@ -8,7 +8,9 @@ import type { Progress } from '../engine/result.ts';
 export type ToLauncher =
   | { readonly kind: 'stats'; readonly distinct: number; readonly generated: number; readonly depth: number; readonly seconds: number }
   | { readonly kind: 'deadline'; readonly at: number; readonly what: string }
-  | { readonly kind: 'no-deadline' };
+  | { readonly kind: 'no-deadline' }
+  /** A stop is deferred to the end of the level for a last checkpoint: the child keeps reporting progress. */
+  | { readonly kind: 'finishing' };
 
 /** How often the launcher hears of progress. */
 export const STATS_INTERVAL_MS = 250;

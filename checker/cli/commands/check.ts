@@ -4,7 +4,7 @@ import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
-import { announceDeadline, progressWithLauncher } from '../../run/launcherChannel.ts';
+import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 
 export const checkCommand: KmcCommand = {
@@ -44,6 +44,7 @@ export const checkCommand: KmcCommand = {
       import('chalk'),
     ]);
     const display = progressDisplay(Boolean(argv.quiet) || Boolean(argv.json));
+    let checkpointedAtStop = false;
     const progress = progressWithLauncher(display.onProgress, display.progressIntervalMs);
     const timeLimitSeconds = positiveNumber('time-limit', argv['time-limit']);
     announceDeadline(timeLimitSeconds, '--time-limit');
@@ -67,6 +68,11 @@ export const checkCommand: KmcCommand = {
         ...(plan.workersByDefault ? { workersByDefault: true } : {}),
         shouldStop: interruptFlag(),
         ...progress,
+        onFinishingLevel: () => {
+          checkpointedAtStop = true;
+          process.stderr.write('Finishing this level to write a last checkpoint first (send the signal again to quit at once)\n');
+          tellLauncher({ kind: 'finishing' });
+        },
       },
     });
     display.done();
@@ -95,7 +101,7 @@ export const checkCommand: KmcCommand = {
     }
     if (writeError) process.stderr.write(`${chalk.red('error:')} ${writeError}\n`);
     const checkpointDir = argv.checkpoint ?? argv.resume;
-    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${checkpointNote(String(checkpointDir), String(argv.spec))}\n`);
+    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${checkpointNote(String(checkpointDir), String(argv.spec), checkpointedAtStop)}\n`);
     return exitCodeOf(run.result);
   },
 };
@@ -104,9 +110,10 @@ export const checkCommand: KmcCommand = {
  * What a stopped run with checkpoints leaves: checkpoints are written at level boundaries, so the search
  * since the last one is not saved, and a run stopped before its first has none.
  */
-function checkpointNote(dir: string, spec: string): string {
+function checkpointNote(dir: string, spec: string, atStop: boolean): string {
   const meta = `${dir}/meta.json`;
   if (!existsSync(meta)) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
   const { depth, distinct } = JSON.parse(readFileSync(meta, 'utf8')) as { depth: number; distinct: number };
-  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); the search since then is not saved. Continue with: kmc check ${spec} … --resume ${dir}`;
+  const since = atStop ? 'written as the run stopped, so nothing is lost' : 'the search since then is not saved';
+  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}`;
 }

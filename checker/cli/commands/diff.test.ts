@@ -31,6 +31,9 @@ ElectionSafety                  holds               holds
 LogMatching                     holds               holds
 NoLogDivergence                 holds               holds
 LeaderCompleteness              holds               holds
+LeaderHoldsCommitted            holds               holds
+CommittedOnMajority             holds               holds
+HighWatermarkWithinLog          holds               holds
 AckedValueNotLost               holds               holds
 ValidRolesAndStates             violated (4 steps)  holds          fixed by B
 LeaderElected                   never reached       never reached
@@ -66,6 +69,9 @@ test('kmc diff kraft as JSON and Markdown', async () => {
       ['LogMatching', 'holds', undefined, 'holds', 'same'],
       ['NoLogDivergence', 'holds', undefined, 'holds', 'same'],
       ['LeaderCompleteness', 'holds', undefined, 'holds', 'same'],
+      ['LeaderHoldsCommitted', 'holds', undefined, 'holds', 'same'],
+      ['CommittedOnMajority', 'holds', undefined, 'holds', 'same'],
+      ['HighWatermarkWithinLog', 'holds', undefined, 'holds', 'same'],
       ['AckedValueNotLost', 'holds', undefined, 'holds', 'same'],
       ['ValidRolesAndStates', 'violated', 4, 'holds', 'fixed'],
       ['LeaderElected', 'unreached', undefined, 'unreached', 'same'],

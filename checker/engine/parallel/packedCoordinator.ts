@@ -171,6 +171,8 @@ async function search<S>(
   const workers = pool.workers;
   const levelStarts = [...resume.levelStarts];
   let lastCheckpointAt = limits.seconds;
+  /** A stop came while checkpoints are on: the level is finished and checkpointed first. */
+  let finishing = false;
   const witnessesReached = Uint8Array.from(resume.witnessesReached);
   const frontier = resume.frontier as ByteFrontier<unknown>;
   const width = frontier.width;
@@ -253,7 +255,11 @@ async function search<S>(
       stop = merge(c, starts[chunk]!);
       if (stop === null) {
         const reason = limits.exceeded(log.size, memory());
-        if (reason !== null) stop = { kind: 'incomplete', reason };
+        if (reason === 'interrupted' && checkpoint) {
+          // Stopped with checkpoints on: finish this level and write a last checkpoint, then stop.
+          if (!finishing) options.onFinishingLevel?.();
+          finishing = true;
+        } else if (reason !== null) stop = { kind: 'incomplete', reason };
         limits.progress({ distinct: log.size, generated, queued: levelSize - starts[chunk + 1]! + nextLevel.count, depth });
       }
     }
@@ -269,7 +275,7 @@ async function search<S>(
     const spare = levelBuffer;
     levelBuffer = nextLevel;
     levelStarts.push(levelFirstId);
-    if (checkpoint && limits.seconds - lastCheckpointAt >= checkpoint.everySeconds) {
+    if (checkpoint && (finishing || limits.seconds - lastCheckpointAt >= checkpoint.everySeconds)) {
       writeCheckpoint(checkpoint, {
         seen,
         log,
@@ -283,6 +289,7 @@ async function search<S>(
         firedCount: expander.firedCount,
       });
       lastCheckpointAt = limits.seconds;
+      if (finishing) return outcome({ kind: 'incomplete', reason: 'interrupted' });
     }
     // Memory already written is reused: each first write to a page of a fresh buffer is a page fault.
     nextLevel = spare !== null ? spare.emptied() : new LevelBuffer(stride, levelSize * 2);
