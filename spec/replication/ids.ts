@@ -36,3 +36,6 @@ export function maskOfIds(ids: Iterable<number>): number {
   for (const b of ids) mask |= bit(b);
   return mask;
 }
+
+/** `LeaderConstants.NO_LEADER`. */
+export const NO_LEADER = -1;

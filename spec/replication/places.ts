@@ -8,7 +8,8 @@
  */
 import type { Key, LType, RecordType } from '../layout/index.ts';
 import type { IntType, MapType, OptionType, SeqType } from '../layout/types.ts';
-import { NO_LEADER, type ReplicationState } from './state.ts';
+import { NO_LEADER } from './ids.ts';
+import type { ReplicationState } from './state.ts';
 import { type TopicPartition, topicPartitionsOf } from './topicPartition.ts';
 
 /** A `PartitionRegistration`'s fields. `leader`'s code is the leader plus one (`NO_LEADER` is code 0). */

@@ -19,8 +19,8 @@ import { placesOf } from './places.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 import { clearView, inCopy, putByte, putLogPrefix, writesInPlace } from './writes.ts';
 
-/** `LeaderConstants.NO_LEADER`. */
-export const NO_LEADER = -1;
+import { NO_LEADER } from './ids.ts';
+export { NO_LEADER } from './ids.ts';
 
 /**
  * The bounds of the state, derived from the parameters: every value a reachable state holds lies inside
