@@ -109,6 +109,16 @@ export function hasCheckpoint(dir: string): boolean {
   return existsSync(join(dir, 'meta.json'));
 }
 
+/** How far the checkpoint in `dir` goes (its manifest's depth and states), or null when there is none to read. */
+export function checkpointExtent(dir: string): { readonly depth: number; readonly distinct: number } | null {
+  try {
+    const { depth, distinct } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { depth: number; distinct: number };
+    return { depth, distinct };
+  } catch {
+    return null;
+  }
+}
+
 export function readCheckpoint(dir: string, expected: CheckpointIdentity): CheckpointState {
   if (!hasCheckpoint(dir)) throw new CheckpointError(`${dir} holds no checkpoint (no meta.json); write one with kmc check --checkpoint ${dir}`);
   let meta: {

@@ -1,5 +1,4 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
-import { existsSync, readFileSync } from 'node:fs';
 import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
@@ -101,7 +100,7 @@ export const checkCommand: KmcCommand = {
     }
     if (writeError) process.stderr.write(`${chalk.red('error:')} ${writeError}\n`);
     const checkpointDir = argv.checkpoint ?? argv.resume;
-    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${checkpointNote(String(checkpointDir), String(argv.spec), checkpointedAtStop)}\n`);
+    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${await checkpointNote(String(checkpointDir), String(argv.spec), checkpointedAtStop)}\n`);
     return exitCodeOf(run.result);
   },
 };
@@ -110,10 +109,11 @@ export const checkCommand: KmcCommand = {
  * What a stopped run with checkpoints leaves: checkpoints are written at level boundaries, so the search
  * since the last one is not saved, and a run stopped before its first has none.
  */
-function checkpointNote(dir: string, spec: string, atStop: boolean): string {
-  const meta = `${dir}/meta.json`;
-  if (!existsSync(meta)) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
-  const { depth, distinct } = JSON.parse(readFileSync(meta, 'utf8')) as { depth: number; distinct: number };
+async function checkpointNote(dir: string, spec: string, atStop: boolean): Promise<string> {
+  const { checkpointExtent } = await import('../../engine/checkpoint.ts');
+  const extent = checkpointExtent(dir);
+  if (extent === null) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
+  const { depth, distinct } = extent;
   const since = atStop ? 'written as the run stopped, so nothing is lost' : 'the search since then is not saved';
   return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}`;
 }

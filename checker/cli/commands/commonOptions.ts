@@ -3,11 +3,17 @@ import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { UserError } from '../../run/userError.ts';
 
-export function specOptions(y: Argv): Argv {
+/** Which spec, preset and parameters. */
+export function specArguments(y: Argv): Argv {
   return y
     .positional('spec', { type: 'string', describe: 'A bundled spec name (kmc list) or the path of your own .ts/.js spec module' })
     .option('preset', { type: 'string', describe: 'A named parameter set of the spec (kmc list shows them)' })
-    .option('param', { type: 'string', array: true, default: [], describe: 'Set a parameter: NAME=VALUE (repeatable)' })
+    .option('param', { type: 'string', array: true, default: [], describe: 'Set a parameter: NAME=VALUE (repeatable)' });
+}
+
+/** The spec's arguments and a check's output options. */
+export function specOptions(y: Argv): Argv {
+  return specArguments(y)
     .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object on stdout' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress display' })
     .option('out', { type: 'string', describe: 'Folder to write the counterexample to (ITF, text and pictures)' });

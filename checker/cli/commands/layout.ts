@@ -7,7 +7,7 @@ import { ExitCode } from '../../run/exitCodes.ts';
 import { prepareCheck } from '../../run/runCheck.ts';
 import { UserError } from '../../run/userError.ts';
 import { fmt } from '../progressDisplay.ts';
-import { positiveInt, positiveNumber } from './commonOptions.ts';
+import { positiveInt, positiveNumber, specArguments } from './commonOptions.ts';
 import { suggest } from '../../layout/suggest.ts';
 import { ShapeError } from '../../layout/shape.ts';
 
@@ -15,11 +15,7 @@ export const layoutCommand: KmcCommand = {
   command: 'layout <what> <spec>',
   describe: "Suggest a state layout for a spec kept on Immutable.js: 'kmc layout suggest SPEC [--preset P]' explores it for a while and prints the declaration to paste",
   builder: (y) =>
-    y
-      .positional('what', { type: 'string', describe: 'suggest' })
-      .positional('spec', { type: 'string', describe: 'A bundled spec name (kmc list) or the path of your own .ts/.js spec module' })
-      .option('preset', { type: 'string', describe: 'A named parameter set of the spec (kmc list shows them)' })
-      .option('param', { type: 'string', array: true, default: [], describe: 'Set a parameter: NAME=VALUE (repeatable)' })
+    specArguments(y.positional('what', { type: 'string', describe: 'suggest' }))
       .option('max-states', { type: 'string', default: '200000', describe: 'Most distinct states to explore' })
       .option('time-limit', { type: 'string', default: '30', describe: 'Most seconds to explore' }),
   run: async (argv) => {
