@@ -3,7 +3,7 @@
  * cannot stop itself: the launcher ends it. Time limits, budgets and signals, sent to kmc or through npx,
  * end every run within the grace period with the stats so far and exit 4, and leave no process behind.
  */
-import { test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,12 @@ const bin = join(root, 'dist/checker/cli/bin.mjs');
 const spec = join(root, 'test/fixtures/hangingSpec.ts');
 const linux = process.platform === 'linux';
 const { KMC_HEAP_SET: _, KMC_LAUNCHER_PID: __, ...parentEnv } = process.env;
-const env = { ...parentEnv, NO_COLOR: '1' };
+const marker = join(mkdtempSync(join(tmpdir(), 'kmc-hang-')), 'hanging');
+const env = { ...parentEnv, NO_COLOR: '1', KMC_HANG_MARKER: marker };
+// Under a limit the hang must come before the limit on a slow machine, yet after the first progress report.
+const hangSooner = { ...env, KMC_HANG_AT: '500000' };
+// kmc ci's budget message needs no progress report: the hang comes at once.
+const hangAtOnce = { ...env, KMC_HANG_AT: '50000' };
 const slow = !process.env.KMC_SLOW;
 
 interface Ended {
@@ -56,17 +61,22 @@ async function noneLeft(): Promise<void> {
   assert.deepEqual(left, [], 'no kmc process is left');
 }
 
-/** Waits until the search is stuck in the spec's loop (the launcher has heard of progress by then). */
+beforeEach(() => rmSync(marker, { force: true }));
+
+/** Waits until the search is stuck in the spec's loop: the fixture writes the marker as it enters it. */
 async function stuck(): Promise<void> {
-  await sleep(2500);
+  for (let i = 0; i < 300 && !existsSync(marker); i++) await sleep(100);
+  assert.ok(existsSync(marker), 'the search reached the hanging action within 30 s');
+  rmSync(marker);
+  await sleep(200);
 }
 
 test('--time-limit ends a search whose spec code never returns: the stats so far, exit 4, within the grace period', { skip: !linux || slow, timeout: 60_000 }, async () => {
-  const r = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '3'], { env }));
+  const r = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '5'], { env: hangSooner }));
   assert.equal(r.code, 4, r.stderr);
   assert.match(r.stdout, /^Incomplete: stopped by --time-limit, but the spec's code did not return within 2 s of it; the search was ended from outside\. Stats so far: [\d,]+ distinct states, [\d,]+ generated, depth \d+, [\d.]+ s\.$/m);
-  assert.ok(r.seconds < 8, `ended after ${r.seconds} s`);
-  const json = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '3', '--json'], { env }));
+  assert.ok(r.seconds < 10, `ended after ${r.seconds} s`);
+  const json = await ended(spawn(process.execPath, [bin, 'check', spec, '--no-deadlock', '--time-limit', '5', '--json'], { env: hangSooner }));
   assert.equal(json.code, 4);
   const report = JSON.parse(json.stdout);
   assert.deepEqual([report.status, report.reason], ['incomplete', 'timeLimit']);
@@ -79,11 +89,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const kmc = spawn(process.execPath, [bin, 'check', spec, '--no-deadlock'], { env });
     const done = ended(kmc);
     await stuck();
+    const signalled = performance.now();
     kmc.kill(signal);
     const r = await done;
+    const afterSignal = (performance.now() - signalled) / 1000;
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, new RegExp(`^Incomplete: stopped by ${signal}, but the spec's code did not return within 2 s; the search was ended from outside\\. Stats so far: [\\d,]+ distinct states`, 'm'));
-    assert.ok(r.seconds < 2.5 + 4, `ended after ${r.seconds} s`);
+    assert.ok(afterSignal < 4, `ended ${afterSignal} s after the signal`);
     await noneLeft();
   });
 }
@@ -94,13 +106,13 @@ test('kmc ci ends a check that runs past its time budget, on this thread and on 
     const suite = join(dir, 'suite.yaml');
     writeFileSync(suite, `version: 1\nchecks:\n  - spec: ${spec}\n    expect: holds\n    options: { deadlock: false }\n    budget: { timeSeconds: 2 }\n`);
     // One lane: the check runs on the thread that would report it, so the launcher ends the run.
-    const one = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '1'], { env, cwd: dir }));
+    const one = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '1'], { env: hangAtOnce, cwd: dir }));
     assert.equal(one.code, 4, one.stdout + one.stderr);
     assert.match(one.stdout, /stopped by the time budget of .*hangingSpec\.ts, but the spec's code did not return within 2 s of it/);
     // Two checks on two lanes: the one on a worker thread is ended there, and the run reports it.
     // (TwoPhase with 7 resource managers keeps this thread busy for seconds, so a worker thread takes the second.)
     writeFileSync(suite, `version: 1\nchecks:\n  - spec: twophase\n    params: { rm: 7 }\n    expect: holds\n  - spec: ${spec}\n    expect: holds\n    options: { deadlock: false }\n    budget: { timeSeconds: 2 }\n`);
-    const two = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '2'], { env, cwd: dir }));
+    const two = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '2'], { env: hangAtOnce, cwd: dir }));
     assert.notEqual(two.code, 0, two.stdout + two.stderr);
     assert.match(two.stdout + two.stderr, /ran past its time budget of 2 s by more than 2 s without returning/);
     await noneLeft();
