@@ -62,6 +62,9 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'replication/elr-incarnation-unclean-2-partitions': 'spec/replication/replication.test.ts',
   'replication/balanced-recovery-manager': 'spec/replication/replication.test.ts',
   'replication/balanced-empty': 'spec/replication/replication.test.ts',
+  'replication/diverging-logs': 'spec/replication/replication.test.ts',
+  'replication/diverging-pre-elr': 'spec/replication/replication.test.ts',
+  'replication/diverging-deep': 'spec/replication/replication.test.ts',
   'replication/replication-live': 'spec/replication/liveness.test.ts',
 };
 /** Bounded checks of the default suite run here only with KMC_SLOW=1, and the spec test that checks their preset to a depth. */

@@ -12,7 +12,7 @@ import type { Action, ActionParams, Message, StepEvents } from '../spec.ts';
 import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, isrAt, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
-import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, isPrefixAt, sizeAt } from './log.ts';
+import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, sizeAt } from './log.ts';
 import { type LogShape, placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from './clusterFields.ts';
@@ -161,7 +161,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
     name: 'FetchRecords',
     params: inEvery((_s, tp) => ONE_IN[tp.id]!),
     enabled: (s, p) => fetchSource(s, p.broker, acrossEpochs, tpOf(p)) !== NO_LEADER,
-    step: (m, p, before) => fetch(m, p.broker, fetchSource(before, p.broker, acrossEpochs, tpOf(p)), tpOf(p)),
+    step: (m, p, before) => fetch(m, p.broker, fetchSource(before, p.broker, acrossEpochs, tpOf(p)), tpOf(p), cfg.mutation),
     describe: (s, p, t) => {
       const tp = tpOf(p);
       const l = fetchSource(s, p.broker, acrossEpochs, tp);
@@ -210,14 +210,16 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       if (!controllerLeads(v, leader) || inMask(v.isr, follower)) return false;
       if (v.recovering && cfg.mutation !== 'expandWhileRecovering') return false;
       if (!v.running[follower] || inMask((cfg.mutation === 'expandFencedFollower' ? 0 : v.fenced) | v.cut, follower)) return false;
-      // KIP-841: nor a follower in controlled shutdown. KIP-903 (the AlterPartition carries each new member's
-      // broker epoch and the controller rejects a stale one) needs no guard here: the leader judges a follower
-      // by its current log, never by a fetch state left from an earlier incarnation that lost data.
+      // KIP-841: nor a follower in controlled shutdown.
       if (inMask(v.shuttingDown, follower) && cfg.mutation !== 'expandShuttingDownFollower') return false;
-      const mine = v.logAt[follower]!;
-      const theirs = v.logAt[leader]!;
-      const caughtUp = v.leo[follower]! >= Math.max(v.hw[leader]!, epochStartOffsetAt(v.bytes, theirs, v.leaderEpoch, v.log)) || cfg.mutation === 'expandBeforeCaughtUp';
-      return caughtUp && isPrefixAt(v.bytes, mine, theirs, v.log);
+      // The leader judges the follower by its fetch state (isFollowerInSync), and only on a fetch
+      // (maybeExpandIsr runs in updateFollowerFetchState): the offset of a valid fetch made in the leader's
+      // current epoch. KIP-903: by the follower's current incarnation too (the AlterPartition carries its
+      // broker epoch, and the controller refuses a stale one).
+      const r = placesOf(s).tps[tpOf(p).id]!.replicas[leader]!;
+      const fetched = s._b[s._o + r.fetchOffsets[follower]!]! - 1;
+      if (fetched < 0 || (inMask(s._b[s._o + r.staleFetch]!, follower) && cfg.mutation !== 'expandFromEarlierIncarnation')) return false;
+      return fetched >= Math.max(v.hw[leader]!, epochStartOffsetAt(v.bytes, v.logAt[leader]!, v.leaderEpoch, v.log)) || cfg.mutation === 'expandBeforeCaughtUp';
     },
     step: (m, p) => {
       const tp = tpOf(p);
@@ -447,7 +449,7 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
   const fair = fairness(multi);
   return steps.map(({ step, ...a }) => {
     const run = (m: S, p: any, before: S) => {
-      if (observeMilestones(cfg, before, settle(step(m, p, before), cfg), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
+      if (observeMilestones(cfg, before, settle(step(m, p, before), cfg, before), a.name) !== m) throw new Error(`${a.name}: a step must write into the copy it is given`);
     };
     return { ...a, ...fair[a.name], next: (s: S, p: any) => writeStep(s, p, run) };
   });

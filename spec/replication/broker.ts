@@ -9,9 +9,10 @@ import { commonPrefixAt, epochAt, sameEntryAt, sizeAt, valueAt } from './log.ts'
 import { type PartitionPlaces, placesOf } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
+import type { Mutation } from './mutations.ts';
 import { type Config, NO_LEADER, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
-import { inCopy, putByte, putLogPrefix, writesInPlace } from './writes.ts';
+import { appendEntry, inCopy, putByte, putLogPrefix, writesInPlace } from './writes.ts';
 
 /** Whether `b` is running and believes it leads `tp`. */
 export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition = ONLY): boolean {
@@ -21,17 +22,17 @@ export function actsAsLeader(s: ReplicationState, b: number, tp: TopicPartition 
 /**
  * The leader's work after any step: `Partition.maybeIncrementLeaderHW`, then the delayed produce requests.
  *
- * The leader sees each follower's log as it is now, where Kafka sees the offset of its last fetch: the
- * high watermark is the ISR members' agreement with the leader's log (never more than they hold), and the
- * leader's own high watermark never moves back. KIP-966 (`strictHwm`): it does not advance while the ISR
- * is below min.insync.replicas.
+ * The high watermark is the least of the leader's log end and the last valid fetch offset of every other
+ * member of the ISR the leader acts on (an unknown offset, -1, holds it where it is); it never moves back.
+ * The leader knows only what fetches told it: a record a follower appended in its last fetch counts from
+ * its next one, an offset stays what it was when the follower stopped or was cut off, and a member that
+ * has not fetched since this broker became leader holds the high watermark. KIP-966 (`strictHwm`): it does
+ * not advance while the ISR is below min.insync.replicas. Kafka also waits for a follower outside the ISR
+ * that caught up within replica.lag.time.max.ms and is about to join it; the model has no clock, and that
+ * wait only delays an advance.
  *
- * Only a follower on the leader's side of a network cut fetches from it (`fetchSource`). A cut-off leader
- * (the KIP-250 ghost) still waits for every member of its stale ISR (`Partition.maybeIncrementLeaderHW`
- * bounds the high watermark by each maximal-ISR member's last fetch offset), but learns nothing about the
- * members across the cut, whose logs now follow the new leader. The model keeps no fetch offsets, so such a
- * member holds the high watermark where it is: this loses only a ghost's advance up to offsets a member
- * across the cut had fetched before it while a follower on the ghost's side still lagged.
+ * A cut-off leader (the KIP-250 ghost) acts on its stale ISR the same way: only followers on its side of the
+ * cut can fetch from it (`fetchSource`).
  *
  * Pending requests are the records of the leader's current epoch: only the leader of an epoch appends in
  * it, and a request fails once its leader learns it was deposed, so a later ack is impossible.
@@ -45,25 +46,22 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   const shape = P.log;
   const at = P.tps[tp.id]!;
   const mine = at.replicas[b]!.log;
+  const offsets = at.replicas[b]!.fetchOffsets;
   const bytes = s._b;
   const o = s._o;
   const size = sizeAt(bytes, o + mine, shape);
   const isr = bytes[o + view.isr]!;
   const isrSize = countOf(isr);
-  const cut = bytes[o + P.cut]!;
   const myHw = bytes[o + at.replicas[b]!.hw]!;
-  // What each ISR member agrees on with the leader's log, by broker (-1: not a member). Only acks=quorum
-  // reads it past the high watermark, which it can raise only while below the leader's log end.
-  const agreement = AGREEMENT;
+  // How far the leader knows each ISR member's log reaches, by broker (-1: not a member, or unknown).
+  // Only acks=quorum reads it past the high watermark, which it can raise only while below the log end.
+  const known = KNOWN;
   let low = size;
   if (myHw < size || cfg.acks === 'quorum') for (const m of cfg.replicas) {
-    agreement[m] = -1;
+    known[m] = -1;
     if (!inMask(isr, m)) continue;
-    let k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : commonPrefixAt(bytes, o + mine, o + at.replicas[m]!.log, shape);
-    // A member across the network cut cannot fetch from this leader, so the leader cannot learn what it
-    // holds now: it keeps the high watermark where it is (it can stop an advance, never allow one).
-    if (inMask(cut, m) !== inMask(cut, b)) k = Math.min(k, myHw);
-    agreement[m] = k;
+    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : bytes[o + offsets[m]!]! - 1;
+    known[m] = k;
     if (k < low) low = k;
   }
   let hw = myHw;
@@ -83,7 +81,7 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
       const value = valueAt(bytes, o + mine, e, shape);
       if (epochAt(bytes, o + mine, e, shape) !== leaderEpoch || inMask(bytes[o + g.acked]!, value - 1)) continue;
       let isrHolders = 0;
-      if (cfg.acks === 'quorum') for (const m of cfg.replicas) if (agreement[m]! > e) isrHolders++;
+      if (cfg.acks === 'quorum') for (const m of cfg.replicas) if (known[m]! > e) isrHolders++;
       if (!acknowledges(cfg, e, hw, isrSize, isrHolders)) continue;
       let copies = 0;
       for (const x of cfg.replicas) {
@@ -97,14 +95,15 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   return hw;
 }
 
-const AGREEMENT: number[] = Array.from({ length: MAX_BROKERS }, () => -1);
+const KNOWN: number[] = Array.from({ length: MAX_BROKERS }, () => -1);
 
 /**
- * Ends every step: in every topic partition, brokers that do not lead drop their high watermark (it is
- * never read), and every broker that believes it leads settles.
+ * Ends every step: in every topic partition, brokers that do not lead drop their high watermark and their
+ * fetch state of followers (neither is read; a broker that becomes leader starts with both unknown), and
+ * every broker that believes it leads settles.
  */
-export function settle(s: ReplicationState, cfg: Config): ReplicationState {
-  if (!writesInPlace(s)) return inCopy(s, (m) => settle(m, cfg));
+export function settle(s: ReplicationState, cfg: Config, before?: ReplicationState): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => settle(m, cfg, before));
   const P = placesOf(s);
   const bytes = s._b;
   const o = s._o;
@@ -114,20 +113,45 @@ export function settle(s: ReplicationState, cfg: Config): ReplicationState {
     for (const b of cfg.replicas) {
       const r = at.replicas[b]!;
       let hw = 0;
+      let leads = false;
       if (bytes[o + P.running[b]!] !== 0) {
         const view = bytes[o + r.view] !== 0 ? r.viewPartition : at.partition;
-        if (bytes[o + view.leader]! - 1 === b) hw = settleLeader(s, cfg, tp, b, view);
+        leads = bytes[o + view.leader]! - 1 === b;
+        if (leads && before !== undefined && ledInAnotherEpoch(before, tp, b, codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth))) {
+          // Re-elected in a new leader epoch: Kafka keeps the followers' offsets (resetReplicaState without
+          // isNewLeader), but none of them was fetched in this epoch.
+          putByte(s, r.staleFetch, ALL_BROKERS & ~bit(b));
+        }
+        if (leads) hw = settleLeader(s, cfg, tp, b, view);
       }
       putByte(s, r.hw, hw);
+      if (!leads && cfg.mutation !== 'fetchStateKeptAcrossLeaderships') {
+        for (const f of cfg.replicas) putByte(s, r.fetchOffsets[f]!, 0);
+        putByte(s, r.staleFetch, 0);
+      }
     }
   }
   return s;
 }
 
+const ALL_BROKERS = (1 << MAX_BROKERS) - 1;
+
+/** Whether `b` believed it led `tp` in `s`, in an epoch other than `epoch` (a code). */
+function ledInAnotherEpoch(s: ReplicationState, tp: TopicPartition, b: number, epoch: number): boolean {
+  const P = placesOf(s);
+  const r = P.tps[tp.id]!.replicas[b]!;
+  const bytes = s._b;
+  const o = s._o;
+  if (bytes[o + P.running[b]!] === 0) return false;
+  const view = bytes[o + r.view] !== 0 ? r.viewPartition : P.tps[tp.id]!.partition;
+  return bytes[o + view.leader]! - 1 === b && codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth) !== epoch;
+}
+
 /**
  * The leader follower `f` fetches from now, or NO_LEADER. KIP-320: the fetch carries the follower's
  * leader epoch and the leader serves only its own epoch (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH
- * otherwise). A fetch that would change nothing is not a step.
+ * otherwise). A fetch that would change nothing (no record to truncate or take, and the leader already
+ * knows the follower's log end from this incarnation) is not a step.
  */
 export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false, tp: TopicPartition = ONLY): number {
   const v = snapshotOf(s, tp);
@@ -136,16 +160,23 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
   if (l === NO_LEADER || l === f || inMask(v.cut, f) !== inMask(v.cut, l)) return NO_LEADER;
   if (!v.running[l] || v.viewLeader[l] !== l || (v.viewEpoch[l] !== v.viewEpoch[f] && !acrossEpochs)) return NO_LEADER;
   const p = commonPrefixAt(v.bytes, v.logAt[f]!, v.logAt[l]!, v.log);
-  return p === v.leo[f] && p === v.leo[l] ? NO_LEADER : l;
+  if (p !== v.leo[f] || p !== v.leo[l]) return l;
+  const r = placesOf(s).tps[tp.id]!.replicas[l]!;
+  const known = s._b[s._o + r.fetchOffsets[f]!]! - 1 === p && !inMask(s._b[s._o + r.staleFetch]!, f);
+  return known ? NO_LEADER : l;
 }
 
 /**
  * One fetch round trip: the follower truncates a divergent suffix (KIP-101/279/320, see `commonPrefix`)
- * and appends the next record of the leader's log. The logs are compared and written in the state's
- * bytes (places.ts, writes.ts).
+ * and appends the next record of the leader's log. In Kafka a fetch whose last fetched epoch diverges is
+ * answered with the diverging epoch and records nothing; the follower truncates and fetches again from
+ * the common prefix, and that valid fetch is the one the leader records (`Partition.fetchRecords` calls
+ * `updateFollowerFetchState` only without a diverging epoch). So the leader records the common prefix: the
+ * follower's log end before the record it takes. The logs are compared and written in the state's bytes
+ * (places.ts, writes.ts).
  */
-export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartition = ONLY): ReplicationState {
-  if (!writesInPlace(s)) return inCopy(s, (m) => fetch(m, f, l, tp));
+export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartition = ONLY, mutation?: Mutation): ReplicationState {
+  if (!writesInPlace(s)) return inCopy(s, (m) => fetch(m, f, l, tp, mutation));
   const P = placesOf(s);
   const shape = P.log;
   const at = P.tps[tp.id]!;
@@ -153,8 +184,17 @@ export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartit
   const o = s._o;
   const mine = o + at.replicas[f]!.log;
   const theirs = o + at.replicas[l]!.log;
-  const p = commonPrefixAt(b, mine, theirs, shape);
+  const leader = at.replicas[l]!;
   const mineSize = sizeAt(b, mine, shape);
+  const theirSize = sizeAt(b, theirs, shape);
+  if (mutation === 'fetchWithoutEpochValidation' && mineSize <= theirSize) {
+    // Before KIP-101: served by offset alone, so a divergent suffix is never truncated.
+    if (mineSize < theirSize) appendEntry(s, at.replicas[f]!.log, epochAt(b, theirs, mineSize, shape), valueAt(b, theirs, mineSize, shape), shape);
+    putByte(s, leader.fetchOffsets[f]!, mineSize + 1);
+    putByte(s, leader.staleFetch, b[o + leader.staleFetch]! & ~bit(f));
+    return s;
+  }
+  const p = commonPrefixAt(b, mine, theirs, shape);
   let truncated = false;
   if (p < mineSize && b[o + at.ghost.committedTruncated] === 0) {
     // A committed record the follower drops, held by no other broker at its offset, is gone.
@@ -171,8 +211,10 @@ export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartit
     }
   }
   const mineAt = at.replicas[f]!.log;
-  if (p < sizeAt(b, theirs, shape)) putLogPrefix(s, mineAt, at.replicas[l]!.log, p + 1, shape);
+  if (p < theirSize) putLogPrefix(s, mineAt, at.replicas[l]!.log, p + 1, shape);
   else putLogPrefix(s, mineAt, mineAt, p, shape);
   if (truncated) putByte(s, at.ghost.committedTruncated, 1);
+  putByte(s, leader.fetchOffsets[f]!, (mutation === 'fetchOffsetBeforeTruncation' ? mineSize : p) + 1);
+  putByte(s, leader.staleFetch, b[o + leader.staleFetch]! & ~bit(f));
   return s;
 }

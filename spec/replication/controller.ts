@@ -453,7 +453,7 @@ export function electUnclean(s: ReplicationState, cfg: Config, b: number, tp: To
     leader: b,
     leaderEpoch: p.leaderEpoch + 1,
     partitionEpoch: p.partitionEpoch + 1,
-    isr: bit(b),
+    isr: cfg.mutation === 'uncleanElectionKeepsIsr' ? p.isr : bit(b),
     elr: 0,
     lastKnownElr: 0,
     recovering: true,

@@ -23,16 +23,21 @@ const CAUGHT: Readonly<Partial<Record<Mutation, Caught>>> = {
   ackBeforeHighWatermark: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 2 },
   highWatermarkIgnoresIsr: { preset: 'acks-quorum-preferred-safe', property: 'AckImpliesMinIsrCopies', depth: 2 },
   strictHwmIgnored: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 4 },
-  uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 6 },
-  elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 6 },
-  elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 4 },
-  electFencedReplica: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 9 },
+  uncleanRestartKeepsElr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 7 },
+  elrKeepsUncleanReplica: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 7 },
+  elrNotClearedAtMinIsr: { preset: 'balanced-recovery-manager', property: 'ElrMembersHoldCommitted', depth: 5 },
+  electFencedReplica: { preset: 'elr', property: 'LeaderInIsr', depth: 4 },
   lastKnownLeaderWithElr: { preset: 'elr', property: 'UncleanOnlyWhenStrategyAllows', depth: 5 },
-  expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 5 },
+  expandBeforeCaughtUp: { preset: 'acks-all-ghost', property: 'AckImpliesMinIsrCopies', depth: 6 },
   balancedIgnoresElr: { preset: 'balanced-recovery-manager', property: 'UncleanOnlyWhenStrategyAllows', depth: 5 },
-  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 10 },
-  longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 7 },
-  brokerEventOnePartition: { preset: 'elr-2-partitions', property: 'ElrMembersHoldCommitted', depth: 5 },
+  preferredSkipsCatchUp: { preset: 'acks-quorum-preferred-safe', property: 'NoAckedRecordLost', depth: 12 },
+  longestLogIgnored: { preset: 'acks-quorum-leo', property: 'NoAckedRecordLost', depth: 8 },
+  brokerEventOnePartition: { preset: 'elr-2-partitions', property: 'ElrMembersHoldCommitted', depth: 6 },
+  uncleanElectionKeepsIsr: { preset: 'balanced-recovery-manager', property: 'LeaderInIsr', depth: 7 },
+  expandFromEarlierIncarnation: { preset: 'diverging-logs', property: 'ElrMembersHoldCommitted', depth: 8 },
+  fetchStateKeptAcrossLeaderships: { preset: 'elr', property: 'ElrMembersHoldCommitted', depth: 11 },
+  fetchOffsetBeforeTruncation: { preset: 'diverging-pre-elr', property: 'IsrHoldsCommitted', depth: 6 },
+  fetchWithoutEpochValidation: { preset: 'diverging-pre-elr', property: 'IsrHoldsCommitted', depth: 6 },
 };
 
 /** Each mutation no safety property can notice here, and why. */
@@ -59,7 +64,7 @@ test('every mutation is either caught by a preset or listed with the reason it i
   const listed = [...Object.keys(CAUGHT), ...Object.keys(NOT_CAUGHT)].sort();
   assert.deepEqual(listed, Object.keys(MUTATIONS).sort());
   for (const m of Object.keys(CAUGHT)) assert.ok(!(m in NOT_CAUGHT), m);
-  assert.equal(Object.keys(CAUGHT).length, 14);
+  assert.equal(Object.keys(CAUGHT).length, 19);
 });
 
 test('mutations are hidden: no parameter of the spec names them', () => {
@@ -78,5 +83,33 @@ for (const [mutation, caught] of Object.entries(CAUGHT) as [Mutation, Caught][])
     assert.equal('property' in result ? result.property : undefined, caught.property);
     assert.equal('kind' in result ? result.kind : undefined, 'always');
     assert.equal(result.stats.depth, caught.depth);
+  });
+}
+
+/**
+ * The properties read from the logs (not from the high watermark or election rules) each fail on their own
+ * under a mutation: in the last state of the counterexample, whichever property the search reported first.
+ */
+const FAILS_ALONE: readonly { readonly property: string; readonly mutation: Mutation; readonly preset: string }[] = [
+  { property: 'LeaderInIsr', mutation: 'uncleanElectionKeepsIsr', preset: 'balanced-recovery-manager' },
+  { property: 'IsrHoldsCommitted', mutation: 'fetchWithoutEpochValidation', preset: 'diverging-pre-elr' },
+  { property: 'NoDivergenceBelowHighWatermark', mutation: 'fetchWithoutEpochValidation', preset: 'diverging-pre-elr' },
+];
+
+for (const { property, mutation, preset: name } of FAILS_ALONE) {
+  test(`${property} fails in the last state of ${mutation}'s counterexample on ${name}, and holds in every state of the unmutated preset`, async () => {
+    const preset = spec.presets.find((p) => p.name === name)!;
+    const params = preset.params as ParamValues;
+    const model = modelOf({ ...configOf(params), mutation });
+    const result = await checkModel(model, { deadlock: false }, { spec: 'replication', preset: name, params });
+    assert.equal(result.status, 'violation');
+    const trace = 'trace' in result ? result.trace! : undefined;
+    const last = trace!.steps[trace!.steps.length - 1]!.state;
+    const prop = model.properties.find((p) => p.name === property)!;
+    assert.equal(prop.kind, 'always');
+    assert.equal((prop as { test(s: unknown): boolean }).test(last), false);
+    // Unmutated, the preset holds: the property is never false there.
+    const clean = await checkModel(modelOf(configOf(params)), { deadlock: false }, { spec: 'replication', preset: name, params });
+    assert.equal(clean.status, 'holds');
   });
 }

@@ -30,6 +30,10 @@ export interface PartitionPlaces {
 export interface ReplicaPlaces {
   readonly log: number;
   readonly hw: number;
+  /** By follower id: the code (offset + 1, 0 unknown) of the follower's last valid fetch offset, while this broker leads. */
+  readonly fetchOffsets: readonly number[];
+  /** The mask of followers whose fetch offset comes from an earlier incarnation. */
+  readonly staleFetch: number;
   /** The presence byte of the broker's stale registration (0: it acts on the controller's). */
   readonly view: number;
   /** The stale registration's fields (zero while there is none). */
@@ -181,6 +185,8 @@ function topicPartitionPlaces(root: LType, tp: TopicPartition, brokers: number):
   const replicas = Array.from({ length: brokers }, (_, b): ReplicaPlaces => ({
     log: placeOf(root, tp.replicaPath(b, 'log')).at,
     hw: byteAt(root, tp.replicaPath(b, 'hw')),
+    fetchOffsets: Array.from({ length: brokers }, (_, f) => byteAt(root, [...tp.replicaPath(b, 'fetchOffsets'), f])),
+    staleFetch: byteAt(root, tp.replicaPath(b, 'staleFetch')),
     view: placeOf(root, tp.replicaPath(b, 'view')).at,
     viewPartition: partitionPlaces(root, tp.replicaPath(b, 'view')),
   }));

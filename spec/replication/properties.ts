@@ -51,6 +51,32 @@ export function holdsCommitted(s: S, b: number, tp: TopicPartition = ONLY): bool
 }
 
 /**
+ * Whether every broker that believes it leads `tp` has a high watermark its running ISR members (as it sees
+ * the ISR) agree with: each one's log matches the leader's at every offset below the high watermark where it
+ * has a record. The leader computes the high watermark from fetch offsets; this reads the logs themselves.
+ */
+export function noDivergenceBelowHighWatermark(s: S, cfg: Config, tp: TopicPartition = ONLY): boolean {
+  const P = placesOf(s);
+  const at = P.tps[tp.id]!;
+  const b = s._b;
+  const o = s._o;
+  for (const l of cfg.replicas) {
+    if (b[o + P.running[l]!] === 0) continue;
+    const r = at.replicas[l]!;
+    const view = b[o + r.view] !== 0 ? r.viewPartition : at.partition;
+    if (b[o + view.leader]! - 1 !== l) continue;
+    const hw = b[o + r.hw]!;
+    const isr = b[o + view.isr]!;
+    for (const m of cfg.replicas) {
+      if (m === l || !inMask(isr, m) || b[o + P.running[m]!] === 0) continue;
+      const mine = o + at.replicas[m]!.log;
+      if (commonPrefixAt(b, mine, o + r.log, P.log) < Math.min(hw, sizeAt(b, mine, P.log))) return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Whether some produce request waits in the leader's purgatory (`DelayedProduce`): a record of the epoch a
  * running broker believes it leads, not yet acknowledged. Such a request is answered when it is
  * acknowledged, or fails (NOT_LEADER_OR_FOLLOWER) once its leader stops leading that epoch: it stopped, or
@@ -148,6 +174,34 @@ export function replicationProperties(cfg: Config): Property<S>[] {
       ),
     );
   }
+  // After the older properties: where both fail in the same state, the older one is reported.
+  props.push(
+    always<S>(
+      'LeaderInIsr',
+      "the controller's leader is a member of the partition's ISR (PartitionChangeBuilder never elects outside it, and an unclean election makes the ISR the new leader alone)",
+      inEvery((s, tp) => {
+        const r = placesOf(s).tps[tp.id]!.partition;
+        const leader = s._b[s._o + r.leader]! - 1;
+        return leader < 0 || inMask(s._b[s._o + r.isr]!, leader);
+      }),
+    ),
+    always<S>(
+      'IsrHoldsCommitted',
+      'every running, unfenced member of the ISR holds every committed record, while within the failure tolerance and with no unclean election (read from the logs, not from the high watermark rules)',
+      inEvery((s, tp) => {
+        if (isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg)) return true;
+        const P = placesOf(s);
+        const members = s._b[s._o + P.tps[tp.id]!.partition.isr]! & ~s._b[s._o + P.fenced]!;
+        for (const b of cfg.replicas) if (inMask(members, b) && s._b[s._o + P.running[b]!] !== 0 && !holdsCommitted(s, b, tp)) return false;
+        return true;
+      }),
+    ),
+    always<S>(
+      'NoDivergenceBelowHighWatermark',
+      "every running member of the ISR a leader acts on agrees with the leader's log below its high watermark, wherever it has records there (ghost leaders included), while within the failure tolerance and with no unclean election",
+      inEvery((s, tp) => isSet(s, ghostOf(s, tp).uncleanElection) || !withinTolerance(s, cfg) || noDivergenceBelowHighWatermark(s, cfg, tp)),
+    ),
+  );
   props.push(
     strong
       ? sometimes<S>('RecordAcknowledged', 'some record is acknowledged to an acks=all/quorum producer', inSome((s, tp) => isSet(s, ghostOf(s, tp).acked)))

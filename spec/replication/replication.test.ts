@@ -52,26 +52,25 @@ async function assertPin(name: string, overrides: ParamValues, pin: Pin): Promis
 const PINS: Readonly<Record<string, Pin>> = {
   'lrs-pre-elr': {
     status: 'violation',
-    property: 'NoAckedRecordLost',
-    distinct: 311,
-    depth: 7,
+    property: 'IsrHoldsCommitted',
+    distinct: 143,
+    depth: 5,
     trace: [
       'ProduceRecord(broker=0)',
-      'FetchRecords(broker=1)',
       'ShrinkIsr(leader=0, follower=1)',
       'UncleanShutdown(broker=0, keep=0)',
       'StartBroker(broker=0)',
-      'FetchRecords(broker=1)',
     ],
   },
-  elr: { status: 'holds', distinct: 12376, depth: 15 },
+  'elr': { status: 'holds', distinct: 44_722, depth: 19 },
   'elr-incarnation-unclean': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 8432,
-    depth: 10,
+    distinct: 23_456,
+    depth: 11,
     trace: [
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
       'FetchRecords(broker=1)',
       'ShrinkIsr(leader=0, follower=2)',
       'ControlledShutdown(broker=0)',
@@ -82,15 +81,15 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=0)',
     ],
   },
-  // Two topic partitions sharing the brokers: a broker event changes both in one step.
-  'elr-2-partitions': { status: 'holds', distinct: 133_673, depth: 19 },
+  'elr-2-partitions': { status: 'holds', distinct: 2_039_833, depth: 26 },
   'elr-incarnation-unclean-2-partitions': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 19_620,
-    depth: 9,
+    distinct: 82_879,
+    depth: 10,
     trace: [
       'ProduceRecord(partition=0, broker=0)',
+      'FetchRecords(partition=0, broker=1)',
       'FetchRecords(partition=0, broker=1)',
       'ControlledShutdown(broker=0)',
       'CleanShutdown(broker=0)',
@@ -103,25 +102,27 @@ const PINS: Readonly<Record<string, Pin>> = {
   'acks-quorum-ghost': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 192,
-    depth: 7,
+    distinct: 571,
+    depth: 8,
     trace: [
       'PartitionNetwork(brokers=[0,1])',
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
       'FetchRecords(broker=1)',
       'HealNetwork',
       'FetchRecords(broker=0)',
       'FetchRecords(broker=1)',
     ],
   },
-  'acks-all-ghost': { status: 'holds', distinct: 222, depth: 8 },
+  'acks-all-ghost': { status: 'holds', distinct: 640, depth: 12 },
   'acks-quorum-ar-order': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 257,
-    depth: 7,
+    distinct: 695,
+    depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=2)',
       'FetchRecords(broker=2)',
       'PartitionNetwork(brokers=[0])',
       'HealNetwork',
@@ -129,15 +130,16 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=2)',
     ],
   },
-  'acks-quorum-leo': { status: 'holds', distinct: 305, depth: 9 },
+  'acks-quorum-leo': { status: 'holds', distinct: 920, depth: 11 },
   'acks-quorum-ghost-leo': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 202,
-    depth: 7,
+    distinct: 620,
+    depth: 8,
     trace: [
       'PartitionNetwork(brokers=[0,1])',
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
       'FetchRecords(broker=1)',
       'HealNetwork',
       'FetchRecords(broker=0)',
@@ -147,13 +149,15 @@ const PINS: Readonly<Record<string, Pin>> = {
   'acks-quorum-preferred': {
     status: 'violation',
     property: 'NoAckedRecordLost',
-    distinct: 111,
-    depth: 10,
+    distinct: 525,
+    depth: 12,
     trace: [
       'ControlledShutdown(broker=0)',
-      'ProduceRecord(broker=1)',
       'CleanShutdown(broker=0)',
       'StartBroker(broker=0)',
+      'FetchRecords(broker=0)',
+      'ProduceRecord(broker=1)',
+      'FetchRecords(broker=2)',
       'ExpandIsr(leader=1, follower=0)',
       'FetchRecords(broker=2)',
       'ElectPreferredLeader',
@@ -161,15 +165,16 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=2)',
     ],
   },
-  'acks-quorum-preferred-safe': { status: 'holds', distinct: 106, depth: 9 },
-  'acks-all-lenient-hwm': { status: 'holds', distinct: 669, depth: 12 },
+  'acks-quorum-preferred-safe': { status: 'holds', distinct: 524, depth: 13 },
+  'acks-all-lenient-hwm': { status: 'holds', distinct: 2474, depth: 15 },
   'unclean-aggressive': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 850,
-    depth: 9,
+    distinct: 2553,
+    depth: 10,
     trace: [
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
       'FetchRecords(broker=1)',
       'ShrinkIsr(leader=0, follower=2)',
       'PartitionNetwork(brokers=[0,1])',
@@ -182,10 +187,11 @@ const PINS: Readonly<Record<string, Pin>> = {
   'balanced-empty': {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 2557,
-    depth: 9,
+    distinct: 6607,
+    depth: 10,
     trace: [
       'ProduceRecord(broker=0)',
+      'FetchRecords(broker=1)',
       'FetchRecords(broker=1)',
       'ShrinkIsr(leader=0, follower=2)',
       'UncleanShutdown(broker=0, keep=1)',
@@ -195,11 +201,11 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=0)',
     ],
   },
-  'balanced-recovery-manager': { status: 'holds', distinct: 4513, depth: 15 },
+  'balanced-recovery-manager': { status: 'holds', distinct: 14_881, depth: 18 },
   'empty-disk-13872': {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
-    distinct: 273,
+    distinct: 725,
     depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
@@ -214,7 +220,7 @@ const PINS: Readonly<Record<string, Pin>> = {
   'empty-disk-kip966': {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
-    distinct: 271,
+    distinct: 728,
     depth: 8,
     trace: [
       'ProduceRecord(broker=0)',
@@ -226,6 +232,9 @@ const PINS: Readonly<Record<string, Pin>> = {
       'FetchRecords(broker=1)',
     ],
   },
+  'diverging-logs': { status: 'holds', distinct: 6761, depth: 17 },
+  'diverging-pre-elr': { status: 'holds', distinct: 9726, depth: 15 },
+  'diverging-deep': { status: 'holds', distinct: 585_668, depth: 26 },
 };
 
 // replication-live is pinned with its lassos in liveness.test.ts.
@@ -245,7 +254,8 @@ test('every preset but the benchmark and the liveness one is pinned, and its pin
  * every state to a depth (exact counts that do not depend on the order actions are tried in).
  */
 const TO_A_DEPTH_IN_THE_FAST_TIER: Readonly<Record<string, { readonly maxDepth: number; readonly distinct: number; readonly depth: number }>> = {
-  'elr-2-partitions': { maxDepth: 9, distinct: 42_837, depth: 10 },
+  'elr-2-partitions': { maxDepth: 9, distinct: 128_338, depth: 10 },
+  'diverging-deep': { maxDepth: 12, distinct: 227_028, depth: 13 },
 };
 
 for (const [name, pin] of Object.entries(PINS)) {
@@ -266,58 +276,59 @@ for (const [name, pin] of Object.entries(PINS)) {
 }
 
 test('preset replication-bench (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW }, () =>
-  assertPin('replication-bench', {}, { status: 'holds', distinct: 162_836, depth: 19 }),
+  assertPin('replication-bench', {}, { status: 'holds', distinct: 546_528, depth: 25 }),
 );
 
 // ---- what closes each history --------------------------------------------------------------------
 
 test('KIP-966 closes the last replica standing: the lrs-pre-elr faults with the ELR and strict HW hold', () =>
-  assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 973, depth: 12 }));
+  assertPin('lrs-pre-elr', { elr: true, strictHwm: true }, { status: 'holds', distinct: 2977, depth: 16 }));
 
 test('without unclean-shutdown detection, a replica that lost data rejoins the ELR', () =>
   assertPin('elr', { cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'ElrMembersHoldCommitted',
-    distinct: 873,
-    depth: 6,
-    trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
+    distinct: 3123,
+    depth: 7,
+    trace: ['ProduceRecord(broker=0)', 'FetchRecords(broker=1)', 'FetchRecords(broker=1)', 'ShrinkIsr(leader=0, follower=2)', 'UncleanShutdown(broker=0, keep=0)', 'StartBroker(broker=0)'],
   }));
 
 test('without the strict high watermark, the ELR member that is elected lacks committed data', () =>
   assertPin('elr', { strictHwm: false }, {
     status: 'violation',
-    property: 'TruncationKeepsCommitted',
-    distinct: 1189,
-    depth: 6,
-    trace: ['ProduceRecord(broker=0)', 'ShrinkIsr(leader=0, follower=1)', 'ShrinkIsr(leader=0, follower=2)', 'ControlledShutdown(broker=0)', 'FetchRecords(broker=0)'],
+    // The elected ELR member is the new ISR without the record the leader committed alone.
+    property: 'IsrHoldsCommitted',
+    distinct: 525,
+    depth: 5,
+    trace: ['ProduceRecord(broker=0)', 'ShrinkIsr(leader=0, follower=1)', 'ShrinkIsr(leader=0, follower=2)', 'ControlledShutdown(broker=0)'],
   }));
 
 test('unclean-shutdown detection is what closes KAFKA-13872: with the ELR but no detection the empty broker is elected', () =>
   assertPin('empty-disk-13872', { elr: true, strictHwm: true, cleanShutdownCheck: 'none' }, {
     status: 'violation',
     property: 'TruncationKeepsCommitted',
-    distinct: 273,
+    distinct: 725,
     depth: 8,
     trace: PINS['empty-disk-13872']!.trace,
   }));
 
 test('KAFKA-13872 with KIP-966 and strategy None also holds (the partition waits offline)', () =>
-  assertPin('empty-disk-kip966', { strategy: 'None' }, { status: 'holds', distinct: 364, depth: 12 }));
+  assertPin('empty-disk-kip966', { strategy: 'None' }, { status: 'holds', distinct: 1257, depth: 15 }));
 
 test('Aggressive with the Unclean Recovery Manager still loses: only the stale replica is available', () =>
   assertPin('unclean-aggressive', { recoveryManager: true }, {
     status: 'violation',
     property: 'NoAckedRecordLostEvenUnclean',
-    distinct: 850,
-    depth: 9,
+    distinct: 2553,
+    depth: 10,
     trace: PINS['unclean-aggressive']!.trace!.map((s) => s.replace('ElectUncleanLeader', 'UncleanRecovery')),
   }));
 
 test('preferred-leader election is safe under acks=all: the preferred replica in the ISR holds every acknowledged record', () =>
-  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 103, depth: 9 }));
+  assertPin('acks-quorum-preferred', { acks: 'all' }, { status: 'holds', distinct: 421, depth: 14 }));
 
 test('Balanced waits where Aggressive elects: the unclean-aggressive faults hold under Balanced', () =>
-  assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 774, depth: 10 }));
+  assertPin('unclean-aggressive', { strategy: 'Balanced' }, { status: 'holds', distinct: 2506, depth: 14 }));
 
 // ---- controller rules on hand-built partitions ---------------------------------------------------
 
@@ -426,8 +437,15 @@ test('a follower truncates a divergent suffix (KIP-279) and appends one record p
   assert.equal(fetchSource(s, 1), 0);
   assert.deepEqual(fetch(s, 1, 0).brokers.get(1)!.log.toJS(), [{ epoch: 1, value: 1 }, { epoch: 3, value: 3 }]);
   assert.deepEqual(fetch(s, 2, 0).brokers.get(2)!.log.toJS(), [{ epoch: 1, value: 1 }]);
+  // The leader records the valid fetch: the common prefix, the follower's log end before the record it takes.
+  assert.equal(fetch(s, 1, 0).brokers.get(0)!.fetchOffsets.get(1), 1);
+  assert.equal(fetch(s, 2, 0).brokers.get(0)!.fetchOffsets.get(2), 0);
+  // A follower with the leader's log still fetches once, so that the leader learns its log end.
   const caughtUp = state([log([1, 1]), log([1, 1]), log([1, 1])], part(0, [0, 1, 2]));
-  assert.equal(fetchSource(caughtUp, 1), NO_LEADER, 'a fetch that changes nothing is not a step');
+  assert.equal(fetchSource(caughtUp, 1), 0);
+  const known = fetch(caughtUp, 1, 0);
+  assert.equal(known.brokers.get(0)!.fetchOffsets.get(1), 1);
+  assert.equal(fetchSource(known, 1), NO_LEADER, 'a fetch that changes nothing is not a step');
 });
 
 test('a truncation that erases the last copy of a committed record is recorded, whatever election came first', () => {
@@ -442,10 +460,11 @@ test('a ghost leader with a stale ISR of three acks with two copies under quorum
   const stale = part(0, [0, 1, 2]);
   const s = state([log([1, 1]), log([1, 1]), log()], part(2, [2]).set('leaderEpoch', 3))
     .update('brokers', (bs) => bs.map((b, i) => (i < 2 ? b.set('view', stale) : b)))
-    .set('cut', [0, 1]);
+    .set('cut', [0, 1])
+    .setIn(['brokers', 0, 'fetchOffsets', 1], 1);
   const quorum = settle(s, cfg({ acks: 'quorum' }));
   assert.deepEqual(quorum.ghost.acked.toArray(), [1]);
-  assert.equal(quorum.brokers.get(0)!.hw, 0, 'the high watermark stays the ISR minimum (broker 2 lacks the record)');
+  assert.equal(quorum.brokers.get(0)!.hw, 0, 'the high watermark stays the ISR minimum (the ghost never heard from broker 2)');
   assert.equal(settle(s, cfg({ acks: 'all' })).ghost.acked.size, 0);
   assert.equal(quorumSize(cfg()), 2);
   assert.equal(quorumSize(cfg({ rf: 5, minIsr: 2 })), 3);
@@ -459,13 +478,15 @@ test('a ghost leader learns nothing about ISR members across the cut: their fetc
     .set('cut', [0]);
   const settled = settle(alone, cfg());
   assert.equal(settled.brokers.get(0)!.hw, 0, 'Partition.maybeIncrementLeaderHW waits on fetch offsets that cannot cross the cut');
+  assert.equal(fetchSource(alone, 1), 2, 'broker 1 fetches from the new leader, not from the ghost');
   assert.equal(settled.ghost.acked.size, 0, 'the ghost does not acknowledge record 1 (epoch 1 is its own)');
   // A high watermark already reached stays; an ISR member on the ghost's side still counts.
   assert.equal(settle(alone.setIn(['brokers', 0, 'hw'], 1), cfg()).brokers.get(0)!.hw, 1);
   const withFollower = alone
     .update('brokers', (bs) => bs.map((b, i) => (i === 1 ? b.set('view', part(0, [0, 1])) : i === 0 ? b.set('view', part(0, [0, 1])) : b)))
     .set('cut', [0, 1]);
-  assert.equal(settle(withFollower, cfg()).brokers.get(0)!.hw, 1);
+  assert.equal(settle(withFollower, cfg()).brokers.get(0)!.hw, 0, 'the ghost has not heard from broker 1 yet');
+  assert.equal(settle(withFollower.setIn(['brokers', 0, 'fetchOffsets', 1], 1), cfg()).brokers.get(0)!.hw, 1);
 });
 
 test('replication-bench with four brokers: no ElrMembersHoldCommitted violation through depth 8 (the full search holds: 2,071,495 states, depth 23) (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW }, async () => {

@@ -218,9 +218,9 @@ const PRESETS: readonly Preset[] = [
   {
     name: 'lrs-pre-elr',
     description:
-      'Kafka 3.5 (no ELR; the high watermark advances on the ISR alone; the last ISR member stays in the ISR when fenced): the last ISR member shuts down uncleanly, is re-elected, and the follower truncates to it. An acks=all record is lost after ONE data-loss shutdown (KIP-966 motivation, S1)',
+      'Kafka 3.5 (no ELR; the high watermark advances on the ISR alone; the last ISR member stays in the ISR when fenced): the ISR shrinks to the leader, which commits a record alone, shuts down uncleanly losing it and comes back as the last ISR member without it (IsrHoldsCommitted fails), is re-elected, and the follower truncates to it. After ONE data-loss shutdown a committed record is gone, and an acks=all record is lost the same way (NoAckedRecordLost alone fails after 7 steps) (KIP-966 motivation, S1)',
     params: { ...PRE_ELR, initIsr: 2, maxUncleanShutdowns: 1 },
-    expect: { verdict: 'violates', property: 'NoAckedRecordLost' },
+    expect: { verdict: 'violates', property: 'IsrHoldsCommitted' },
     options: { deadlock: false },
   },
   {
@@ -356,6 +356,30 @@ const PRESETS: readonly Preset[] = [
       'KAFKA-13872 under KIP-966 as Kafka ships it: the empty-disk broker registers without a clean-shutdown file, leaves the ISR and ELR, and with both empty PartitionChangeBuilder elects it as the last known leader (canElectLastKnownLeader, an unclean election marked RECOVERING); the follower truncates the committed record. Violates TruncationKeepsCommitted, and Kafka\'s design accepts it: one empty disk with min.insync.replicas=1 is outside the promised tolerance, and the election is the Balanced recovery the KIP says may lose data (Jun Rao, #40). With strategy None the partition stays offline instead',
     params: { minIsr: 1, acks: '1', maxUncleanShutdowns: 0, maxEmptyDisks: 1 },
     expect: { verdict: 'violates', property: 'TruncationKeepsCommitted' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'diverging-logs',
+    description:
+      'KIP-966 as Kafka ships it with two records, so logs diverge: one unclean shutdown and one ISR shrink. A new leader appends over a record the old one never committed, and followers truncate to it (epoch-based, KIP-101/279). The high watermark comes from the followers\' fetch offsets (Partition.maybeIncrementLeaderHW); the leader stays in the ISR, every ISR member holds every committed record, and no log diverges below a leader\'s high watermark. Holds',
+    params: { values: 2, maxUncleanShutdowns: 1, maxIsrShrinks: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'diverging-pre-elr',
+    description:
+      'Kafka before KIP-966 (no ELR, the high watermark advances on the ISR alone) with acks=1, two records and a network partition: the deposed leader (the KIP-250 ghost) appends records no one else takes, and truncates them when the partition heals (epoch-based, KIP-101/279). Nothing acknowledged is promised, so the committed prefix is what the properties watch: every ISR member holds it and no log diverges below a high watermark. Holds',
+    params: { ...PRE_ELR, acks: '1', values: 2, maxUncleanShutdowns: 0, maxPartitions: 1, maxIsrShrinks: 1 },
+    expect: { verdict: 'holds' },
+    options: { deadlock: false },
+  },
+  {
+    name: 'diverging-deep',
+    description:
+      'KIP-966 as Kafka ships it at a depth where divergence repeats: three records, one unclean shutdown, one clean shutdown and one ISR shrink (585,668 states). No acknowledged or committed record is lost, and the logs agree below every high watermark. Holds',
+    params: { values: 3, maxUncleanShutdowns: 1, maxCleanShutdowns: 1, maxIsrShrinks: 1 },
+    expect: { verdict: 'holds' },
     options: { deadlock: false },
   },
   {

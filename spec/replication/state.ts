@@ -97,15 +97,31 @@ export function replicationLayout(b: ReplicationBounds) {
   });
 
   /**
+   * What a leader knows of its followers (Kafka's `Replica` state, kept by `Partition` while it leads): the
+   * offset each follower last fetched from without diverging (`updateFollowerFetchState`, called only when
+   * the fetch found no diverging epoch), -1 when unknown. A broker that becomes leader starts with every
+   * offset unknown (`Replica.resetReplicaState` with isNewLeader), so both fields are kept only while the
+   * broker believes it leads. `staleFetch`: followers that have not fetched since they restarted or since
+   * the leader was re-elected in a new epoch; their offset is still what the high watermark waits on, but
+   * an ISR expansion happens only on a fetch (`maybeExpandIsr`), and KIP-903's broker epoch refuses one
+   * from an earlier incarnation.
+   */
+  const leaderFetchState = {
+    fetchOffsets: L.map(BrokerId, L.int(-1, b.values)),
+    staleFetch: L.idSet(BrokerId),
+  };
+
+  /**
    * One broker's replica. The flushed prefix is not a variable: an unclean shutdown keeps any prefix
    * (`UncleanShutdown.keep`), which is every flush history, since a flush can always come just before the
    * crash. `hw` is kept only while the broker believes it leads (0 otherwise), because a follower's high
-   * watermark never decides an acknowledgement or what consumers see.
+   * watermark never decides an acknowledgement or what consumers see; so is its fetch state of followers.
    */
   const Broker = L.record('Broker', {
     running: L.bool(),
     log: Log,
     hw: Offset,
+    ...leaderFetchState,
     /** The partition record this broker acts on, when it differs from the controller's (cut off); else null. */
     view: L.option(Partition),
     /**
@@ -191,7 +207,7 @@ export function replicationLayout(b: ReplicationBounds) {
   // through `topicPartition.ts`.
   const TopicPartitionId = L.ids('topicPartition', Array.from({ length: b.topicPartitions }, (_, i) => i));
   /** A broker's replica of one topic partition (each field as in the one-partition `Broker`). */
-  const Replica = L.record('Replica', { log: Log, hw: Offset, view: L.option(Partition) });
+  const Replica = L.record('Replica', { log: Log, hw: Offset, ...leaderFetchState, view: L.option(Partition) });
   const SharedBroker = L.record('Broker', { running: L.bool(), replicas: L.map(TopicPartitionId, Replica), cleanShutdownFile: L.bool() });
   const Shared = L.record('ReplicationState', {
     brokers: L.map(BrokerId, SharedBroker),
@@ -319,6 +335,11 @@ export function stopBroker(s: ReplicationState, cfg: Config, b: number, kept: (t
     putLogPrefix(s, r.log, r.log, Math.min(kept(tp), sizeAt(s._b, s._o + r.log, P.log)), P.log);
     putByte(s, r.hw, 0);
     clearView(s, r.view, r.viewPartition);
+    // Every leader's fetch state of `b` now comes from an earlier incarnation (settle clears `b`'s own).
+    for (const other of cfg.replicas) {
+      const at = P.tps[tp.id]!.replicas[other]!.staleFetch;
+      if (other !== b) putByte(s, at, s._b[s._o + at]! | (1 << b));
+    }
   }
   putByte(s, P.cleanShutdownFile[b]!, cleanShutdownFile ? 1 : 0);
   return s;

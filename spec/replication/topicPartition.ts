@@ -15,6 +15,9 @@ export interface Replica {
   readonly log: Log;
   /** Kept only while the broker believes it leads (0 otherwise). */
   readonly hw: number;
+  /** While it leads: each follower's last valid fetch offset (-1 unknown), and those fetched by an earlier incarnation. */
+  readonly fetchOffsets: { get(b: number): number | undefined };
+  readonly staleFetch: { has(b: number): boolean };
   /** The registration this broker acts on, when it differs from the controller's (cut off); else null. */
   readonly view: Partition | null;
 }
@@ -47,7 +50,7 @@ export interface TopicPartition {
 function pathsByBroker(prefix: (b: number) => readonly Key[]): readonly Readonly<Record<ReplicaField, readonly Key[]>>[] {
   return Array.from({ length: MAX_BROKERS }, (_, b) => {
     const p = prefix(b);
-    return { log: [...p, 'log'], hw: [...p, 'hw'], view: [...p, 'view'] };
+    return { log: [...p, 'log'], hw: [...p, 'hw'], fetchOffsets: [...p, 'fetchOffsets'], staleFetch: [...p, 'staleFetch'], view: [...p, 'view'] };
   });
 }
 

@@ -20,7 +20,7 @@ const summary = (s: ReplicationState, tp: TopicPartition) => {
 
 test('with one topic partition the state keeps its fields; with two, what is per partition moves under partitions, replicas and ghosts', () => {
   assert.deepEqual(fieldsOf(initialState(configOf({}))), ['brokers', 'partition', 'fenced', 'shuttingDown', 'cut', 'faults', 'ghost']);
-  assert.deepEqual(fieldsOf(initialState(configOf({})).brokers.get(0)!), ['running', 'log', 'hw', 'view', 'cleanShutdownFile']);
+  assert.deepEqual(fieldsOf(initialState(configOf({})).brokers.get(0)!), ['running', 'log', 'hw', 'fetchOffsets', 'staleFetch', 'view', 'cleanShutdownFile']);
   const s = initialState(two);
   assert.deepEqual(fieldsOf(s), ['brokers', 'partitions', 'fenced', 'shuttingDown', 'cut', 'faults', 'ghosts']);
   assert.deepEqual(fieldsOf(s.brokers.get(0)!), ['running', 'replicas', 'cleanShutdownFile']);
