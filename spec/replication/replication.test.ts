@@ -279,6 +279,17 @@ test('preset replication-bench (slow; set KMC_SLOW=1)', { skip: !process.env.KMC
   assertPin('replication-bench', {}, { status: 'holds', distinct: 546_528, depth: 25 }),
 );
 
+test('lrs-pre-elr also loses an acknowledged record: with NoAckedRecordLost the only safety property, it fails after 7 steps', async () => {
+  const preset = spec.presets.find((p) => p.name === 'lrs-pre-elr')!;
+  const params = preset.params as ParamValues;
+  const model = spec.build(params);
+  const onlyAcks = { ...model, properties: model.properties.filter((p) => p.kind !== 'always' || p.name === 'NoAckedRecordLost') };
+  const r = await checkModel(onlyAcks, { deadlock: false }, { spec: 'replication', preset: preset.name, params });
+  assert.equal(r.status, 'violation');
+  assert.equal('property' in r ? r.property : undefined, 'NoAckedRecordLost');
+  assert.equal('trace' in r ? r.trace!.steps.length - 1 : undefined, 7);
+});
+
 // ---- what closes each history --------------------------------------------------------------------
 
 test('KIP-966 closes the last replica standing: the lrs-pre-elr faults with the ELR and strict HW hold', () =>
