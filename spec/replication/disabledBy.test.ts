@@ -23,7 +23,7 @@ test('no replication preset reports an action never enabled: each is disabled by
   const { checkModel } = await import('../../checker/engine/check.ts');
   for (const p of spec.presets) {
     const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
-    const r = await checkModel(spec.build(params), { deadlock: false, maxStates: 400_000 }, { spec: 'replication', preset: p.name, params });
+    const r = await checkModel(spec.build(params), { deadlock: false, maxStates: 60_000 }, { spec: 'replication', preset: p.name, params });
     if (r.status === 'error') assert.fail(`${p.name}: ${r.message}`);
     const never = r.stats.coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined && c.deadByConstruction === undefined).map((c) => c.action);
     assert.deepEqual(never, [], p.name);
