@@ -20,6 +20,8 @@ interface Caught {
   readonly depth: number;
   /** A witness no longer reached (a `sometimes` property) instead of an invariant broken. */
   readonly kind?: 'sometimes';
+  /** A search of seconds: run in the slow tier (KMC_SLOW=1) only. */
+  readonly slow?: true;
 }
 
 const CAUGHT: readonly Caught[] = [
@@ -41,7 +43,7 @@ const CAUGHT: readonly Caught[] = [
   { mutations: ['voteLogOffByOne'], preset: 'kraft-bench', property: 'LeaderCompleteness', distinct: 8235, depth: 11 },
   { mutations: ['voteLogEpochOnly'], preset: 'kraft-bench', property: 'LeaderCompleteness', distinct: 8235, depth: 11 },
   // Needs a restart: a voter whose log is longer in an older epoch elects a candidate that lacks a committed entry.
-  { mutations: ['voteLogOffsetOnly'], preset: 'kraft-deep-restart', property: 'LeaderHoldsCommitted', distinct: 170675, depth: 18 },
+  { mutations: ['voteLogOffsetOnly'], preset: 'kraft-deep-restart', property: 'LeaderHoldsCommitted', distinct: 170675, depth: 18, slow: true },
   // Stricter, so safe; but two equal logs never elect each other and the election of kraft-shipped never completes.
   { mutations: ['voteLogStrict'], preset: 'kraft-shipped', property: 'LeaderElected', distinct: 944, depth: 14, kind: 'sometimes' },
   { mutations: ['majorityHalf'], preset: 'kraft-shipped', property: 'CommittedOnMajority', distinct: 864, depth: 10 },
@@ -98,7 +100,8 @@ test('mutations are not spec parameters: kmc list and --param never see them', (
 });
 
 for (const c of CAUGHT) {
-  test(`${c.mutations.join(' + ')}: ${c.preset} turns from holds to ${c.property}`, async () => {
+  const title = `${c.mutations.join(' + ')}: ${c.preset} turns from holds to ${c.property}`;
+  test(c.slow ? `${title} (slow; set KMC_SLOW=1)` : title, { skip: c.slow && !process.env.KMC_SLOW }, async () => {
     const params = paramsOf(c.preset);
     const r = await checkModel(buildKraftMutant(params, ...c.mutations), { deadlock: false }, { spec: 'kraft', preset: c.preset, params });
     assert.equal(r.status === 'violation' && r.kind === (c.kind ?? 'always') && r.property, c.property);
