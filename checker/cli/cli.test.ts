@@ -74,7 +74,7 @@ test('check --memory-budget with --workers 2: one thread, which spills its front
   assert.equal(budgeted.code, 0, budgeted.stderr);
   assert.match(budgeted.stderr, /^warning: --workers 2 is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk\.$/m);
   const j = JSON.parse(budgeted.stdout);
-  assert.deepEqual([j.status, j.workers, j.distinct, j.depth], ['holds', 1, 546528, 25]);
+  assert.deepEqual([j.status, j.workers, j.distinct, j.depth], ['holds', 1, 538217, 25]);
   assert.ok(j.spilledBytes > 0, 'part of the frontier went to disk');
   const unbudgeted = spawnKmc(...args, '--workers', '2');
   assert.doesNotMatch(unbudgeted.stderr, /--workers/);

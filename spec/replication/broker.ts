@@ -120,7 +120,7 @@ export function settle(s: ReplicationState, cfg: Config, before?: ReplicationSta
         if (leads && before !== undefined && ledInAnotherEpoch(before, tp, b, codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth))) {
           // Re-elected in a new leader epoch: Kafka keeps the followers' offsets (resetReplicaState without
           // isNewLeader), but none of them was fetched in this epoch.
-          putByte(s, r.staleFetch, ALL_BROKERS & ~bit(b));
+          putByte(s, r.staleFetch, (bit(P.brokers) - 1) & ~bit(b));
         }
         if (leads) hw = settleLeader(s, cfg, tp, b, view);
       }
@@ -133,8 +133,6 @@ export function settle(s: ReplicationState, cfg: Config, before?: ReplicationSta
   }
   return s;
 }
-
-const ALL_BROKERS = (1 << MAX_BROKERS) - 1;
 
 /** Whether `b` believed it led `tp` in `s`, in an epoch other than `epoch` (a code). */
 function ledInAnotherEpoch(s: ReplicationState, tp: TopicPartition, b: number, epoch: number): boolean {
