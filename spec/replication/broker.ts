@@ -6,7 +6,7 @@
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { bit, countOf, inMask, MAX_BROKERS } from './ids.ts';
 import { commonPrefixAt, epochAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
-import { type PartitionPlaces, placesOf } from './places.ts';
+import { type PartitionPlaces, placesOf, type ReplicaPlaces, viewPlacesOf } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
 import type { Mutation } from './mutations.ts';
@@ -115,7 +115,7 @@ export function settle(s: ReplicationState, cfg: Config, before?: ReplicationSta
       let hw = 0;
       let leads = false;
       if (bytes[o + P.running[b]!] !== 0) {
-        const view = bytes[o + r.view] !== 0 ? r.viewPartition : at.partition;
+        const view = viewPlacesOf(s, at, r);
         leads = bytes[o + view.leader]! - 1 === b;
         if (leads && before !== undefined && ledInAnotherEpoch(before, tp, b, codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth))) {
           // Re-elected in a new leader epoch: Kafka keeps the followers' offsets (resetReplicaState without
@@ -141,7 +141,7 @@ function ledInAnotherEpoch(s: ReplicationState, tp: TopicPartition, b: number, e
   const bytes = s._b;
   const o = s._o;
   if (bytes[o + P.running[b]!] === 0) return false;
-  const view = bytes[o + r.view] !== 0 ? r.viewPartition : P.tps[tp.id]!.partition;
+  const view = viewPlacesOf(s, P.tps[tp.id]!, r);
   return bytes[o + view.leader]! - 1 === b && codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth) !== epoch;
 }
 
@@ -188,9 +188,7 @@ export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartit
   if (mutation === 'fetchWithoutEpochValidation' && mineSize <= theirSize) {
     // Before KIP-101: served by offset alone, so a divergent suffix is never truncated.
     if (mineSize < theirSize) appendEntry(s, at.replicas[f]!.log, epochAt(b, theirs, mineSize, shape), valueAt(b, theirs, mineSize, shape), shape);
-    putByte(s, leader.fetchOffsets[f]!, mineSize + 1);
-    putByte(s, leader.staleFetch, b[o + leader.staleFetch]! & ~bit(f));
-    return s;
+    return recordFetch(s, leader, f, mineSize);
   }
   const p = commonPrefixAt(b, mine, theirs, shape);
   let truncated = false;
@@ -212,7 +210,12 @@ export function fetch(s: ReplicationState, f: number, l: number, tp: TopicPartit
   if (p < theirSize) putLogPrefix(s, mineAt, at.replicas[l]!.log, p + 1, shape);
   else putLogPrefix(s, mineAt, mineAt, p, shape);
   if (truncated) putByte(s, at.ghost.committedTruncated, 1);
-  putByte(s, leader.fetchOffsets[f]!, (mutation === 'fetchOffsetBeforeTruncation' ? mineSize : p) + 1);
-  putByte(s, leader.staleFetch, b[o + leader.staleFetch]! & ~bit(f));
+  return recordFetch(s, leader, f, mutation === 'fetchOffsetBeforeTruncation' ? mineSize : p);
+}
+
+/** The leader at `leader` records follower `f`'s valid fetch at `offset`, made by its current incarnation. */
+function recordFetch(s: ReplicationState, leader: ReplicaPlaces, f: number, offset: number): ReplicationState {
+  putByte(s, leader.fetchOffsets[f]!, offset + 1);
+  putByte(s, leader.staleFetch, s._b[s._o + leader.staleFetch]! & ~bit(f));
   return s;
 }

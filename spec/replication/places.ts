@@ -249,6 +249,11 @@ export function placesIn(layout: LType): Places {
   return places;
 }
 
+/** Where the registration broker replica `r` acts on lies in `s`: its stale copy when cut off, else the controller's. */
+export function viewPlacesOf(s: ReplicationState, tp: TopicPartitionPlaces, r: ReplicaPlaces): PartitionPlaces {
+  return s._b[s._o + r.view] !== 0 ? r.viewPartition : tp.partition;
+}
+
 /** The places of the state's own layout (states of other bounds, as tests build them, have their own). */
 export function placesOf(s: ReplicationState): Places {
   return placesIn(s._t);

@@ -12,7 +12,7 @@ import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask } from './ids.ts';
 import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
-import { type GhostPlaces, placesOf } from './places.ts';
+import { type GhostPlaces, placesOf, viewPlacesOf } from './places.ts';
 import { type Config, dataLossFailures, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 
@@ -63,7 +63,7 @@ export function noDivergenceBelowHighWatermark(s: S, cfg: Config, tp: TopicParti
   for (const l of cfg.replicas) {
     if (b[o + P.running[l]!] === 0) continue;
     const r = at.replicas[l]!;
-    const view = b[o + r.view] !== 0 ? r.viewPartition : at.partition;
+    const view = viewPlacesOf(s, at, r);
     if (b[o + view.leader]! - 1 !== l) continue;
     const hw = b[o + r.hw]!;
     const isr = b[o + view.isr]!;
