@@ -13,7 +13,7 @@ import { actsAsLeader, fetch, fetchSource, settle } from './broker.ts';
 import { alterIsr, beginControlledShutdown, isrAt, registrationAt, electPreferred, electUnclean, fenceBroker, preferredElectionAllowed, registerBroker, restartLooksUnclean, unfenceBroker, uncleanCandidateMask, type UncleanPath, writeRegistration } from './controller.ts';
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { commonPrefix, epochStartOffsetAt, holdsValue, holdsValueAt, sizeAt } from './log.ts';
-import { type LogShape, placesOf } from './places.ts';
+import { fetchIsStale, fetchOffsetAt, type LogShape, placesOf } from './places.ts';
 import { bit, countOf, idsOf, inMask, maskOf, maskOfIds } from './ids.ts';
 import { brokerFlag, brokerMask, setBrokerFlag, setBrokerMask, spendFault } from './clusterFields.ts';
 import { type Snapshot, snapshotOf } from './snapshot.ts';
@@ -217,8 +217,8 @@ export function replicationActions(cfg: Config): Action<S, any>[] {
       // current epoch. KIP-903: by the follower's current incarnation too (the AlterPartition carries its
       // broker epoch, and the controller refuses a stale one).
       const r = placesOf(s).tps[tpOf(p).id]!.replicas[leader]!;
-      const fetched = s._b[s._o + r.fetchOffsets[follower]!]! - 1;
-      if (fetched < 0 || (inMask(s._b[s._o + r.staleFetch]!, follower) && cfg.mutation !== 'expandFromEarlierIncarnation')) return false;
+      const fetched = fetchOffsetAt(s, r, follower);
+      if (fetched < 0 || (fetchIsStale(s, r, follower) && cfg.mutation !== 'expandFromEarlierIncarnation')) return false;
       return fetched >= Math.max(v.hw[leader]!, epochStartOffsetAt(v.bytes, v.logAt[leader]!, v.leaderEpoch, v.log)) || cfg.mutation === 'expandBeforeCaughtUp';
     },
     step: (m, p) => {

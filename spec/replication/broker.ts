@@ -6,7 +6,7 @@
 import { readCode as codeAt } from '../layout/bytes.ts';
 import { bit, countOf, inMask, MAX_BROKERS } from './ids.ts';
 import { commonPrefixAt, epochAt, sameEntryAt, sizeAt, valueAt } from './log.ts';
-import { type PartitionPlaces, placesOf, type ReplicaPlaces, viewPlacesOf } from './places.ts';
+import { fetchIsStale, fetchOffsetAt, leaderViewAt, type PartitionPlaces, placesOf, type ReplicaPlaces } from './places.ts';
 import { snapshotOf } from './snapshot.ts';
 import { acknowledges, strongAcks } from './producer.ts';
 import type { Mutation } from './mutations.ts';
@@ -45,14 +45,14 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   const P = placesOf(s);
   const shape = P.log;
   const at = P.tps[tp.id]!;
-  const mine = at.replicas[b]!.log;
-  const offsets = at.replicas[b]!.fetchOffsets;
+  const leader = at.replicas[b]!;
+  const mine = leader.log;
   const bytes = s._b;
   const o = s._o;
   const size = sizeAt(bytes, o + mine, shape);
   const isr = bytes[o + view.isr]!;
   const isrSize = countOf(isr);
-  const myHw = bytes[o + at.replicas[b]!.hw]!;
+  const myHw = bytes[o + leader.hw]!;
   // How far the leader knows each ISR member's log reaches, by broker (-1: not a member, or unknown).
   // Only acks=quorum reads it past the high watermark, which it can raise only while below the log end.
   const known = KNOWN;
@@ -60,7 +60,7 @@ function settleLeader(s: ReplicationState, cfg: Config, tp: TopicPartition, b: n
   if (myHw < size || cfg.acks === 'quorum') for (const m of cfg.replicas) {
     known[m] = -1;
     if (!inMask(isr, m)) continue;
-    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : bytes[o + offsets[m]!]! - 1;
+    const k = m === b || cfg.mutation === 'highWatermarkIgnoresIsr' ? size : fetchOffsetAt(s, leader, m);
     known[m] = k;
     if (k < low) low = k;
   }
@@ -112,20 +112,14 @@ export function settle(s: ReplicationState, cfg: Config, before?: ReplicationSta
     // Only broker b's own iteration writes its high watermark, so the replicas read here stay right for it.
     for (const b of cfg.replicas) {
       const r = at.replicas[b]!;
-      let hw = 0;
-      let leads = false;
-      if (bytes[o + P.running[b]!] !== 0) {
-        const view = viewPlacesOf(s, at, r);
-        leads = bytes[o + view.leader]! - 1 === b;
-        if (leads && before !== undefined && ledInAnotherEpoch(before, tp, b, codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth))) {
-          // Re-elected in a new leader epoch: Kafka keeps the followers' offsets (resetReplicaState without
-          // isNewLeader), but none of them was fetched in this epoch.
-          putByte(s, r.staleFetch, (bit(P.brokers) - 1) & ~bit(b));
-        }
-        if (leads) hw = settleLeader(s, cfg, tp, b, view);
+      const view = leaderViewAt(s, P, at, b);
+      if (view !== null && before !== undefined && ledInAnotherEpoch(before, tp, b, codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth))) {
+        // Re-elected in a new leader epoch: Kafka keeps the followers' offsets (resetReplicaState without
+        // isNewLeader), but none of them was fetched in this epoch.
+        putByte(s, r.staleFetch, (bit(P.brokers) - 1) & ~bit(b));
       }
-      putByte(s, r.hw, hw);
-      if (!leads && cfg.mutation !== 'fetchStateKeptAcrossLeaderships') {
+      putByte(s, r.hw, view === null ? 0 : settleLeader(s, cfg, tp, b, view));
+      if (view === null && cfg.mutation !== 'fetchStateKeptAcrossLeaderships') {
         for (const f of cfg.replicas) putByte(s, r.fetchOffsets[f]!, 0);
         putByte(s, r.staleFetch, 0);
       }
@@ -137,12 +131,8 @@ export function settle(s: ReplicationState, cfg: Config, before?: ReplicationSta
 /** Whether `b` believed it led `tp` in `s`, in an epoch other than `epoch` (a code). */
 function ledInAnotherEpoch(s: ReplicationState, tp: TopicPartition, b: number, epoch: number): boolean {
   const P = placesOf(s);
-  const r = P.tps[tp.id]!.replicas[b]!;
-  const bytes = s._b;
-  const o = s._o;
-  if (bytes[o + P.running[b]!] === 0) return false;
-  const view = viewPlacesOf(s, P.tps[tp.id]!, r);
-  return bytes[o + view.leader]! - 1 === b && codeAt(bytes, o + view.leaderEpoch, P.leaderEpochWidth) !== epoch;
+  const view = leaderViewAt(s, P, P.tps[tp.id]!, b);
+  return view !== null && codeAt(s._b, s._o + view.leaderEpoch, P.leaderEpochWidth) !== epoch;
 }
 
 /**
@@ -160,8 +150,7 @@ export function fetchSource(s: ReplicationState, f: number, acrossEpochs = false
   const p = commonPrefixAt(v.bytes, v.logAt[f]!, v.logAt[l]!, v.log);
   if (p !== v.leo[f] || p !== v.leo[l]) return l;
   const r = placesOf(s).tps[tp.id]!.replicas[l]!;
-  const known = s._b[s._o + r.fetchOffsets[f]!]! - 1 === p && !inMask(s._b[s._o + r.staleFetch]!, f);
-  return known ? NO_LEADER : l;
+  return fetchOffsetAt(s, r, f) === p && !fetchIsStale(s, r, f) ? NO_LEADER : l;
 }
 
 /**

@@ -254,6 +254,23 @@ export function viewPlacesOf(s: ReplicationState, tp: TopicPartitionPlaces, r: R
   return s._b[s._o + r.view] !== 0 ? r.viewPartition : tp.partition;
 }
 
+/** The registration broker `b` acts on in `tp`, when it is running and believes it leads there; else null. */
+export function leaderViewAt(s: ReplicationState, P: Places, tp: TopicPartitionPlaces, b: number): PartitionPlaces | null {
+  if (s._b[s._o + P.running[b]!] === 0) return null;
+  const view = viewPlacesOf(s, tp, tp.replicas[b]!);
+  return s._b[s._o + view.leader]! - 1 === b ? view : null;
+}
+
+/** The offset of follower `f`'s last valid fetch as leader replica `r` recorded it (-1: unknown). */
+export function fetchOffsetAt(s: ReplicationState, r: ReplicaPlaces, f: number): number {
+  return s._b[s._o + r.fetchOffsets[f]!]! - 1;
+}
+
+/** Whether follower `f`'s recorded fetch predates its restart or the leader's current epoch. */
+export function fetchIsStale(s: ReplicationState, r: ReplicaPlaces, f: number): boolean {
+  return (s._b[s._o + r.staleFetch]! & (1 << f)) !== 0;
+}
+
 /** The places of the state's own layout (states of other bounds, as tests build them, have their own). */
 export function placesOf(s: ReplicationState): Places {
   return placesIn(s._t);

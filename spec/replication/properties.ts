@@ -12,7 +12,7 @@ import { always, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { inMask } from './ids.ts';
 import { commonPrefixAt, holdsValueAt, sizeAt } from './log.ts';
-import { type GhostPlaces, placesOf, viewPlacesOf } from './places.ts';
+import { type GhostPlaces, leaderViewAt, placesOf } from './places.ts';
 import { type Config, dataLossFailures, type ReplicationState, viewOf } from './state.ts';
 import { ONLY, type TopicPartition } from './topicPartition.ts';
 
@@ -61,10 +61,9 @@ export function noDivergenceBelowHighWatermark(s: S, cfg: Config, tp: TopicParti
   const b = s._b;
   const o = s._o;
   for (const l of cfg.replicas) {
-    if (b[o + P.running[l]!] === 0) continue;
+    const view = leaderViewAt(s, P, at, l);
+    if (view === null) continue;
     const r = at.replicas[l]!;
-    const view = viewPlacesOf(s, at, r);
-    if (b[o + view.leader]! - 1 !== l) continue;
     const hw = b[o + r.hw]!;
     const isr = b[o + view.isr]!;
     for (const m of cfg.replicas) {
