@@ -59,7 +59,9 @@ export async function checkModel<S>(
   // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
   const threads = options.memoryBudgetBytes !== undefined ? 1 : !options.workersByDefault || (packsStates(expander) && !temporal) ? workers : 1;
-  if ((options.strategy ?? 'bfs') === 'dfs') {
+  if (options.owners !== undefined) {
+    outcome = await ownedSearch(model, expander, options, limits, source);
+  } else if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (threads > 1 && source) {
     // The worker threads' coordinators are loaded only for a search that uses them.
@@ -88,6 +90,20 @@ export async function checkModel<S>(
   }
   const result = toResult(expander, outcome, limits, label);
   return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
+}
+
+/** The search partitioned among owners in this process, or among worker processes through NATS. */
+async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source?: ModelSource): Promise<SearchOutcome> {
+  const owners = options.owners!;
+  const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
+  if (options.cluster === undefined) {
+    const { localOwners } = await import('./owners/localOwners.ts');
+    return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true));
+  }
+  if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
+  const { natsOwners } = await import('./owners/nats/natsOwners.ts');
+  const cluster = options.cluster;
+  return ownedBreadthFirst(expander, options, limits, owners, () => natsOwners(cluster, owners, source, { symmetry: options.symmetry ?? false, deadlock: options.deadlock ?? true }, limits));
 }
 
 /** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
@@ -168,6 +184,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
 }
 
 function validate<S>(model: Model<S>, options: CheckOptions): void {
+  if (options.owners !== undefined) validateOwners(model, options);
   const refusal = livenessRefusal(model, options.symmetry ?? false);
   if (refusal !== null) throw new ConfigError(refusal);
   if (options.symmetry) {
@@ -199,6 +216,21 @@ function validate<S>(model: Model<S>, options: CheckOptions): void {
       throw new ConfigError(`symmetry over these sets means ${perms} permutations per state (at most ${MAX_PERMUTATIONS}); run without --symmetry`);
     }
   }
+}
+
+/** What a search partitioned among owners cannot do yet, said before it starts. */
+function validateOwners<S>(model: Model<S>, options: CheckOptions): void {
+  const where = options.cluster !== undefined ? `on a cluster (--cluster ${options.cluster})` : `partitioned among owners (--owners ${options.owners})`;
+  if (!model.layout) throw new ConfigError(`a search ${where} sends states between owners as bytes, so it needs a spec declared with a layout (docs/layouts.md); this spec keeps Immutable.js states. Run without --owners/--cluster, or declare a layout.`);
+  const refused: [boolean, string][] = [
+    [(options.strategy ?? 'bfs') !== 'bfs', '--strategy dfs (the owners search breadth-first)'],
+    [options.maxStates !== undefined, '--max-states (use --max-depth or --time-limit)'],
+    [options.memoryBudgetBytes !== undefined, '--memory-budget'],
+    [options.checkpointDirectory !== undefined || options.resumeDirectory !== undefined, '--checkpoint and --resume'],
+    [model.properties.some(isTemporal), 'temporal properties (their graph is checked in one process: run without --owners)'],
+  ];
+  const found = refused.filter(([on]) => on).map(([, what]) => what);
+  if (found.length > 0) throw new ConfigError(`a search ${where} does not take ${found.join('; ')}.`);
 }
 
 function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {

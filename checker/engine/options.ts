@@ -44,6 +44,14 @@ export interface CheckOptions {
    * goes (temporal properties), and without a layout each worker re-runs every level.
    */
   readonly workersByDefault?: boolean;
+  /**
+   * Partition the seen set and the frontier among this many owners by fingerprint (owners/ownedSearch.ts):
+   * objects in this process, or with `cluster`, worker processes reached through NATS JetStream. Results
+   * are those of one thread for every count. Specs with a layout; breadth-first; safety properties.
+   */
+  readonly owners?: number;
+  /** A NATS server (`nats://host:4222`) through which `owners` worker processes (`kmc worker`) own the search. */
+  readonly cluster?: string;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /**

@@ -1,0 +1,32 @@
+/**
+ * Owners in the driver's own process: the partitioned search with nothing between its parts but a
+ * function call. They show that the partitioned search is the search in one thread for any number of
+ * owners, without a network, and they are what a worker process runs behind its connection (nats/).
+ */
+import type { Expander } from '../expander.ts';
+import { layoutOf, type PackedState } from '../state/packed.ts';
+import { Owner } from './owner.ts';
+import type { OwnerLink } from './ownerProtocol.ts';
+
+/** `count` owners, each with an expander of its own (built by `expanderFor`), sending to each other directly. */
+export function localOwners<S>(count: number, expanderFor: () => Expander<S>, deadlock: boolean): OwnerLink[] {
+  const owners: Owner<S>[] = [];
+  for (let index = 0; index < count; index++) {
+    const expander = expanderFor();
+    const layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
+    owners.push(new Owner(expander, layout, { index, owners: count, deadlock }, (to, batch) => owners[to]!.receive(batch)));
+  }
+  return owners.map((o, index) => ({
+    start: async (initials) => o.start(initials),
+    expand: async () => o.expand(),
+    absorb: async (expected) => {
+      if (o.batchesReceived !== expected) throw new Error(`owner ${index} took in ${o.batchesReceived} batches of the ${expected} sent to it`);
+      return o.absorb();
+    },
+    rank: async (ranks) => o.rank(ranks),
+    cut: async (stop) => o.cut(stop),
+    coverage: async () => o.coverage(),
+    linkOf: async (hi, lo) => o.linkOf(hi, lo),
+    close: async () => {},
+  }));
+}

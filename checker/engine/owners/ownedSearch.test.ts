@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import twoPhase from '../../../spec/twophase/twoPhase.ts';
+import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
+import actionThrows from '../../../test/fixtures/actionThrows.ts';
+import counters from '../../../test/fixtures/boundedCounters.ts';
+import type { Model } from '../../../spec/spec.ts';
+import { layout as L, type Packed } from '../../../spec/layout/index.ts';
+import { always } from '../../../invariants/property.ts';
+import { checkModel } from '../check.ts';
+import type { CheckOptions } from '../options.ts';
+import type { CheckResult } from '../result.ts';
+import { runCheck } from '../../run/runCheck.ts';
+
+const label = { spec: 'test', params: {} };
+const OWNERS = [1, 2, 3];
+
+/** Everything a search reports that must not depend on how it is split: verdict, counts, coverage, witnesses, trace. */
+function shape(r: CheckResult<unknown>) {
+  return {
+    status: r.status,
+    property: 'property' in r ? r.property : undefined,
+    message: 'message' in r ? r.message : undefined,
+    counts: [r.stats.distinct, r.stats.generated, r.stats.depth, r.stats.queued],
+    coverage: r.stats.coverage,
+    witnesses: 'witnesses' in r ? r.witnesses : undefined,
+    trace: 'trace' in r ? r.trace?.steps.map((s) => [s.action, JSON.stringify(s.params ?? {})]) : undefined,
+    reason: 'reason' in r ? r.reason : undefined,
+  };
+}
+
+async function sameForEveryOwnerCount(what: string, model: () => Model<unknown>, options: CheckOptions = {}): Promise<CheckResult<unknown>> {
+  const one = await checkModel(model(), options, label);
+  for (const owners of OWNERS) {
+    const split = await checkModel(model(), { ...options, owners }, label);
+    assert.equal(split.stats.workers, owners);
+    assert.deepEqual(shape(split), shape(one), `${what}, ${owners} owners`);
+  }
+  return one;
+}
+
+test('TwoPhase partitioned among 1, 2 and 3 owners: the counts, coverage, witnesses and counterexample of one thread', async () => {
+  const holds = await sameForEveryOwnerCount('rm=6', () => twoPhase.build({ rm: 6, bug: 'none' }) as Model<unknown>);
+  assert.deepEqual([holds.status, holds.stats.distinct], ['holds', 50816]);
+  const bad = await sameForEveryOwnerCount('rm=5 tmCommitEarly', () => twoPhase.build({ rm: 5, bug: 'tmCommitEarly' }) as Model<unknown>);
+  assert.equal(bad.status, 'violation');
+  const shallow = await sameForEveryOwnerCount('rm=6 to depth 7', () => twoPhase.build({ rm: 6, bug: 'none' }) as Model<unknown>, { maxDepth: 7 });
+  assert.deepEqual([shallow.status, 'reason' in shallow && shallow.reason], ['incomplete', 'maxDepth']);
+});
+
+test('a property or an action that throws ends the partitioned search where it ends in one thread', async () => {
+  const p = await sameForEveryOwnerCount('property throws', () => propertyThrows.build({ rm: 5 }) as Model<unknown>);
+  const a = await sameForEveryOwnerCount('action throws', () => actionThrows.build({ rm: 5 }) as Model<unknown>);
+  assert.deepEqual([p.status, a.status], ['error', 'error']);
+});
+
+test('CONSTRAINT and ACTION_CONSTRAINT: states outside are checked, not counted, and one that breaks an invariant ends the search as in one thread', async () => {
+  const base = { n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, form: 'layout' };
+  const cases = [{}, { outsideInit: true }, { tight: true }, { tight: true, outsideInit: true }, { throwAt: 6 }, { steps: true }, { steps: true, lastAtMost: 2 }];
+  const statuses = [];
+  for (const more of cases) {
+    const params = { ...base, ...more };
+    statuses.push((await sameForEveryOwnerCount(JSON.stringify(more), () => counters.build(params) as Model<unknown>)).status);
+  }
+  assert.deepEqual(statuses, ['holds', 'holds', 'violation', 'violation', 'error', 'holds', 'violation']);
+});
+
+test('a deadlock is found at the state one thread finds it at', async () => {
+  const Counter = L.record('Counter', { a: L.int(0, 9), b: L.int(0, 9) });
+  type Counter = Packed<typeof Counter>;
+  const model = (): Model<unknown> =>
+    ({
+      layout: Counter,
+      init: () => [Counter.from({ a: 0, b: 0 })],
+      actions: [
+        { name: 'A', enabled: (s: Counter) => s.a < 5, next: (s: Counter) => s.set('a', s.a + 1) },
+        { name: 'B', enabled: (s: Counter) => s.b < 4 && s.a !== 3, next: (s: Counter) => s.set('b', s.b + 1) },
+      ],
+      properties: [always<Counter>('Small', 'a stays below 9', (s) => s.a < 9)],
+    }) as unknown as Model<unknown>;
+  const r = await sameForEveryOwnerCount('counter', model);
+  assert.deepEqual([r.status, "kind" in r && r.kind, "trace" in r && r.trace?.steps.length], ["violation", "deadlock", 10], JSON.stringify(shape(r)));
+});
+
+test('bundled Kafka presets partitioned among 2 and 3 owners: the verdict, counts and trace of one thread', async () => {
+  for (const [spec, preset] of [
+    ['kraft', 'kraft-16281'],
+    ['kraft', 'kraft-double-vote'],
+    ['kraft', 'kraft-fixed-leaderid'],
+    ['replication', 'lrs-pre-elr'],
+    ['replication', 'diverging-logs'],
+  ] as const) {
+    const one = await runCheck({ spec, preset, options: { workers: 1 } });
+    for (const owners of [2, 3]) {
+      const split = await runCheck({ spec, preset, options: { owners } });
+      assert.deepEqual(shape(split.result), shape(one.result), `${preset}, ${owners} owners`);
+    }
+  }
+});
+
+test('what a partitioned search cannot do is refused before it starts, naming the option', async () => {
+  await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, maxStates: 10 }, label), /partitioned among owners \(--owners 2\) does not take --max-states/);
+  await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, strategy: 'dfs' }, label), /does not take --strategy dfs/);
+});

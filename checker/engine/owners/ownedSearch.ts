@@ -1,0 +1,213 @@
+/**
+ * Breadth-first search with the seen set and the frontier partitioned among owners by fingerprint, level
+ * by level (Stern and Dill's parallel Murphi; PReach): each owner expands its part of a level and sends
+ * every successor to the successor's owner, which keeps the new ones. The driver (this code) holds no
+ * state of the model past the initial ones: it starts each level, learns from the owners' message counts
+ * when every batch is in, merges the owners' keys into the next level's ranks, and decides where the
+ * search ends. An owner is an object here (localOwners.ts) or a worker process (nats/).
+ *
+ * Counts, coverage, depth and counterexamples are those of the search in one thread (bfs.ts), for any
+ * number of owners: see ownerProtocol.ts for why.
+ */
+import { type Expander, SpecError } from '../expander.ts';
+import type { CheckOptions } from '../options.ts';
+import type { Limits } from '../limits.ts';
+import type { SearchEnd, SearchOutcome } from '../search.ts';
+import { FingerprintSet } from '../state/fingerprintSet.ts';
+import { NO_PARENT, StateLog } from '../stateLog.ts';
+import { receiveSpecError } from '../parallel/protocol.ts';
+import { isPacked } from '../state/packed.ts';
+import { type AbsorbReport, type InitialState, type OwnerLink, type Stop, earlier, KEY_SPAN, ownerOf } from './ownerProtocol.ts';
+
+/** The owners are made (`ownersFor`) once the initial states are known to be sound, and closed at the end. */
+export async function ownedBreadthFirst<S>(
+  expander: Expander<S>,
+  options: CheckOptions,
+  limits: Limits,
+  ownerCount: number,
+  ownersFor: () => Promise<readonly OwnerLink[]>,
+): Promise<SearchOutcome> {
+  let owners: readonly OwnerLink[] = [];
+  try {
+    return await search();
+  } finally {
+    await Promise.all(owners.map((o) => o.close()));
+  }
+
+  async function search(): Promise<SearchOutcome> {
+    const actions = expander.actions.length;
+    const newStates = new Float64Array(actions);
+    const witnessesReached = new Uint8Array(expander.witnesses.length);
+    const maxDepth = options.maxDepth ?? Infinity;
+    let distinct = 0;
+    let generated = 0;
+    let depth = 0;
+    let queued = 0;
+    let ownerBytes = 0;
+    let log = new StateLog();
+
+    const outcome = (end: SearchEnd, nextLevel = 0): SearchOutcome => ({
+      end,
+      log,
+      distinct,
+      generated,
+      depth: distinct > 0 ? depth + 1 + (nextLevel > 0 ? 1 : 0) : 0,
+      queued,
+      newStates,
+      witnessesReached,
+      offHeapBytes: ownerBytes,
+      workers: ownerCount,
+    });
+
+    // Level 0, here, as the search in one thread does it.
+    const initials: InitialState[] = [];
+    {
+      const seen = new FingerprintSet();
+      let at = -1;
+      try {
+        const inits = expander.initialStates();
+        if (inits.length > 0 && !isPacked(inits[0])) throw new Error('a search partitioned among owners needs a spec declared with a layout');
+        for (const [initIndex, s] of inits.entries()) {
+          generated++;
+          if (!expander.withinConstraint(s)) {
+            const bad = expander.firstViolation(s);
+            if (bad < 0) continue;
+            queued = initials.length;
+            return outcome({ kind: 'violation', stateId: log.add(NO_PARENT, 0, initIndex), invariant: bad });
+          }
+          expander.fingerprint(s);
+          const hi = expander.hi;
+          const lo = expander.lo;
+          if (!seen.add(hi, lo)) continue;
+          at = log.add(NO_PARENT, 0, initIndex);
+          distinct++;
+          const bad = expander.firstViolation(s);
+          expander.markWitnesses(s, witnessesReached);
+          if (bad >= 0) {
+          queued = initials.length + 1;
+          return outcome({ kind: 'violation', stateId: at, invariant: bad });
+        }
+          initials.push({ hi, lo, rank: initials.length, initIndex, bytes: expander.bytesOf(s).slice() });
+        }
+      } catch (e) {
+        if (e instanceof SpecError) return outcome({ kind: 'error', stateId: at, error: e });
+        throw e;
+      }
+    }
+    // The owners keep their own logs; the driver's holds a counterexample's path once one is found.
+    log = new StateLog();
+    owners = await ownersFor();
+    await Promise.all(owners.map((o, t) => o.start(initials.filter((s) => ownerOf(s.hi, owners.length) === t))));
+    let levelSize = initials.length;
+
+    while (levelSize > 0) {
+      if (depth >= maxDepth) return await ended({ kind: 'incomplete', reason: 'maxDepth' });
+      const expanded = await Promise.all(owners.map((o) => o.expand()));
+      const expected = owners.map((_, t) => expanded.reduce((n, r) => n + r.sent[t]!, 0));
+      const absorbed = await Promise.all(owners.map((o, t) => o.absorb(expected[t]!)));
+      ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
+      let stop: Stop | null = null;
+      for (const r of expanded) stop = earlier(stop, r.stop);
+      for (const a of absorbed) stop = earlier(stop, a.stop);
+      if (stop !== null) return await stopInside(stop, levelSize);
+      const nextSize = absorbed.reduce((n, a) => n + a.count, 0);
+      const ranks = mergeRanks(absorbed);
+      await Promise.all(owners.map((o, t) => o.rank(ranks[t]!)));
+      for (const r of expanded) generated += r.generated;
+      for (const a of absorbed) {
+        for (let i = 0; i < actions; i++) newStates[i]! += a.newStates[i]!;
+        for (const w of a.witnesses) witnessesReached[w] = 1;
+      }
+      distinct += nextSize;
+      if (nextSize === 0) break;
+      depth++;
+      levelSize = nextSize;
+      queued = levelSize;
+      limits.progress({ distinct, generated, queued, depth });
+      const reason = limits.exceeded(distinct, ownerBytes);
+      if (reason !== null) return await ended({ kind: 'incomplete', reason });
+    }
+    queued = 0;
+    return await ended({ kind: 'complete' });
+
+    /** The search ends at a level boundary: coverage is the owners' sums. */
+    async function ended(end: SearchEnd): Promise<SearchOutcome> {
+      const covered = await Promise.all(owners.map((o) => o.coverage()));
+      sumCoverage(covered);
+      return outcome(end);
+    }
+
+    function sumCoverage(covered: readonly { enabled: number[]; fired: number[] }[]): void {
+      expander.enabledCount.fill(0);
+      expander.firedCount.fill(0);
+      for (const c of covered) {
+        for (let a = 0; a < actions; a++) {
+          expander.enabledCount[a]! += c.enabled[a]!;
+          expander.firedCount[a]! += c.fired[a]!;
+        }
+      }
+    }
+
+    /** The search ends at `stop`, inside the level being expanded: every count as one thread has it there. */
+    async function stopInside(stop: Stop, levelSize: number): Promise<SearchOutcome> {
+      const cuts = await Promise.all(owners.map((o) => o.cut(stop)));
+      sumCoverage(cuts);
+      let nextLevel = 0;
+      generated += stop.generatedInParent;
+      for (const c of cuts) {
+        generated += c.generated;
+        distinct += c.logged;
+        nextLevel += c.queued;
+        for (let i = 0; i < actions; i++) newStates[i]! += c.newStates[i]!;
+        for (const w of c.witnesses) witnessesReached[w] = 1;
+      }
+      const parentRank = Math.floor(stop.key / KEY_SPAN);
+      queued = levelSize - parentRank - (stop.end === 'error' ? 0 : 1) + nextLevel;
+      const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.stepPast);
+      const end: SearchEnd =
+        stop.end === 'violation'
+          ? { kind: 'violation', stateId, invariant: stop.invariant }
+          : stop.end === 'deadlock'
+            ? { kind: 'deadlock', stateId }
+            : { kind: 'error', stateId, error: receiveSpecError(stop.error!) };
+      return outcome(end, nextLevel);
+    }
+
+    /** Follows parent fingerprints from owner to owner back to an initial state; logs the path; returns its last id. */
+    async function pathTo(hi: number, lo: number, stepPast: number): Promise<number> {
+      const steps: { action: number; ordinal: number }[] = [];
+      for (;;) {
+        const link = await owners[ownerOf(hi, owners.length)]!.linkOf(hi, lo);
+        steps.push({ action: link.action, ordinal: link.ordinal });
+        if (link.initial) break;
+        hi = link.parentHi;
+        lo = link.parentLo;
+      }
+      steps.reverse();
+      let id = NO_PARENT;
+      for (const [k, s] of steps.entries()) id = k === 0 ? log.add(NO_PARENT, 0, s.ordinal) : log.add(id, s.action, s.ordinal);
+      if (stepPast >= 0) id = log.add(id, Math.floor(stepPast / (1 << 22)), stepPast % (1 << 22));
+      return id;
+    }
+  }
+}
+
+/** Each owner's ranks for its new states: their positions when every owner's keys are merged. */
+function mergeRanks(absorbed: readonly AbsorbReport[]): Uint32Array[] {
+  const ranks = absorbed.map((a) => new Uint32Array(a.count));
+  const heads = new Array<number>(absorbed.length).fill(0);
+  const total = absorbed.reduce((n, a) => n + a.count, 0);
+  for (let rank = 0; rank < total; rank++) {
+    let best = -1;
+    let bestKey = Infinity;
+    for (let t = 0; t < absorbed.length; t++) {
+      const h = heads[t]!;
+      if (h < absorbed[t]!.count && absorbed[t]!.keys[h]! < bestKey) {
+        bestKey = absorbed[t]!.keys[h]!;
+        best = t;
+      }
+    }
+    ranks[best]![heads[best]!++] = rank;
+  }
+  return ranks;
+}

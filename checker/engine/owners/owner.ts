@@ -1,0 +1,360 @@
+/**
+ * One owner of a search partitioned by fingerprint (ownedSearch.ts): the states whose fingerprints fall
+ * to it, with how each was first reached, and its part of every level. It expands its part of a level,
+ * sending each successor to the successor's owner; it takes in the successors sent to it, keeping per new
+ * state the one with the least key (ownerProtocol.ts), and checks the properties on the new states.
+ * An owner runs in the driver's process or in a worker process (nats/natsWorker.ts): the same code.
+ */
+import { type Expander, SpecError } from '../expander.ts';
+import type { PackedLayout, PackedState } from '../state/packed.ts';
+import { FingerprintIndex } from '../state/fingerprintIndex.ts';
+import { GrowableU32 } from '../state/growable.ts';
+import { MAX_ORDINAL } from '../stateLog.ts';
+import { sendSpecError } from '../parallel/protocol.ts';
+import { CandidateBatch, readBatch } from './candidateBatch.ts';
+import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
+
+const STEP_SPAN = MAX_ORDINAL + 1;
+/** Per state this owner holds: parent hi, parent lo, step, 1 for an initial state. */
+const RECORD_WORDS = 4;
+
+export interface OwnerSetup {
+  readonly index: number;
+  readonly owners: number;
+  readonly deadlock: boolean;
+}
+
+export class Owner<S> {
+  private readonly width: number;
+  /** Every state this owner holds, by fingerprint: its record's index. */
+  private readonly held = new FingerprintIndex();
+  private readonly records = new GrowableU32();
+  // The level being expanded: this owner's states of it, in rank order.
+  private level = new Uint8Array(0);
+  private levelRanks: Uint32Array = new Uint32Array(0);
+  private levelFingerprints = new Uint32Array(0);
+  private levelCount = 0;
+  /** Successors generated per state of the level. */
+  private generatedBy = new Uint32Array(0);
+  private enabledAtLevel: Float64Array;
+  private firedAtLevel: Float64Array;
+  // The next level as it comes in: per candidate kept, its key, step, parent and own fingerprints, bytes.
+  private pending = new FingerprintIndex();
+  private pendingKeys: number[] = [];
+  private pendingSteps: number[] = [];
+  /** Per candidate kept: parent hi, parent lo, 1 for an initial state. */
+  private pendingLinks: number[] = [];
+  private pendingFingerprints: number[] = [];
+  private pendingBytes = new Uint8Array(1 << 16);
+  private pendingCount = 0;
+  /** The pending candidates in key order, once absorbed. */
+  private order: number[] = [];
+  private received = 0;
+  private readonly batches: CandidateBatch[];
+
+  constructor(
+    private readonly expander: Expander<S>,
+    private readonly layout: PackedLayout,
+    private readonly setup: OwnerSetup,
+    /** Sends a batch of candidates to an owner (this one included). */
+    private readonly send: (owner: number, batch: Uint8Array) => void,
+  ) {
+    this.width = layout.width;
+    this.batches = Array.from({ length: setup.owners }, () => new CandidateBatch(this.width));
+    this.enabledAtLevel = new Float64Array(expander.actions.length);
+    this.firedAtLevel = new Float64Array(expander.actions.length);
+  }
+
+  /** Memory this owner's tables and levels take. */
+  get bytes(): number {
+    return this.held.bytes + this.records.bytes + this.level.byteLength + this.pending.bytes + this.pendingBytes.byteLength;
+  }
+
+  start(initials: readonly InitialState[]): void {
+    this.resetPending();
+    for (const s of initials) {
+      this.keep(s.hi, s.lo, s.rank, s.initIndex, 0, 0, s.bytes, 0, 1);
+    }
+    this.order = this.sortedPending();
+    this.rank(Uint32Array.from(initials.map((s) => s.rank)));
+  }
+
+  expand(): ExpandReport {
+    const { expander, layout, width, setup } = this;
+    this.enabledAtLevel.set(expander.enabledCount);
+    this.firedAtLevel.set(expander.firedCount);
+    // The next level's candidates may come in from other owners before this one starts: nothing is reset here.
+    const sent = new Array<number>(setup.owners).fill(0);
+    const flush = (to: number, all: boolean): void => {
+      const b = this.batches[to]!;
+      if (b.length > 0 && (all || b.full)) {
+        this.send(to, b.take());
+        sent[to]!++;
+      }
+    };
+    const constrained = expander.constrained;
+    let generated = 0;
+    let stop: Stop | null = null;
+    let parent: S | null = null;
+    let parentRank = 0;
+    let parentHi = 0;
+    let parentLo = 0;
+    let index = 0;
+    const visit = (t: S, action: number, _params: unknown, ordinal: number): void => {
+      const i = index++;
+      if (t === parent) return;
+      if (constrained && !expander.admits(parent!, t)) {
+        // Outside the constraints: no state of the model, but its invariants are checked (bfs.ts).
+        if (stop !== null) return;
+        let bad: number;
+        try {
+          bad = expander.firstViolation(t);
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          stop = this.stopAt(parentRank, i, 'error', i + 1, action, 'none', -1, parentHi, parentLo, -1, e);
+          return;
+        }
+        if (bad >= 0) stop = this.stopAt(parentRank, i, 'violation', i + 1, action, 'none', bad, parentHi, parentLo, action * STEP_SPAN + ordinal);
+        return;
+      }
+      expander.fingerprint(t);
+      const hi = expander.hi;
+      const lo = expander.lo;
+      const to = ownerOf(hi, setup.owners);
+      const v = t as unknown as PackedState;
+      this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
+      flush(to, false);
+    };
+    for (let r = 0; r < this.levelCount && stop === null; r++) {
+      parent = layout.wrapAt(this.level, r * width) as S;
+      parentRank = this.levelRanks[r]!;
+      parentHi = this.levelFingerprints[2 * r]!;
+      parentLo = this.levelFingerprints[2 * r + 1]!;
+      index = 0;
+      let count: number;
+      try {
+        count = expander.successors(parent, visit);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        // The successors before the throw were generated; the parent's later actions were not counted.
+        // (Counted again without a visitor, the parent's actions from the one that threw are left out.)
+        stop = earlier(stop, this.stopAt(parentRank, index, 'error', index, expander.expandingAction, 'none', -1, parentHi, parentLo, -1, e));
+        count = index;
+      }
+      this.generatedBy[r] = index;
+      generated += index;
+      if (count === 0 && setup.deadlock && stop === null) stop = this.stopAt(parentRank, 0, 'deadlock', 0, expander.actions.length, 'none', -1, parentHi, parentLo, -1);
+    }
+    for (let to = 0; to < setup.owners; to++) flush(to, true);
+    return { sent, generated, stop };
+  }
+
+  /** Takes in one batch of candidates: a new state keeps the one with the least key. */
+  receive(batch: Uint8Array): void {
+    this.received++;
+    readBatch(batch, this.width, (hi, lo, parentRank, index, step, parentHi, parentLo, bytes, at) => {
+      if (this.held.get(hi, lo) >= 0) return;
+      this.keep(hi, lo, keyOf(parentRank, index), step, parentHi, parentLo, bytes, at, 0);
+    });
+  }
+
+  /** Batches taken in this level. */
+  get batchesReceived(): number {
+    return this.received;
+  }
+
+  /** Checks the properties on the level's new states, least key first, up to the first that breaks one. */
+  absorb(): AbsorbReport {
+    const { expander, layout, width } = this;
+    this.order = this.sortedPending();
+    const reached = new Uint8Array(expander.witnesses.length);
+    const newStates = new Array<number>(expander.actions.length).fill(0);
+    let stop: Stop | null = null;
+    for (const c of this.order) {
+      const s = layout.wrapAt(this.pendingBytes, c * width) as S;
+      const key = this.pendingKeys[c]!;
+      const action = Math.floor(this.pendingSteps[c]! / STEP_SPAN);
+      const parentRank = Math.floor(key / KEY_SPAN);
+      const i = key - parentRank * KEY_SPAN;
+      newStates[action]!++;
+      let bad: number;
+      try {
+        bad = expander.firstViolation(s);
+        expander.markWitnesses(s, reached);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+        stop = this.stopAt(parentRank, i, 'error', i + 1, action, 'logged', -1, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1, e);
+        break;
+      }
+      if (bad >= 0) {
+        stop = this.stopAt(parentRank, i, 'violation', i + 1, action, 'queued', bad, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1);
+        break;
+      }
+    }
+    return { count: this.pendingCount, keys: Float64Array.from(this.order, (c) => this.pendingKeys[c]!), newStates, witnesses: indices(reached), stop, bytes: this.bytes };
+  }
+
+  /** The new states, in key order, become this owner's part of the next level, with these ranks. */
+  rank(ranks: Uint32Array): void {
+    const { width } = this;
+    const n = this.order.length;
+    if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
+    if (this.level.length < n * width) this.level = new Uint8Array(Math.ceil(n * 1.25 + 1) * width);
+    this.levelRanks = ranks;
+    this.levelFingerprints = new Uint32Array(2 * n);
+    this.generatedBy = new Uint32Array(n);
+    for (let k = 0; k < n; k++) {
+      const c = this.order[k]!;
+      this.level.set(this.pendingBytes.subarray(c * width, (c + 1) * width), k * width);
+      const hi = this.fingerprintOf(c, 0);
+      const lo = this.fingerprintOf(c, 1);
+      this.levelFingerprints[2 * k] = hi;
+      this.levelFingerprints[2 * k + 1] = lo;
+      this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
+      this.records.push(this.pendingLinks[3 * c]!);
+      this.records.push(this.pendingLinks[3 * c + 1]!);
+      this.records.push(this.pendingSteps[c]!);
+      this.records.push(this.pendingLinks[3 * c + 2]!);
+    }
+    this.levelCount = n;
+    this.resetPending();
+  }
+
+  /**
+   * This owner's share of the counts where the search in one thread stops (`stop`): the parents before
+   * it, the new states before it (and the one at it, when it is one), and the coverage up to it, counted
+   * again from the level's start.
+   */
+  cut(stop: Stop): CutReport {
+    const { expander, layout, width } = this;
+    const stopRank = Math.floor(stop.key / KEY_SPAN);
+    let generated = 0;
+    for (let r = 0; r < this.levelCount && this.levelRanks[r]! < stopRank; r++) generated += this.generatedBy[r]!;
+    const reached = new Uint8Array(expander.witnesses.length);
+    const newStates = new Array<number>(expander.actions.length).fill(0);
+    let logged = 0;
+    let queued = 0;
+    for (const c of this.order) {
+      const key = this.pendingKeys[c]!;
+      if (key > stop.key || (key === stop.key && stop.state === 'none')) break;
+      logged++;
+      newStates[Math.floor(this.pendingSteps[c]! / STEP_SPAN)]!++;
+      if (key === stop.key && stop.state === 'logged') continue;
+      queued++;
+      try {
+        expander.markWitnesses(layout.wrapAt(this.pendingBytes, c * width) as S, reached);
+      } catch {
+        // a witness that throws was reported where the search stopped
+      }
+    }
+    // Coverage: the level's parents counted again up to the stop.
+    expander.enabledCount.set(this.enabledAtLevel);
+    expander.firedCount.set(this.firedAtLevel);
+    const none = (): void => {};
+    for (let r = 0; r < this.levelCount && this.levelRanks[r]! <= stopRank; r++) {
+      const parent = layout.wrapAt(this.level, r * width) as S;
+      if (this.levelRanks[r]! < stopRank) {
+        expander.successors(parent, none);
+        continue;
+      }
+      const enabled = Float64Array.from(expander.enabledCount);
+      const fired = Float64Array.from(expander.firedCount);
+      try {
+        expander.successors(parent, none);
+      } catch (e) {
+        if (!(e instanceof SpecError)) throw e;
+      }
+      for (let a = stop.keepActionsBelow; a < expander.actions.length; a++) {
+        expander.enabledCount[a] = enabled[a]!;
+        expander.firedCount[a] = fired[a]!;
+      }
+    }
+    return { generated, logged, queued, newStates, witnesses: indices(reached), enabled: [...expander.enabledCount], fired: [...expander.firedCount] };
+  }
+
+  coverage(): { enabled: number[]; fired: number[] } {
+    return { enabled: [...this.expander.enabledCount], fired: [...this.expander.firedCount] };
+  }
+
+  /** How a state this owner holds, or one new in the level the search stopped in, was first reached. */
+  linkOf(hi: number, lo: number): Link {
+    const r = this.held.get(hi, lo);
+    if (r < 0) {
+      const c = this.pending.get(hi, lo);
+      if (c >= 0) {
+        const step = this.pendingSteps[c]!;
+        return { parentHi: this.pendingLinks[3 * c]!, parentLo: this.pendingLinks[3 * c + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.pendingLinks[3 * c + 2] === 1 };
+      }
+    }
+    if (r < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
+    const w = r * RECORD_WORDS;
+    const rec = this.records.view();
+    const step = rec[w + 2]!;
+    return { parentHi: rec[w]!, parentLo: rec[w + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: rec[w + 3] === 1 };
+  }
+
+  private stopAt(
+    parentRank: number,
+    index: number,
+    end: Stop['end'],
+    generatedInParent: number,
+    keepActionsBelow: number,
+    state: Stop['state'],
+    invariant: number,
+    traceHi: number,
+    traceLo: number,
+    stepPast: number,
+    error?: SpecError,
+  ): Stop {
+    return { key: keyOf(parentRank, index), end, generatedInParent, keepActionsBelow, state, invariant, traceHi, traceLo, stepPast, ...(error ? { error: sendSpecError(error) } : {}) };
+  }
+
+  /** Keeps a candidate for the next level unless one with a lesser key is kept for its state. */
+  private keep(hi: number, lo: number, key: number, step: number, parentHi: number, parentLo: number, bytes: Uint8Array, at: number, initial: number): void {
+    const c = this.pending.insert(hi, lo, this.pendingCount);
+    const width = this.width;
+    let slot: number;
+    if (c < 0) {
+      slot = this.pendingCount++;
+      if ((slot + 1) * width > this.pendingBytes.length) {
+        const bigger = new Uint8Array(Math.max(this.pendingBytes.length * 2, (slot + 1) * width));
+        bigger.set(this.pendingBytes);
+        this.pendingBytes = bigger;
+      }
+    } else if (key < this.pendingKeys[c]!) slot = c;
+    else return;
+    this.pendingKeys[slot] = key;
+    this.pendingSteps[slot] = step;
+    this.pendingLinks[3 * slot] = parentHi;
+    this.pendingLinks[3 * slot + 1] = parentLo;
+    this.pendingLinks[3 * slot + 2] = initial;
+    this.pendingFingerprints[2 * slot] = hi;
+    this.pendingFingerprints[2 * slot + 1] = lo;
+    this.pendingBytes.set(bytes.subarray(at, at + width), slot * width);
+  }
+
+  private fingerprintOf(c: number, word: 0 | 1): number {
+    return this.pendingFingerprints[2 * c + word]!;
+  }
+
+  private sortedPending(): number[] {
+    const keys = this.pendingKeys;
+    return Array.from({ length: this.pendingCount }, (_, c) => c).sort((a, b) => keys[a]! - keys[b]!);
+  }
+
+  private resetPending(): void {
+    if (this.pendingCount > 0 || this.pending.size > 0) this.pending = new FingerprintIndex();
+    this.pendingCount = 0;
+    this.pendingKeys = [];
+    this.pendingSteps = [];
+    this.pendingLinks = [];
+    this.pendingFingerprints = [];
+    this.received = 0;
+  }
+}
+
+function indices(reached: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < reached.length; i++) if (reached[i] === 1) out.push(i);
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * What the driver of a search partitioned among owners (ownedSearch.ts) and its owners say to each other.
+ * Every message is plain data (numbers, arrays, typed arrays), so an owner can be an object in the
+ * driver's process or a process on another machine (nats/).
+ *
+ * Order. The states of a level have dense ranks: their positions in the order one thread discovers them
+ * (bfs.ts). A successor's key is its parent's rank and its index among the parent's successors; the
+ * least key a state is reached by is the one the search in one thread reaches it by first. So each owner
+ * keeps, per new state, the candidate with the least key, and the level's ranks come from merging the
+ * owners' sorted keys: parents, coverage, traces and the state a search stops at are those of one thread,
+ * whatever the number of owners.
+ */
+import type { SentSpecError } from '../parallel/protocol.ts';
+
+/** Successors per state a key has room for (2^21): the key is parentRank·2^21 + index, exact in a double. */
+export const KEY_SPAN = 2 ** 21;
+
+export function keyOf(parentRank: number, index: number): number {
+  if (index >= KEY_SPAN) throw new Error(`a state has more than ${KEY_SPAN - 1} successors: past what a partitioned search orders`);
+  return parentRank * KEY_SPAN + index;
+}
+
+/** The owner of a fingerprint: its high word, so the slot a table gives it (from both words) is spread. */
+export function ownerOf(hi: number, owners: number): number {
+  return (hi >>> 0) % owners;
+}
+
+/**
+ * Where the search ends inside a level: the least key among every owner's stops. Expanding owners find
+ * deadlocks, actions that throw and successors outside the constraints that break an invariant; the
+ * owners of new states find those that break one or on which a property throws.
+ */
+export interface Stop {
+  readonly key: number;
+  readonly end: 'violation' | 'deadlock' | 'error';
+  /** Of the parent's successors, how many the search in one thread generated before it stopped. */
+  readonly generatedInParent: number;
+  /** Of the parent's own coverage, the actions kept (those before the one the search stopped in). */
+  readonly keepActionsBelow: number;
+  /** The new state at `key`: none; logged but not queued (a property threw on it); or logged and queued. */
+  readonly state: 'none' | 'logged' | 'queued';
+  readonly invariant: number;
+  /** The last state of the trace that is a state of the model, and a step past it to one outside the constraints (or -1). */
+  readonly traceHi: number;
+  readonly traceLo: number;
+  readonly stepPast: number;
+  readonly error?: SentSpecError;
+}
+
+export function earlier(a: Stop | null, b: Stop | null): Stop | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return b.key < a.key ? b : a;
+}
+
+/** An owner's expansion of its part of a level. */
+export interface ExpandReport {
+  /** Candidate batches sent, per owner. */
+  readonly sent: number[];
+  readonly generated: number;
+  readonly stop: Stop | null;
+}
+
+/** An owner's new states of a level, once every batch sent to it is in. */
+export interface AbsorbReport {
+  readonly count: number;
+  /** Their keys, least first. */
+  readonly keys: Float64Array;
+  readonly newStates: number[];
+  /** Witness indices some new state satisfies. */
+  readonly witnesses: number[];
+  readonly stop: Stop | null;
+  /** Memory the owner's tables and levels take. */
+  readonly bytes: number;
+}
+
+/** An owner's share of the counts at a stop inside a level (see `Stop`). */
+export interface CutReport {
+  readonly generated: number;
+  readonly logged: number;
+  readonly queued: number;
+  readonly newStates: number[];
+  readonly witnesses: number[];
+  readonly enabled: number[];
+  readonly fired: number[];
+}
+
+/** How a state was reached: its parent's fingerprint and the step (action and ordinal; for an initial state, its index). */
+export interface Link {
+  readonly initial: boolean;
+  readonly parentHi: number;
+  readonly parentLo: number;
+  readonly action: number;
+  readonly ordinal: number;
+}
+
+/** An initial state handed to its owner. */
+export interface InitialState {
+  readonly hi: number;
+  readonly lo: number;
+  readonly rank: number;
+  readonly initIndex: number;
+  readonly bytes: Uint8Array;
+}
+
+/** What the driver asks of an owner, wherever it runs. */
+export interface OwnerLink {
+  start(initials: InitialState[]): Promise<void>;
+  expand(): Promise<ExpandReport>;
+  /** Takes in the `expected` batches sent to this owner in this level and reports its new states. */
+  absorb(expected: number): Promise<AbsorbReport>;
+  /** The ranks of its new states, in its key order: they become the next level. */
+  rank(ranks: Uint32Array): Promise<void>;
+  cut(stop: Stop): Promise<CutReport>;
+  /** Coverage so far (enabled, fired per action), for a search that ends at a level boundary. */
+  coverage(): Promise<{ enabled: number[]; fired: number[] }>;
+  linkOf(hi: number, lo: number): Promise<Link>;
+  close(): Promise<void>;
+}
