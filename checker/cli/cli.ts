@@ -104,7 +104,7 @@ function overview(): string {
     '  -h, --help     help (kmc <command> --help for the options of a command)',
     '  -v, --version  the version of kmc',
     '',
-    'Exit codes: 0 holds, 1 violation, 2 usage error, 3 the spec threw, 4 incomplete (a limit or a signal).',
+    'Exit codes: 0 holds, 1 violation, 2 usage error, 3 the spec threw, 4 incomplete (a limit or a signal), 5 the cluster could not run the search.',
     '',
   ].join('\n');
 }

@@ -12,7 +12,7 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
     .join(' ')}`;
   lines.push(chalk.dim(`kmc check ${what}`));
   if (r.trace) lines.push(renderText(r.trace), '');
-  const counts = `${fmt(r.distinct)} distinct states, ${fmt(r.generated)} generated, depth ${r.depth}, ${r.seconds.toFixed(1)} s (${fmt(r.seconds > 0 ? r.distinct / r.seconds : r.distinct)} distinct/s, ${r.workers} worker${r.workers === 1 ? '' : 's'})`;
+  const counts = `${fmt(r.distinct)} distinct states, ${fmt(r.generated)} generated, depth ${r.depth}, ${r.seconds.toFixed(1)} s (${fmt(r.seconds > 0 ? r.distinct / r.seconds : r.distinct)} distinct/s, ${r.owners !== undefined ? `${r.owners} owner${r.owners === 1 ? '' : 's'}` : `${r.workers} worker${r.workers === 1 ? '' : 's'}`})`;
   switch (r.status) {
     case 'holds':
       lines.push(`${chalk.green.bold('No violation:')} ${counts}`);

@@ -103,7 +103,14 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
   const { natsOwners } = await import('./owners/nats/natsOwners.ts');
   const cluster = options.cluster;
-  return ownedBreadthFirst(expander, options, limits, owners, () => natsOwners(cluster, owners, source, { symmetry: options.symmetry ?? false, deadlock: options.deadlock ?? true }, limits));
+  return ownedBreadthFirst(expander, options, limits, owners, () =>
+    natsOwners(cluster, owners, source, {
+      symmetry: options.symmetry ?? false,
+      deadlock: options.deadlock ?? true,
+      waitSeconds: options.clusterWaitSeconds ?? 30,
+      silenceSeconds: options.clusterSilenceSeconds ?? 15,
+    }),
+  );
 }
 
 /** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
@@ -311,6 +318,7 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     processBytesPerState: n === 0 ? 0 : Math.round(Math.max(0, limits.peakRss - limits.baseRss) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
+    ...(o.owned ? { owners: o.workers } : {}),
     spilledBytes: o.spilledBytes ?? 0,
   };
 }

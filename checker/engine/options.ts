@@ -52,6 +52,10 @@ export interface CheckOptions {
   readonly owners?: number;
   /** A NATS server (`nats://host:4222`) through which `owners` worker processes (`kmc worker`) own the search. */
   readonly cluster?: string;
+  /** How long the driver waits for `owners` workers to join (default 30 s). */
+  readonly clusterWaitSeconds?: number;
+  /** How long a worker (or the driver, to a worker) may stay silent before the run stops (default 15 s). */
+  readonly clusterSilenceSeconds?: number;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /**

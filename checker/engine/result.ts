@@ -44,6 +44,8 @@ export interface Stats {
   readonly processBytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
+  /** Set when the search was partitioned among this many owners (then `workers` counts them too). */
+  readonly owners?: number;
   /** Frontier bytes moved to disk to stay within the memory budget (0 when everything fit). */
   readonly spilledBytes: number;
 }

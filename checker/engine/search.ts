@@ -28,6 +28,8 @@ export interface SearchOutcome {
   /** Checker memory that is not on the V8 heap (seen-set, state log). */
   readonly offHeapBytes: number;
   readonly workers: number;
+  /** The search was partitioned among `workers` owners. */
+  readonly owned?: boolean;
   /** Frontier bytes written to disk because of the memory budget. */
   readonly spilledBytes?: number;
 }

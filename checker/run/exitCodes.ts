@@ -10,5 +10,7 @@ export const ExitCode = {
   SpecError: 3,
   /** A limit (states, depth, time, memory, Ctrl-C) ended the search before it was complete. */
   Incomplete: 4,
+  /** A search on a cluster could not run: no NATS server or JetStream, too few workers, a worker lost. */
+  Cluster: 5,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

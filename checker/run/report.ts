@@ -27,6 +27,8 @@ export interface CheckReport {
   readonly processBytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
+  /** Owners the search was partitioned among (--owners), when it was. */
+  readonly owners?: number;
   readonly spilledBytes: number;
   readonly coverage: CheckResult<unknown>['stats']['coverage'];
   readonly trace: ItfTrace | null;
@@ -57,6 +59,7 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     processBytesPerState: s.processBytesPerState,
     peakMemoryBytes: s.peakMemoryBytes,
     workers: s.workers,
+    ...(s.owners !== undefined ? { owners: s.owners } : {}),
     spilledBytes: s.spilledBytes,
     coverage: s.coverage,
     trace,

@@ -5,10 +5,11 @@ import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCore
 import { interruptFlag } from './interrupt.ts';
 import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
+import { UserError } from '../../run/userError.ts';
 
 export const checkCommand: KmcCommand = {
   command: 'check <spec>',
-  describe: 'Explore every reachable state and check every property (exit 0 holds, 1 violation, 2 usage, 3 spec threw, 4 incomplete)',
+  describe: 'Explore every reachable state and check every property (exit 0 holds, 1 violation, 2 usage, 3 spec threw, 4 incomplete, 5 cluster failed)',
   builder: (y) =>
     specOptions(y)
       .option('strategy', { choices: ['bfs', 'dfs'] as const, default: 'bfs', describe: 'Breadth-first (shortest counterexamples) or depth-first' })
@@ -23,10 +24,16 @@ export const checkCommand: KmcCommand = {
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
       .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties; else 1); a search under --memory-budget runs in one thread' })
+      .option('owners', { type: 'string', describe: 'Partition the seen states among this many owners by fingerprint (specs with a layout; results identical for every count): objects in this process, or with --cluster, `kmc worker` processes' })
+      .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222) through which --owners N worker processes (kmc worker) search' })
+      .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the --owners workers to join a --cluster run' })
+      .option('worker-timeout', { type: 'string', default: '15', describe: 'Seconds a --cluster worker may send no heartbeat before the run stops (exit 5)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
   run: async (argv) => {
     const plan: { workers?: number; workersByDefault?: true } = argv.workers === undefined ? defaultWorkers() : { workers: workersWithinCores(argv.workers) };
     const memoryBudgetBytes = parseBytes(argv['memory-budget']);
+    const ownership = ownersOf(argv.owners, argv.cluster);
+    if (ownership.owners !== undefined && argv.workers !== undefined) throw new UserError(`--workers and --owners do not go together: --owners ${ownership.owners} partitions the search among owners; leave out --workers.`);
     if (memoryBudgetBytes !== undefined && !plan.workersByDefault && (plan.workers ?? 1) > 1) {
       process.stderr.write(`warning: --workers ${plan.workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.\n`);
     }
@@ -63,8 +70,12 @@ export const checkCommand: KmcCommand = {
         ...(argv.resume !== undefined ? { resumeDirectory: String(argv.resume) } : {}),
         deadlock: argv.deadlock as boolean | undefined,
         symmetry: argv.symmetry as boolean | undefined,
-        ...(plan.workers !== undefined ? { workers: plan.workers } : {}),
-        ...(plan.workersByDefault ? { workersByDefault: true } : {}),
+        ...(ownership.owners === undefined && plan.workers !== undefined ? { workers: plan.workers } : {}),
+        ...(ownership.owners === undefined && plan.workersByDefault ? { workersByDefault: true } : {}),
+        ...ownership,
+        ...(ownership.cluster !== undefined
+          ? { clusterWaitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']), clusterSilenceSeconds: positiveNumber('worker-timeout', argv['worker-timeout']) }
+          : {}),
         shouldStop: interruptFlag(),
         ...progress,
         onFinishingLevel: () => {
@@ -116,4 +127,14 @@ async function checkpointNote(dir: string, spec: string, atStop: boolean): Promi
   const { depth, distinct } = extent;
   const since = atStop ? 'written as the run stopped, so nothing is lost' : 'the search since then is not saved';
   return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}`;
+}
+
+/** `--owners N` and `--cluster nats://…`: a cluster needs a number of owners, and a NATS address. */
+function ownersOf(rawOwners: unknown, rawCluster: unknown): { owners?: number; cluster?: string } {
+  const owners = positiveInt('owners', rawOwners);
+  if (rawCluster === undefined) return owners === undefined ? {} : { owners };
+  const cluster = String(rawCluster);
+  if (!/^(nats|tls):\/\/[^\s/]+$/.test(cluster)) throw new UserError(`--cluster takes the address of a NATS server, such as nats://127.0.0.1:4222 or tls://nats.example:4222; got '${cluster}'.`);
+  if (owners === undefined) throw new UserError(`--cluster ${cluster} needs --owners N: the number of worker processes (kmc worker ${cluster}) the search is partitioned among.`);
+  return { owners, cluster };
 }

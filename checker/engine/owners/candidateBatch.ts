@@ -62,7 +62,8 @@ export function readBatch(
   width: number,
   each: (hi: number, lo: number, parentRank: number, index: number, step: number, parentHi: number, parentLo: number, bytes: Uint8Array, at: number) => void,
 ): number {
-  const b = (batch.byteOffset & 3) === 0 ? batch : batch.slice();
+  // (A Node.js Buffer's slice is a view: the copy is made by the constructor.)
+  const b = (batch.byteOffset & 3) === 0 ? batch : new Uint8Array(batch);
   const words = new Uint32Array(b.buffer, b.byteOffset, b.length >> 2);
   const stride = HEADER_WORDS * 4 + ((width + 3) & ~3);
   let n = 0;

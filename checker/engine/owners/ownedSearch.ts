@@ -57,6 +57,7 @@ export async function ownedBreadthFirst<S>(
       witnessesReached,
       offHeapBytes: ownerBytes,
       workers: ownerCount,
+      owned: true,
     });
 
     // Level 0, here, as the search in one thread does it.

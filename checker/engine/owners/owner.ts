@@ -79,11 +79,23 @@ export class Owner<S> {
     this.rank(Uint32Array.from(initials.map((s) => s.rank)));
   }
 
+  /** Expands this owner's whole part of the level at once (an owner in the driver's process). */
   expand(): ExpandReport {
+    const expansion = this.startExpanding();
+    while (!expansion.step(Infinity));
+    return expansion.report();
+  }
+
+  /**
+   * Expands this owner's part of the level a slice at a time (`step` returns once its time is up, true at
+   * the end), so a worker process can wait for its sent batches to be stored and send its heartbeat between
+   * slices. The next level's candidates may come in from other owners before this one starts: nothing
+   * about them is reset here.
+   */
+  startExpanding(): { step(untilMs: number): boolean; report(): ExpandReport } {
     const { expander, layout, width, setup } = this;
     this.enabledAtLevel.set(expander.enabledCount);
     this.firedAtLevel.set(expander.firedCount);
-    // The next level's candidates may come in from other owners before this one starts: nothing is reset here.
     const sent = new Array<number>(setup.owners).fill(0);
     const flush = (to: number, all: boolean): void => {
       const b = this.batches[to]!;
@@ -100,6 +112,7 @@ export class Owner<S> {
     let parentHi = 0;
     let parentLo = 0;
     let index = 0;
+    let r = 0;
     const visit = (t: S, action: number, _params: unknown, ordinal: number): void => {
       const i = index++;
       if (t === parent) return;
@@ -125,28 +138,32 @@ export class Owner<S> {
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
     };
-    for (let r = 0; r < this.levelCount && stop === null; r++) {
-      parent = layout.wrapAt(this.level, r * width) as S;
-      parentRank = this.levelRanks[r]!;
-      parentHi = this.levelFingerprints[2 * r]!;
-      parentLo = this.levelFingerprints[2 * r + 1]!;
-      index = 0;
-      let count: number;
-      try {
-        count = expander.successors(parent, visit);
-      } catch (e) {
-        if (!(e instanceof SpecError)) throw e;
-        // The successors before the throw were generated; the parent's later actions were not counted.
-        // (Counted again without a visitor, the parent's actions from the one that threw are left out.)
-        stop = earlier(stop, this.stopAt(parentRank, index, 'error', index, expander.expandingAction, 'none', -1, parentHi, parentLo, -1, e));
-        count = index;
+    const step = (untilMs: number): boolean => {
+      for (let k = 0; r < this.levelCount && stop === null; r++, k++) {
+        if ((k & 255) === 255 && performance.now() >= untilMs) return false;
+        parent = layout.wrapAt(this.level, r * width) as S;
+        parentRank = this.levelRanks[r]!;
+        parentHi = this.levelFingerprints[2 * r]!;
+        parentLo = this.levelFingerprints[2 * r + 1]!;
+        index = 0;
+        let count: number;
+        try {
+          count = expander.successors(parent, visit);
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          // The successors before the throw were generated; the parent's later actions were not counted.
+          // (Counted again without a visitor, the parent's actions from the one that threw are left out.)
+          stop = earlier(stop, this.stopAt(parentRank, index, 'error', index, expander.expandingAction, 'none', -1, parentHi, parentLo, -1, e));
+          count = index;
+        }
+        this.generatedBy[r] = index;
+        generated += index;
+        if (count === 0 && setup.deadlock && stop === null) stop = this.stopAt(parentRank, 0, 'deadlock', 0, expander.actions.length, 'none', -1, parentHi, parentLo, -1);
       }
-      this.generatedBy[r] = index;
-      generated += index;
-      if (count === 0 && setup.deadlock && stop === null) stop = this.stopAt(parentRank, 0, 'deadlock', 0, expander.actions.length, 'none', -1, parentHi, parentLo, -1);
-    }
-    for (let to = 0; to < setup.owners; to++) flush(to, true);
-    return { sent, generated, stop };
+      for (let to = 0; to < setup.owners; to++) flush(to, true);
+      return true;
+    };
+    return { step, report: () => ({ sent, generated, stop }) };
   }
 
   /** Takes in one batch of candidates: a new state keeps the one with the least key. */

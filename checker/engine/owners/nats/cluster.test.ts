@@ -1,0 +1,87 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
+
+process.env.FORCE_COLOR = '0';
+const { kmcInProcess } = await import('../../../cli/testSupport.ts');
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const bin = join(root, 'dist/checker/cli/bin.mjs');
+const skip = natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false;
+
+let servers: NatsServers;
+let workers: ChildProcess[] = [];
+
+before(async () => {
+  if (skip) return;
+  servers = await startNats(1);
+  workers = startWorkers(bin, servers.urls[0]!, 3);
+});
+
+after(async () => {
+  if (skip) return;
+  await Promise.all(workers.map((w) => stopProcess(w)));
+  await servers.stop();
+});
+
+/** What must not depend on where the search ran: the JSON report without timings and memory. */
+function comparable(stdout: string): Record<string, unknown> {
+  const r = JSON.parse(stdout) as Record<string, unknown>;
+  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'collisionProbability']) delete r[k];
+  return r;
+}
+
+const cases = [
+  ['twophase', '--param', 'rm=6'],
+  ['twophase', '--preset', 'rm3-commit-early'],
+  ['kraft', '--preset', 'kraft-16281'],
+  ['kraft', '--preset', 'kraft-fixed-leaderid'],
+  ['replication', '--preset', 'lrs-pre-elr'],
+  ['replication', '--preset', 'diverging-logs'],
+];
+
+test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one process, counterexample included', { skip, timeout: 300_000 }, async () => {
+  for (const c of cases) {
+    const one = await kmcInProcess('check', ...c, '--json', '--workers', '1');
+    assert.ok([0, 1].includes(one.code), one.stderr);
+    for (const owners of [1, 2, 3]) {
+      const r = await kmcInProcess('check', ...c, '--json', '--owners', String(owners), '--cluster', servers.urls[0]!);
+      assert.equal(r.code, one.code, `${c.join(' ')} with ${owners} owners: ${r.stderr}`);
+      assert.equal((JSON.parse(r.stdout) as { owners: number }).owners, owners);
+      assert.deepEqual(comparable(r.stdout), comparable(one.stdout), `${c.join(' ')} with ${owners} owners`);
+    }
+  }
+});
+
+test('on a cluster of three NATS servers, workers on different servers: the same report', { skip, timeout: 120_000 }, async () => {
+  const three = await startNats(3);
+  const spread = three.urls.map((u) => startWorkers(bin, u, 1)[0]!);
+  try {
+    const one = await kmcInProcess('check', 'kraft', '--preset', 'kraft-16281', '--json', '--workers', '1');
+    const r = await kmcInProcess('check', 'kraft', '--preset', 'kraft-16281', '--json', '--owners', '3', '--cluster', three.urls[1]!);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(comparable(r.stdout), comparable(one.stdout));
+  } finally {
+    await Promise.all(spread.map((w) => stopProcess(w)));
+    await three.stop();
+  }
+});
+
+test('a cluster that cannot run the search: exit 5 and a paragraph saying why and what to do', { skip, timeout: 60_000 }, async () => {
+  const tooMany = await kmcInProcess('check', 'twophase', '--owners', '5', '--cluster', servers.urls[0]!, '--cluster-wait', '2');
+  assert.equal(tooMany.code, 5);
+  assert.match(tooMany.stderr, /only 3 of 5 workers joined the run at nats:\/\/127\.0\.0\.1:\d+ within 2 s\. Start 2 more with: kmc worker nats:/);
+  const nobody = await kmcInProcess('check', 'twophase', '--owners', '2', '--cluster', 'nats://127.0.0.1:1');
+  assert.equal(nobody.code, 5);
+  assert.match(nobody.stderr, /cannot reach a NATS server at nats:\/\/127\.0\.0\.1:1/);
+  const noOwners = await kmcInProcess('check', 'twophase', '--cluster', servers.urls[0]!);
+  assert.equal(noOwners.code, 2);
+  assert.match(noOwners.stderr, /--cluster nats:\/\/127\.0\.0\.1:\d+ needs --owners N/);
+  const badUrl = await kmcInProcess('check', 'twophase', '--owners', '2', '--cluster', 'http://x');
+  assert.equal(badUrl.code, 2);
+  assert.match(badUrl.stderr, /--cluster takes the address of a NATS server/);
+  const immutable = await kmcInProcess('check', 'twophase', '--param', 'rm=3', '--owners', '2');
+  assert.equal(immutable.code, 0, immutable.stderr);
+});

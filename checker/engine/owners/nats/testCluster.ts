@@ -1,0 +1,96 @@
+/**
+ * Test support: NATS servers with JetStream on loopback (one, or a cluster of three), and `kmc worker`
+ * processes, started from the tests and stopped by them. `nats-server` is Debian's package (.ci/run
+ * installs it); where it is missing the cluster tests are skipped, unless KMC_REQUIRE_NATS is set.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function natsServerPath(): string | null {
+  for (const path of ['nats-server', '/usr/sbin/nats-server', '/usr/bin/nats-server']) {
+    const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
+    if (r.status === 0) return path;
+  }
+  if (process.env.KMC_REQUIRE_NATS) throw new Error('KMC_REQUIRE_NATS is set but nats-server is not installed (apt-get install nats-server)');
+  return null;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface NatsServers {
+  /** The client address of each server. */
+  readonly urls: string[];
+  readonly processes: ChildProcess[];
+  stop(): Promise<void>;
+}
+
+/** `count` servers with JetStream; more than one form a cluster (routes between them all). */
+export async function startNats(count = 1): Promise<NatsServers> {
+  const binary = natsServerPath();
+  if (binary === null) throw new Error('nats-server is not installed');
+  const dir = mkdtempSync(join(tmpdir(), 'kmc-nats-'));
+  const clientPorts = await Promise.all(Array.from({ length: count }, freePort));
+  const routePorts = await Promise.all(Array.from({ length: count }, freePort));
+  const processes = clientPorts.map((port, i) => {
+    const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, `s${i}`), '-n', `kmc-${i}`];
+    if (count > 1) {
+      args.push('--cluster_name', 'kmc', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routePorts.map((p) => `nats://127.0.0.1:${p}`).join(','));
+    }
+    return spawn(binary, args, { stdio: 'ignore' });
+  });
+  const urls = clientPorts.map((p) => `nats://127.0.0.1:${p}`);
+  await Promise.all(urls.map((u) => untilJetStream(u)));
+  return {
+    urls,
+    processes,
+    stop: async () => {
+      await Promise.all(processes.map((p) => stopProcess(p)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the server answers JetStream requests (a cluster first elects its meta leader). */
+async function untilJetStream(url: string): Promise<void> {
+  const { connect } = await import('nats');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const nc = await connect({ servers: url, timeout: 1000 });
+      try {
+        await (await nc.jetstreamManager()).getAccountInfo();
+        return;
+      } finally {
+        await nc.close();
+      }
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`the NATS server at ${url} did not start JetStream within 30 s: ${String(e)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** `count` `kmc worker` processes of the built CLI at `bin`, waiting at `url`. */
+export function startWorkers(bin: string, url: string, count: number, more: string[] = []): ChildProcess[] {
+  return Array.from({ length: count }, () => spawn(process.execPath, [bin, 'worker', url, '--quiet', ...more], { stdio: 'ignore' }));
+}
+
+export async function stopProcess(p: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill(signal);
+  });
+}
