@@ -103,13 +103,22 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
   const { natsOwners } = await import('./owners/nats/natsOwners.ts');
   const cluster = options.cluster;
-  return ownedBreadthFirst(expander, options, limits, owners, () =>
-    natsOwners(cluster, owners, source, {
-      symmetry: options.symmetry ?? false,
-      deadlock: options.deadlock ?? true,
-      waitSeconds: options.clusterWaitSeconds ?? 30,
-      silenceSeconds: options.clusterSilenceSeconds ?? 15,
-    }),
+  const note = options.onClusterNote;
+  return ownedBreadthFirst(
+    expander,
+    options,
+    limits,
+    owners,
+    () =>
+      natsOwners(cluster, owners, source, {
+        symmetry: options.symmetry ?? false,
+        deadlock: options.deadlock ?? true,
+        waitSeconds: options.clusterWaitSeconds ?? 30,
+        silenceSeconds: options.clusterSilenceSeconds ?? 15,
+        ...(options.clusterResumeRun !== undefined ? { resumeRun: options.clusterResumeRun } : {}),
+        ...(note ? { note, onRun: (run: string) => note(`run ${run} on ${cluster}; if this driver stops, go on with --resume-run ${run}`) } : {}),
+      }),
+    options.clusterResumeRun !== undefined,
   );
 }
 

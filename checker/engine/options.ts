@@ -56,6 +56,10 @@ export interface CheckOptions {
   readonly clusterWaitSeconds?: number;
   /** How long a worker (or the driver, to a worker) may stay silent before the run stops (default 15 s). */
   readonly clusterSilenceSeconds?: number;
+  /** Go on with this cluster run from its last commit (its driver was stopped). */
+  readonly clusterResumeRun?: string;
+  /** Told what happens on the cluster: the run's id, a lost worker, a resumption. */
+  readonly onClusterNote?: (line: string) => void;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /**

@@ -59,7 +59,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckRun> {
     result = await checkModel(p.model, p.options, p.label, { modulePath: p.loaded.modulePath, params: p.label.params });
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(`Cannot check ${p.label.spec}: ${e.message}`);
-    if (e instanceof Error && e.name === 'ClusterError') throw new UserError(`Cannot check ${p.label.spec} on the cluster: ${e.message}`, ExitCode.Cluster);
+    if (e instanceof Error && (e.name === 'ClusterError' || e.name === 'OwnerLost')) throw new UserError(`Cannot check ${p.label.spec} on the cluster: ${e.message}`, ExitCode.Cluster);
     // The fingerprint refuses values it cannot compare by value (a plain object or array in a state).
     if (e instanceof Error && /^a state holds a plain/.test(e.message)) throw new UserError(`The spec ${p.label.spec}: ${e.message}. Build the state from Immutable values (or declare a layout).`);
     throw e;

@@ -26,6 +26,7 @@ export const checkCommand: KmcCommand = {
       .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties; else 1); a search under --memory-budget runs in one thread' })
       .option('owners', { type: 'string', describe: 'Partition the seen states among this many owners by fingerprint (specs with a layout; results identical for every count): objects in this process, or with --cluster, `kmc worker` processes' })
       .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222) through which --owners N worker processes (kmc worker) search' })
+      .option('resume-run', { type: 'string', describe: 'With --cluster: go on with this run (its id was printed when it started) from its last commit, with --owners N workers or fewer' })
       .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the --owners workers to join a --cluster run' })
       .option('worker-timeout', { type: 'string', default: '15', describe: 'Seconds a --cluster worker may send no heartbeat before the run stops (exit 5)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
@@ -33,6 +34,8 @@ export const checkCommand: KmcCommand = {
     const plan: { workers?: number; workersByDefault?: true } = argv.workers === undefined ? defaultWorkers() : { workers: workersWithinCores(argv.workers) };
     const memoryBudgetBytes = parseBytes(argv['memory-budget']);
     const ownership = ownersOf(argv.owners, argv.cluster);
+    if (argv['resume-run'] !== undefined && ownership.cluster === undefined) throw new UserError(`--resume-run goes with --cluster: it names a run kept by a NATS server.`);
+    if (argv['resume-run'] !== undefined && !/^[0-9a-f]{12}$/.test(String(argv['resume-run']))) throw new UserError(`--resume-run takes the 12-character id a cluster run printed when it started (run 0123456789ab on nats://…); got '${String(argv['resume-run'])}'.`);
     if (ownership.owners !== undefined && argv.workers !== undefined) throw new UserError(`--workers and --owners do not go together: --owners ${ownership.owners} partitions the search among owners; leave out --workers.`);
     if (memoryBudgetBytes !== undefined && !plan.workersByDefault && (plan.workers ?? 1) > 1) {
       process.stderr.write(`warning: --workers ${plan.workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.\n`);
@@ -74,7 +77,12 @@ export const checkCommand: KmcCommand = {
         ...(ownership.owners === undefined && plan.workersByDefault ? { workersByDefault: true } : {}),
         ...ownership,
         ...(ownership.cluster !== undefined
-          ? { clusterWaitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']), clusterSilenceSeconds: positiveNumber('worker-timeout', argv['worker-timeout']) }
+          ? {
+              clusterWaitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']),
+              clusterSilenceSeconds: positiveNumber('worker-timeout', argv['worker-timeout']),
+              ...(argv['resume-run'] !== undefined ? { clusterResumeRun: String(argv['resume-run']) } : {}),
+              onClusterNote: (line: string) => process.stderr.write(`${line}\n`),
+            }
           : {}),
         shouldStop: interruptFlag(),
         ...progress,

@@ -6,17 +6,17 @@
 import type { Expander } from '../expander.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';
 import { Owner } from './owner.ts';
-import type { OwnerLink } from './ownerProtocol.ts';
+import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
 
 /** `count` owners, each with an expander of its own (built by `expanderFor`), sending to each other directly. */
-export function localOwners<S>(count: number, expanderFor: () => Expander<S>, deadlock: boolean): OwnerLink[] {
+export function localOwners<S>(count: number, expanderFor: () => Expander<S>, deadlock: boolean): OwnerGroup {
   const owners: Owner<S>[] = [];
   for (let index = 0; index < count; index++) {
     const expander = expanderFor();
     const layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
     owners.push(new Owner(expander, layout, { index, owners: count, deadlock }, (to, batch) => owners[to]!.receive(batch)));
   }
-  return owners.map((o, index) => ({
+  const links = owners.map((o, index): OwnerLink => ({
     start: async (initials) => o.start(initials),
     expand: async () => o.expand(),
     absorb: async (expected) => {
@@ -29,4 +29,5 @@ export function localOwners<S>(count: number, expanderFor: () => Expander<S>, de
     linkOf: async (hi, lo) => o.linkOf(hi, lo),
     close: async () => {},
   }));
+  return { links, close: async () => {} };
 }

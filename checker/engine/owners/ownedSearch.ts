@@ -17,49 +17,62 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { NO_PARENT, StateLog } from '../stateLog.ts';
 import { receiveSpecError } from '../parallel/protocol.ts';
 import { isPacked } from '../state/packed.ts';
-import { type AbsorbReport, type InitialState, type OwnerLink, type Stop, earlier, KEY_SPAN, ownerOf } from './ownerProtocol.ts';
+import { type AbsorbReport, type DriverCommit, type InitialState, type OwnerGroup, type OwnerLink, OwnerLost, type Stop, allOf, earlier, KEY_SPAN, ownerOf } from './ownerProtocol.ts';
 
-/** The owners are made (`ownersFor`) once the initial states are known to be sound, and closed at the end. */
+/** After this many lost owners in one run the search gives up: the cluster is not healthy. */
+const MAX_RECOVERIES = 5;
+
+/**
+ * The owners are made (`ownersFor`) once the initial states are known to be sound, and closed at the end.
+ * `resumed`: the owners come with a commit of an earlier driver (a cluster's run), which the search goes on from.
+ */
 export async function ownedBreadthFirst<S>(
   expander: Expander<S>,
   options: CheckOptions,
   limits: Limits,
   ownerCount: number,
-  ownersFor: () => Promise<readonly OwnerLink[]>,
+  ownersFor: () => Promise<OwnerGroup>,
+  resumed = false,
 ): Promise<SearchOutcome> {
+  let group: OwnerGroup = { links: [], close: async () => {} };
   let owners: readonly OwnerLink[] = [];
+  const actions = expander.actions.length;
+  const newStates = new Float64Array(actions);
+  const witnessesReached = new Uint8Array(expander.witnesses.length);
+  const maxDepth = options.maxDepth ?? Infinity;
+  let distinct = 0;
+  let generated = 0;
+  let depth = 0;
+  let queued = 0;
+  let ownerBytes = 0;
+  let log = new StateLog();
+
+  const outcome = (end: SearchEnd, nextLevel = 0): SearchOutcome => ({
+    end,
+    log,
+    distinct,
+    generated,
+    depth: distinct > 0 ? depth + 1 + (nextLevel > 0 ? 1 : 0) : 0,
+    queued,
+    newStates,
+    witnessesReached,
+    offHeapBytes: ownerBytes,
+    workers: ownerCount,
+    owned: true,
+  });
+
   try {
-    return await search();
+    if (!resumed) return await search();
+    group = await ownersFor();
+    owners = group.links;
+    if (group.resumedFrom === undefined) throw new Error('the owners of a resumed run came without the commit to resume from');
+    log = new StateLog();
+    return await levels(resumeFrom(group.resumedFrom));
   } finally {
-    await Promise.all(owners.map((o) => o.close()));
+    await group.close();
   }
 
   async function search(): Promise<SearchOutcome> {
-    const actions = expander.actions.length;
-    const newStates = new Float64Array(actions);
-    const witnessesReached = new Uint8Array(expander.witnesses.length);
-    const maxDepth = options.maxDepth ?? Infinity;
-    let distinct = 0;
-    let generated = 0;
-    let depth = 0;
-    let queued = 0;
-    let ownerBytes = 0;
-    let log = new StateLog();
-
-    const outcome = (end: SearchEnd, nextLevel = 0): SearchOutcome => ({
-      end,
-      log,
-      distinct,
-      generated,
-      depth: distinct > 0 ? depth + 1 + (nextLevel > 0 ? 1 : 0) : 0,
-      queued,
-      newStates,
-      witnessesReached,
-      offHeapBytes: ownerBytes,
-      workers: ownerCount,
-      owned: true,
-    });
-
     // Level 0, here, as the search in one thread does it.
     const initials: InitialState[] = [];
     {
@@ -97,99 +110,139 @@ export async function ownedBreadthFirst<S>(
     }
     // The owners keep their own logs; the driver's holds a counterexample's path once one is found.
     log = new StateLog();
-    owners = await ownersFor();
-    await Promise.all(owners.map((o, t) => o.start(initials.filter((s) => ownerOf(s.hi, owners.length) === t))));
+    group = await ownersFor();
+    owners = group.links;
+    await allOf(owners.map((o, t) => o.start(initials.filter((s) => ownerOf(s.hi, owners.length) === t))));
     let levelSize = initials.length;
+    await group.commit?.(commitOf(levelSize));
+    return await levels(levelSize);
+  }
 
+  /** Every level from the one of `levelSize` states on, each again from the last commit after a lost owner. */
+  async function levels(levelSize: number): Promise<SearchOutcome> {
+    let recoveries = 0;
     while (levelSize > 0) {
       if (depth >= maxDepth) return await ended({ kind: 'incomplete', reason: 'maxDepth' });
-      const expanded = await Promise.all(owners.map((o) => o.expand()));
-      const expected = owners.map((_, t) => expanded.reduce((n, r) => n + r.sent[t]!, 0));
-      const absorbed = await Promise.all(owners.map((o, t) => o.absorb(expected[t]!)));
-      ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
-      let stop: Stop | null = null;
-      for (const r of expanded) stop = earlier(stop, r.stop);
-      for (const a of absorbed) stop = earlier(stop, a.stop);
-      if (stop !== null) return await stopInside(stop, levelSize);
-      const nextSize = absorbed.reduce((n, a) => n + a.count, 0);
-      const ranks = mergeRanks(absorbed);
-      await Promise.all(owners.map((o, t) => o.rank(ranks[t]!)));
-      for (const r of expanded) generated += r.generated;
-      for (const a of absorbed) {
-        for (let i = 0; i < actions; i++) newStates[i]! += a.newStates[i]!;
-        for (const w of a.witnesses) witnessesReached[w] = 1;
+      let next: number | SearchOutcome;
+      try {
+        next = await level(levelSize);
+      } catch (e) {
+        if (!(e instanceof OwnerLost) || group.recover === undefined || ++recoveries > MAX_RECOVERIES) throw e;
+        limits.note(`${e.message}; the search went back to its last commit`);
+        levelSize = resumeFrom(await group.recover(e));
+        continue;
       }
-      distinct += nextSize;
-      if (nextSize === 0) break;
-      depth++;
-      levelSize = nextSize;
-      queued = levelSize;
-      limits.progress({ distinct, generated, queued, depth });
+      if (typeof next !== 'number') return next;
+      if (next === 0) break;
+      levelSize = next;
       const reason = limits.exceeded(distinct, ownerBytes);
       if (reason !== null) return await ended({ kind: 'incomplete', reason });
     }
     queued = 0;
     return await ended({ kind: 'complete' });
+  }
 
-    /** The search ends at a level boundary: coverage is the owners' sums. */
-    async function ended(end: SearchEnd): Promise<SearchOutcome> {
-      const covered = await Promise.all(owners.map((o) => o.coverage()));
-      sumCoverage(covered);
-      return outcome(end);
+  /** One level: the size of the next, or how the search ends inside this one. */
+  async function level(levelSize: number): Promise<number | SearchOutcome> {
+    const expanded = await allOf(owners.map((o) => o.expand()), group.interrupt);
+    const expected = owners.map((_, t) => expanded.reduce((n, r) => n + r.sent[t]!, 0));
+    const absorbed = await allOf(owners.map((o, t) => o.absorb(expected[t]!)), group.interrupt);
+    ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
+    let stop: Stop | null = null;
+    for (const r of expanded) stop = earlier(stop, r.stop);
+    for (const a of absorbed) stop = earlier(stop, a.stop);
+    if (stop !== null) return await stopInside(stop, levelSize);
+    const nextSize = absorbed.reduce((n, a) => n + a.count, 0);
+    const ranks = mergeRanks(absorbed);
+    await allOf(owners.map((o, t) => o.rank(ranks[t]!)), group.interrupt);
+    for (const r of expanded) generated += r.generated;
+    for (const a of absorbed) {
+      for (let i = 0; i < actions; i++) newStates[i]! += a.newStates[i]!;
+      for (const w of a.witnesses) witnessesReached[w] = 1;
     }
+    distinct += nextSize;
+    if (nextSize === 0) return 0;
+    depth++;
+    queued = nextSize;
+    await group.commit?.(commitOf(nextSize));
+    limits.progress({ distinct, generated, queued, depth });
+    return nextSize;
+  }
 
-    function sumCoverage(covered: readonly { enabled: number[]; fired: number[] }[]): void {
-      expander.enabledCount.fill(0);
-      expander.firedCount.fill(0);
-      for (const c of covered) {
-        for (let a = 0; a < actions; a++) {
-          expander.enabledCount[a]! += c.enabled[a]!;
-          expander.firedCount[a]! += c.fired[a]!;
-        }
+  /** The driver's counts at a level boundary, as a cluster's checkpoint keeps them. */
+  function commitOf(levelSize: number): DriverCommit {
+    return { depth, distinct, generated, levelSize, newStates: [...newStates], witnesses: [...witnessesReached] };
+  }
+
+  /** The driver's counts back at a commit; returns the size of the level to expand. */
+  function resumeFrom(c: DriverCommit): number {
+    depth = c.depth;
+    distinct = c.distinct;
+    generated = c.generated;
+    newStates.set(c.newStates);
+    witnessesReached.set(c.witnesses);
+    queued = c.levelSize;
+    return c.levelSize;
+  }
+
+  /** The search ends at a level boundary: coverage is the owners' sums. */
+  async function ended(end: SearchEnd): Promise<SearchOutcome> {
+    const covered = await Promise.all(owners.map((o) => o.coverage()));
+    sumCoverage(covered);
+    return outcome(end);
+  }
+
+  function sumCoverage(covered: readonly { enabled: number[]; fired: number[] }[]): void {
+    expander.enabledCount.fill(0);
+    expander.firedCount.fill(0);
+    for (const c of covered) {
+      for (let a = 0; a < actions; a++) {
+        expander.enabledCount[a]! += c.enabled[a]!;
+        expander.firedCount[a]! += c.fired[a]!;
       }
     }
+  }
 
-    /** The search ends at `stop`, inside the level being expanded: every count as one thread has it there. */
-    async function stopInside(stop: Stop, levelSize: number): Promise<SearchOutcome> {
-      const cuts = await Promise.all(owners.map((o) => o.cut(stop)));
-      sumCoverage(cuts);
-      let nextLevel = 0;
-      generated += stop.generatedInParent;
-      for (const c of cuts) {
-        generated += c.generated;
-        distinct += c.logged;
-        nextLevel += c.queued;
-        for (let i = 0; i < actions; i++) newStates[i]! += c.newStates[i]!;
-        for (const w of c.witnesses) witnessesReached[w] = 1;
-      }
-      const parentRank = Math.floor(stop.key / KEY_SPAN);
-      queued = levelSize - parentRank - (stop.end === 'error' ? 0 : 1) + nextLevel;
-      const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.stepPast);
-      const end: SearchEnd =
-        stop.end === 'violation'
-          ? { kind: 'violation', stateId, invariant: stop.invariant }
-          : stop.end === 'deadlock'
-            ? { kind: 'deadlock', stateId }
-            : { kind: 'error', stateId, error: receiveSpecError(stop.error!) };
-      return outcome(end, nextLevel);
+  /** The search ends at `stop`, inside the level being expanded: every count as one thread has it there. */
+  async function stopInside(stop: Stop, levelSize: number): Promise<SearchOutcome> {
+    const cuts = await Promise.all(owners.map((o) => o.cut(stop)));
+    sumCoverage(cuts);
+    let nextLevel = 0;
+    generated += stop.generatedInParent;
+    for (const c of cuts) {
+      generated += c.generated;
+      distinct += c.logged;
+      nextLevel += c.queued;
+      for (let i = 0; i < actions; i++) newStates[i]! += c.newStates[i]!;
+      for (const w of c.witnesses) witnessesReached[w] = 1;
     }
+    const parentRank = Math.floor(stop.key / KEY_SPAN);
+    queued = levelSize - parentRank - (stop.end === 'error' ? 0 : 1) + nextLevel;
+    const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.stepPast);
+    const end: SearchEnd =
+      stop.end === 'violation'
+        ? { kind: 'violation', stateId, invariant: stop.invariant }
+        : stop.end === 'deadlock'
+          ? { kind: 'deadlock', stateId }
+          : { kind: 'error', stateId, error: receiveSpecError(stop.error!) };
+    return outcome(end, nextLevel);
+  }
 
-    /** Follows parent fingerprints from owner to owner back to an initial state; logs the path; returns its last id. */
-    async function pathTo(hi: number, lo: number, stepPast: number): Promise<number> {
-      const steps: { action: number; ordinal: number }[] = [];
-      for (;;) {
-        const link = await owners[ownerOf(hi, owners.length)]!.linkOf(hi, lo);
-        steps.push({ action: link.action, ordinal: link.ordinal });
-        if (link.initial) break;
-        hi = link.parentHi;
-        lo = link.parentLo;
-      }
-      steps.reverse();
-      let id = NO_PARENT;
-      for (const [k, s] of steps.entries()) id = k === 0 ? log.add(NO_PARENT, 0, s.ordinal) : log.add(id, s.action, s.ordinal);
-      if (stepPast >= 0) id = log.add(id, Math.floor(stepPast / (1 << 22)), stepPast % (1 << 22));
-      return id;
+  /** Follows parent fingerprints from owner to owner back to an initial state; logs the path; returns its last id. */
+  async function pathTo(hi: number, lo: number, stepPast: number): Promise<number> {
+    const steps: { action: number; ordinal: number }[] = [];
+    for (;;) {
+      const link = await owners[ownerOf(hi, owners.length)]!.linkOf(hi, lo);
+      steps.push({ action: link.action, ordinal: link.ordinal });
+      if (link.initial) break;
+      hi = link.parentHi;
+      lo = link.parentLo;
     }
+    steps.reverse();
+    let id = NO_PARENT;
+    for (const [k, s] of steps.entries()) id = k === 0 ? log.add(NO_PARENT, 0, s.ordinal) : log.add(id, s.action, s.ordinal);
+    if (stepPast >= 0) id = log.add(id, Math.floor(stepPast / (1 << 22)), stepPast % (1 << 22));
+    return id;
   }
 }
 

@@ -17,6 +17,8 @@ import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState
 const STEP_SPAN = MAX_ORDINAL + 1;
 /** Per state this owner holds: parent hi, parent lo, step, 1 for an initial state. */
 const RECORD_WORDS = 4;
+/** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
+const DELTA_WORDS = 7;
 
 export interface OwnerSetup {
   readonly index: number;
@@ -27,8 +29,8 @@ export interface OwnerSetup {
 export class Owner<S> {
   private readonly width: number;
   /** Every state this owner holds, by fingerprint: its record's index. */
-  private readonly held = new FingerprintIndex();
-  private readonly records = new GrowableU32();
+  private held = new FingerprintIndex();
+  private records = new GrowableU32();
   // The level being expanded: this owner's states of it, in rank order.
   private level = new Uint8Array(0);
   private levelRanks: Uint32Array = new Uint32Array(0);
@@ -216,25 +218,86 @@ export class Owner<S> {
     const { width } = this;
     const n = this.order.length;
     if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
+    this.newLevel(n, ranks);
+    for (let k = 0; k < n; k++) {
+      const c = this.order[k]!;
+      this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * width);
+    }
+    this.resetPending();
+  }
+
+  /**
+   * The level just ranked, as a checkpoint keeps it: with the deltas of every level before it, `restore`
+   * makes this owner again what it is now. [count, width, actions, 0] (words), enabled and fired (doubles),
+   * then per state hi, lo, parent hi, parent lo, step, initial, rank (words) and its bytes, padded to words.
+   */
+  levelDelta(): Uint8Array {
+    const { width, levelCount: n } = this;
+    const actions = this.expander.actions.length;
+    const stride = DELTA_WORDS * 4 + ((width + 3) & ~3);
+    const head = 16 + 16 * actions;
+    const out = new Uint8Array(head + n * stride);
+    const words = new Uint32Array(out.buffer);
+    words.set([n, width, actions, 0]);
+    new Float64Array(out.buffer, 16, 2 * actions).set([...this.expander.enabledCount, ...this.expander.firedCount]);
+    const rec = this.records.view();
+    const first = rec.length / RECORD_WORDS - n;
+    for (let k = 0; k < n; k++) {
+      const w = (head + k * stride) >> 2;
+      const r = (first + k) * RECORD_WORDS;
+      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, this.levelRanks[k]!], w);
+      out.set(this.level.subarray(k * width, (k + 1) * width), head + k * stride + DELTA_WORDS * 4);
+    }
+    return out;
+  }
+
+  /** This owner as it was when the last of `deltas` (one per level, in order) was taken. */
+  restore(deltas: readonly Uint8Array[]): void {
+    this.held = new FingerprintIndex();
+    this.records = new GrowableU32();
+    this.resetPending();
+    this.levelCount = 0;
+    for (const delta of deltas) {
+      const d = new Uint8Array(delta); // aligned
+      const words = new Uint32Array(d.buffer);
+      const [n, width, actions] = words as unknown as [number, number, number];
+      if (width !== this.width || actions !== this.expander.actions.length) throw new Error(`owner ${this.setup.index}: a checkpoint of another model (state width ${width}, ${actions} actions)`);
+      const counts = new Float64Array(d.buffer, 16, 2 * actions);
+      this.expander.enabledCount.set(counts.subarray(0, actions));
+      this.expander.firedCount.set(counts.subarray(actions));
+      const stride = DELTA_WORDS * 4 + ((width + 3) & ~3);
+      const head = 16 + 16 * actions;
+      const ranks = new Uint32Array(n);
+      for (let k = 0; k < n; k++) ranks[k] = words[((head + k * stride) >> 2) + 6]!;
+      this.newLevel(n, ranks);
+      for (let k = 0; k < n; k++) {
+        const w = (head + k * stride) >> 2;
+        this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, words[w + 5]!, d, head + k * stride + DELTA_WORDS * 4);
+      }
+    }
+  }
+
+  /** Starts a level of `n` states with these ranks. */
+  private newLevel(n: number, ranks: Uint32Array): void {
+    const width = this.width;
     if (this.level.length < n * width) this.level = new Uint8Array(Math.ceil(n * 1.25 + 1) * width);
     this.levelRanks = ranks;
     this.levelFingerprints = new Uint32Array(2 * n);
     this.generatedBy = new Uint32Array(n);
-    for (let k = 0; k < n; k++) {
-      const c = this.order[k]!;
-      this.level.set(this.pendingBytes.subarray(c * width, (c + 1) * width), k * width);
-      const hi = this.fingerprintOf(c, 0);
-      const lo = this.fingerprintOf(c, 1);
-      this.levelFingerprints[2 * k] = hi;
-      this.levelFingerprints[2 * k + 1] = lo;
-      this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
-      this.records.push(this.pendingLinks[3 * c]!);
-      this.records.push(this.pendingLinks[3 * c + 1]!);
-      this.records.push(this.pendingSteps[c]!);
-      this.records.push(this.pendingLinks[3 * c + 2]!);
-    }
     this.levelCount = n;
-    this.resetPending();
+  }
+
+  /** State `k` of the level: held from now on, with how it was reached. */
+  private admit(k: number, hi: number, lo: number, parentHi: number, parentLo: number, step: number, initial: number, bytes: Uint8Array, at: number): void {
+    const width = this.width;
+    this.level.set(bytes.subarray(at, at + width), k * width);
+    this.levelFingerprints[2 * k] = hi;
+    this.levelFingerprints[2 * k + 1] = lo;
+    this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
+    this.records.push(parentHi);
+    this.records.push(parentLo);
+    this.records.push(step);
+    this.records.push(initial);
   }
 
   /**

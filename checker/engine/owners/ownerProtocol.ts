@@ -117,3 +117,54 @@ export interface OwnerLink {
   linkOf(hi: number, lo: number): Promise<Link>;
   close(): Promise<void>;
 }
+
+/** The driver's counts at a level boundary: with every owner's checkpoint of that level, a run goes on from here. */
+export interface DriverCommit {
+  readonly depth: number;
+  readonly distinct: number;
+  readonly generated: number;
+  /** States in the level to expand next. */
+  readonly levelSize: number;
+  readonly newStates: number[];
+  readonly witnesses: number[];
+}
+
+/** The owners of one search, and what their kind can do beyond answering requests. */
+export interface OwnerGroup {
+  readonly links: readonly OwnerLink[];
+  /** Once every owner holds the level just ranked: the driver's counts join the owners' checkpoints. */
+  commit?(state: DriverCommit): Promise<void>;
+  /** After an owner was lost: every owner back at the last commit (a lost one replaced), which is returned. */
+  recover?(cause: OwnerLost): Promise<DriverCommit>;
+  /** The commit an earlier driver of this run made, when this driver resumes it. */
+  readonly resumedFrom?: DriverCommit;
+  /** Tells every owner to drop the request it is busy with (one failed, so the level will be rolled back). */
+  interrupt?(): void;
+  close(): Promise<void>;
+}
+
+/** An owner stopped answering (its process or node died, or the network): the run can go back to its last commit. */
+export class OwnerLost extends Error {
+  override readonly name = 'OwnerLost';
+}
+
+/**
+ * Like Promise.all, but when one request fails the others are waited for (each ends, or fails in turn)
+ * before the first failure is thrown: nothing of a failed level is still running when the driver
+ * rolls it back. `onFailure` is told at once (a cluster then tells every worker to drop what it does).
+ */
+export async function allOf<T>(requests: readonly Promise<T>[], onFailure?: () => void): Promise<T[]> {
+  let failed = false;
+  const settled = await Promise.allSettled(
+    requests.map((r) =>
+      r.catch((e: unknown) => {
+        if (!failed) onFailure?.();
+        failed = true;
+        throw e;
+      }),
+    ),
+  );
+  const first = settled.find((s) => s.status === 'rejected');
+  if (first) throw (first as PromiseRejectedResult).reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

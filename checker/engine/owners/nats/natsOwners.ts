@@ -1,20 +1,26 @@
 /**
  * The driver's side of a search on a cluster: a JetStream stream for the run's successor batches (one
- * subject and durable consumer per owner), an object store for large attachments, `count` workers
- * recruited from the queue group `kmc worker` processes wait in, and an `OwnerLink` per worker that sends
- * it requests. A worker that stops sending heartbeats for setup.silenceSeconds stops the run with an error
- * naming it, instead of a driver waiting for ever.
+ * subject and durable consumer per owner), an object store for large attachments and checkpoints,
+ * workers recruited from the queue group `kmc worker` processes wait in, and an `OwnerLink` per owner.
+ *
+ * Failures. Every level each owner saves what it holds of it, and the driver then commits its counts.
+ * A worker that falls silent (no heartbeat for `silenceSeconds`) or stops answering makes the driver tell
+ * the others to drop what they do, purge the stream, hand the lost part to an idle worker (or, when none
+ * comes, to a survivor), roll every owner back to the last commit and redo the level. A driver that is
+ * killed leaves the run in NATS: `--resume-run` goes on from its last commit, with as many workers as
+ * come (each may own several parts).
  */
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, type ObjectStore, RetentionPolicy, StorageType } from 'nats';
 import type { ModelSource } from '../../parallel/coordinator.ts';
 import { BUNDLED_SPECS } from '../../../run/registry.ts';
-import type { AbsorbReport, CutReport, ExpandReport, Link, OwnerLink } from '../ownerProtocol.ts';
+import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport, type Link, type OwnerGroup, type OwnerLink, OwnerLost } from '../ownerProtocol.ts';
 import { bytesOf, float64sOf, open, seal } from './envelope.ts';
+import { isNatsError } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, RECRUIT } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT } from './subjects.ts';
 
-/** A cluster that cannot run the search: no server, no JetStream, too few workers. */
+/** A cluster that cannot run the search: no server, no JetStream, too few workers, a run not found. */
 export class ClusterError extends Error {
   override readonly name = 'ClusterError';
 }
@@ -22,136 +28,313 @@ export class ClusterError extends Error {
 export interface ClusterSetup {
   readonly symmetry: boolean;
   readonly deadlock: boolean;
-  /** How long to wait for `count` workers to join. */
+  /** How long to wait for workers to join. */
   readonly waitSeconds: number;
   /** How long a silent worker, or driver, is given before the run stops. */
   readonly silenceSeconds: number;
+  /** Go on with this run from its last commit (its driver was stopped). */
+  readonly resumeRun?: string;
+  /** Told the run's id once its stream exists, so the user can resume it. */
+  readonly onRun?: (run: string) => void;
+  /** Told what happens to the cluster: a recovery, a resumption. */
+  readonly note?: (line: string) => void;
 }
 
-export async function natsOwners(url: string, count: number, source: ModelSource, setup: ClusterSetup): Promise<OwnerLink[]> {
+interface Worker {
+  readonly id: string;
+  readonly label: string;
+}
+
+/** What the commit object holds: the driver's counts and what the run is a search of. */
+interface CommitRecord {
+  readonly owners: number;
+  readonly spec: string;
+  readonly params: unknown;
+  readonly symmetry: boolean;
+  readonly deadlock: boolean;
+  readonly driver: DriverCommit;
+}
+
+export async function natsOwners(url: string, count: number, source: ModelSource, setup: ClusterSetup): Promise<OwnerGroup> {
   let nc: NatsConnection;
   try {
     nc = await connect({ servers: url, name: `kmc driver ${process.pid}`, maxReconnectAttempts: -1 });
   } catch (e) {
     throw new ClusterError(`cannot reach a NATS server at ${url}: ${e instanceof Error ? e.message : String(e)}. Start one with JetStream on (nats-server -js) or give its address with --cluster nats://host:port.`);
   }
-  const run = randomBytes(6).toString('hex');
   // A bundled spec by name, so each worker loads its own installation's copy; a user's spec by path.
   const spec = Object.entries(BUNDLED_SPECS).find(([, path]) => path === source.modulePath)?.[0] ?? source.modulePath;
+  const run = setup.resumeRun ?? randomBytes(6).toString('hex');
   const n = names(run);
   let objects: ObjectStore;
+  let resumedFrom: CommitRecord | undefined;
+  /** Owner parts: the run's owner count, which a resumed run keeps whatever the workers. */
+  let parts = count;
   try {
     const jsm = await nc.jetstreamManager();
-    await jsm.streams.add({ name: n.stream, subjects: [n.batches], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
-    for (let i = 0; i < count; i++) {
-      await jsm.consumers.add(n.stream, { durable_name: n.consumerFor(i), filter_subject: n.batchesFor(i), ack_policy: AckPolicy.Explicit, max_ack_pending: 1024 });
+    if (setup.resumeRun === undefined) {
+      await jsm.streams.add({ name: n.stream, subjects: [n.batches], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+      for (let i = 0; i < count; i++) {
+        await jsm.consumers.add(n.stream, { durable_name: n.consumerFor(i), filter_subject: n.batchesFor(i), ack_policy: AckPolicy.Explicit, max_ack_pending: 1024 });
+      }
+    } else {
+      await jsm.streams.info(n.stream).catch(() => {
+        throw new ClusterError(`there is no run ${run} at ${url} to resume (no stream ${n.stream}): a run is kept until it ends; start a new one without --resume-run.`);
+      });
     }
     objects = await nc.jetstream().views.os(n.objects);
+    if (setup.resumeRun !== undefined) {
+      const c = await objects.getBlob(n.commit);
+      if (c === null) throw new ClusterError(`run ${run} at ${url} has no commit to resume from: it stopped before its first level was saved. Start it again without --resume-run.`);
+      resumedFrom = JSON.parse(new TextDecoder().decode(c)) as CommitRecord;
+      if (resumedFrom.spec !== spec || JSON.stringify(resumedFrom.params) !== JSON.stringify(source.params) || resumedFrom.symmetry !== setup.symmetry || resumedFrom.deadlock !== setup.deadlock) {
+        throw new ClusterError(`run ${run} is a search of ${resumedFrom.spec} with ${JSON.stringify(resumedFrom.params)}${resumedFrom.symmetry ? ' and symmetry' : ''}, not of ${spec} with ${JSON.stringify(source.params)}: resume it with the same spec, preset, parameters and options.`);
+      }
+      parts = resumedFrom.owners;
+    }
   } catch (e) {
     await nc.close();
+    if (e instanceof ClusterError) throw e;
     throw new ClusterError(`the NATS server at ${url} cannot hold the run's stream: ${e instanceof Error ? e.message : String(e)}. kmc needs JetStream: start the server with -js (nats-server -js).`);
   }
+  setup.onRun?.(run);
 
   // Heartbeats both ways.
-  const lastHeard = new Array<number>(count).fill(Date.now());
+  const lastHeard = new Array<number>(parts).fill(Date.now());
   const beats = nc.subscribe(n.aliveAny, { callback: (_e, m) => (lastHeard[Number(m.subject.split('.').at(-1))] = Date.now()) });
-  const beat = setInterval(() => nc.publish(n.driver), HEARTBEAT_SECONDS * 1000);
-  nc.publish(n.driver);
+  const session = randomBytes(6).toString('hex');
+  const beat = setInterval(() => nc.publish(n.driver, session), HEARTBEAT_SECONDS * 1000);
+  nc.publish(n.driver, session);
 
-  const workers: string[] = [];
-  const teardown = async (): Promise<void> => {
+  const offerFor = (index: number): Offer => ({ run, index, owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, silenceSeconds: setup.silenceSeconds, session });
+  /** The worker owning each part. */
+  const owners: (Worker | null)[] = new Array<Worker | null>(parts).fill(null);
+  let level = resumedFrom?.driver.depth ?? 0;
+  let attempt = 0;
+  /** Resets repeated while a failed level winds down. */
+  let resetting: ReturnType<typeof setInterval> | undefined;
+  let last: DriverCommit | undefined = resumedFrom?.driver;
+
+  const teardown = async (keep: boolean): Promise<void> => {
     clearInterval(beat);
+    clearInterval(resetting);
     beats.unsubscribe();
-    try {
-      const jsm = await nc.jetstreamManager();
-      await jsm.streams.delete(n.stream);
-      await objects.destroy();
-    } catch {
-      // the server went away: nothing of the run is left to delete that it still holds
+    if (!keep) {
+      try {
+        const jsm = await nc.jetstreamManager();
+        await jsm.streams.delete(n.stream);
+        await objects.destroy();
+      } catch {
+        // the server went away: nothing of the run is left to delete that it still holds
+      }
     }
     await nc.drain().catch(() => {});
   };
 
-  try {
+  /** Offers part `index` to an idle worker, until `deadline`; the worker, or null. */
+  const recruit = async (index: number, deadline: number): Promise<Worker | null> => {
+    while (Date.now() < deadline) {
+      const reply = await nc.request(RECRUIT, seal({ ...offerFor(index) }), { timeout: 2000 }).catch(() => null);
+      const body = reply ? open(reply.data).body : null;
+      if (typeof body?.error === 'string') throw joinFailed(body.error);
+      if (body?.ok) {
+        lastHeard[index] = Date.now();
+        return { id: String(body.id), label: `worker ${String(body.id)} (${String(body.host)}, pid ${String(body.pid)})` };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return null;
+  };
+  /** Offers part `index` to a worker that owns another part already. */
+  const adopt = async (index: number, worker: Worker): Promise<boolean> => {
+    const reply = await nc.request(offersTo(worker.id), seal({ ...offerFor(index) }), { timeout: 10_000 }).catch(() => null);
+    const body = reply ? open(reply.data).body : null;
+    if (typeof body?.error === 'string') throw joinFailed(body.error);
+    if (body?.ok) lastHeard[index] = Date.now();
+    return Boolean(body?.ok);
+  };
+  const joinFailed = (error: string) =>
+    new ClusterError(`a worker could not join the run: ${error}. A worker loads a bundled spec from its own installation and a spec of yours from the driver's path: run the workers from the same image, with the spec at the same path.`);
+
+  /**
+   * Gives every part without a worker one: idle workers first, until the wait is over; then the workers
+   * already in the run, round the circle. `needed`: how many idle workers to wait for before sharing.
+   */
+  const staff = async (needed: number): Promise<void> => {
     const deadline = Date.now() + setup.waitSeconds * 1000;
-    for (let index = 0; index < count; index++) {
-      const offer: Offer = { run, index, owners: count, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, silenceSeconds: setup.silenceSeconds };
-      for (;;) {
-        if (Date.now() > deadline) {
-          throw new ClusterError(
-            `only ${index} of ${count} workers joined the run at ${url} within ${setup.waitSeconds} s. Start ${count - index} more with: kmc worker ${url} (one per node), or ask for fewer with --owners ${Math.max(1, index)}.`,
-          );
-        }
-        const reply = await nc.request(RECRUIT, seal({ ...offer }), { timeout: 2000 }).catch(() => null);
-        const body = reply ? open(reply.data).body : null;
-        if (typeof body?.error === 'string') throw new ClusterError(`a worker could not join the run: ${body.error}. A worker loads a bundled spec from its own installation and a spec of yours from the driver's path: run the workers from the same image, with the spec at the same path.`);
-        if (body?.ok) {
-          workers.push(`worker ${index} (${String(body.host)}, pid ${String(body.pid)})`);
-          lastHeard[index] = Date.now();
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 250));
+    let joined = 0;
+    for (let index = 0; index < parts; index++) {
+      if (owners[index] !== null || joined >= needed) continue;
+      const w = await recruit(index, deadline);
+      if (w !== null) {
+        owners[index] = w;
+        joined++;
       }
     }
+    const present = [...new Set(owners.filter((w): w is Worker => w !== null))];
+    const missing = owners.filter((w) => w === null).length;
+    if (joined < needed && (setup.resumeRun === undefined || present.length === 0) && last === undefined) {
+      throw new ClusterError(`only ${joined} of ${needed} workers joined the run at ${url} within ${setup.waitSeconds} s. Start ${needed - joined} more with: kmc worker ${url} (one per node), or ask for fewer with --owners ${Math.max(1, joined)}.`);
+    }
+    if (missing > 0 && present.length === 0) throw new ClusterError(`no worker is left in run ${run} at ${url} and none joined within ${setup.waitSeconds} s: start workers with kmc worker ${url}, then resume with --resume-run ${run}.`);
+    let k = 0;
+    for (let index = 0; index < parts; index++) {
+      if (owners[index] !== null) continue;
+      const w = present[k++ % present.length]!;
+      if (!(await adopt(index, w))) throw new ClusterError(`${w.label} did not take over part ${index} of run ${run}`);
+      owners[index] = w;
+      setup.note?.(`part ${index} of run ${run} is owned by ${w.label}, which owns another part too`);
+    }
+  };
+
+  /** Every part back at the last commit, under a new attempt number (batches of the failed one are dropped). */
+  const rollBack = async (): Promise<DriverCommit> => {
+    if (last === undefined) throw new ClusterError(`run ${run} lost an owner before its first commit: start it again.`);
+    clearInterval(resetting);
+    resetting = undefined;
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.purge(n.stream);
+    attempt++;
+    const target = last.depth;
+    await Promise.all(links.map((_, i) => call(i, 'restore', { level: target, attempt }, undefined, true)));
+    level = target;
+    return last;
+  };
+
+  /** A request to part `index`; an owner that falls silent or stops answering is lost (OwnerLost). */
+  const call = async (index: number, op: string, body: Record<string, unknown> = {}, attachment?: Uint8Array, fatal = false): Promise<{ body: Record<string, unknown>; attachment: Uint8Array }> => {
+    const who = owners[index]?.label ?? `part ${index}`;
+    const lost = (why: string) => (fatal ? new ClusterError(`${who} ${why} while the run was being rolled back`) : new OwnerLost(`${who} ${why}`));
+    let watch: ReturnType<typeof setInterval> | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      watch = setInterval(() => {
+        if (Date.now() - lastHeard[index]! > setup.silenceSeconds * 1000) reject(lost(`sent no heartbeat for ${setup.silenceSeconds} s while the driver waited for its '${op}'`));
+      }, HEARTBEAT_SECONDS * 1000);
+    });
+    try {
+      const request = nc.request(n.requests(index), seal({ op, session, to: owners[index]?.id, ...body }, attachment), { timeout: 24 * 3600 * 1000 }).catch((e: unknown) => {
+        throw lost(`did not answer its '${op}' (${e instanceof Error ? e.message : String(e)})`);
+      });
+      const reply = open((await Promise.race([request, silent])).data);
+      if (typeof reply.body.error === 'string') {
+        if (reply.body.interrupted === true) throw new OwnerLost(`${who} dropped its '${op}': another owner was lost`);
+        if (reply.body.transient === true && !fatal) throw new OwnerLost(`${who} could not finish its '${op}': ${reply.body.error}`);
+        throw new ClusterError(`${who} failed in '${op}': ${reply.body.error}`);
+      }
+      return reply;
+    } finally {
+      clearInterval(watch);
+    }
+  };
+
+  /** A failure of NATS itself (the server restarting, a timeout) loses the level, not the run. */
+  const orLost = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
+    try {
+      return await f();
+    } catch (e) {
+      if (isNatsError(e)) throw new OwnerLost(`${what} failed: ${(e as Error).message}`);
+      throw e;
+    }
+  };
+
+  const links = Array.from({ length: parts }, (_, index): OwnerLink => ({
+    start: async (initials) => {
+      await call(index, 'start', { initials: initials.map((s) => ({ ...s, bytes: Buffer.from(s.bytes).toString('base64') })) });
+    },
+    expand: async () => (await call(index, 'expand', { level })).body as unknown as ExpandReport,
+    absorb: async (expected) =>
+      orLost('reading the keys of an owner', async () => {
+        const r = await call(index, 'absorb', { expected });
+        const keysBytes = typeof r.body.keysObject === 'string' ? await objects.getBlob(r.body.keysObject) : r.attachment;
+        if (keysBytes === null) throw new ClusterError(`the keys of part ${index} are missing from the object store`);
+        if (typeof r.body.keysObject === 'string') await objects.delete(r.body.keysObject);
+        return { ...(r.body as unknown as Omit<AbsorbReport, 'keys'>), keys: float64sOf(keysBytes) };
+      }),
+    rank: async (ranks) =>
+      orLost('sending the ranks of an owner', async () => {
+        const bytes = bytesOf(ranks);
+        if (bytes.length <= MAX_INLINE_BYTES) return void (await call(index, 'rank', {}, bytes));
+        const name = n.ranks(index, level);
+        await objects.putBlob({ name }, bytes);
+        await call(index, 'rank', { ranksObject: name });
+        await objects.delete(name);
+      }),
+    cut: async (stop) => (await call(index, 'cut', { stop })).body as unknown as CutReport,
+    coverage: async () => (await call(index, 'coverage')).body as { enabled: number[]; fired: number[] },
+    linkOf: async (hi, lo) => (await call(index, 'link', { hi, lo })).body as unknown as Link,
+    close: async () => {
+      await call(index, 'close').catch(() => {});
+    },
+  }));
+
+  try {
+    if (resumedFrom !== undefined) {
+      setup.note?.(`resuming run ${run} from its commit at depth ${resumedFrom.driver.depth} (${resumedFrom.driver.distinct.toLocaleString('en-US')} states)`);
+      await staff(Math.min(count, parts));
+      await rollBack();
+    } else await staff(parts);
   } catch (e) {
-    // Recruited workers give up the run once the driver's heartbeat stops.
-    await teardown();
+    // Recruited workers give the run up once the driver's heartbeat stops; a resumable run is kept.
+    await teardown(setup.resumeRun !== undefined);
     throw e;
   }
 
-  let closed = 0;
-  /** The level each owner expands next: its batches' message ids carry it. */
-  const levels = new Array<number>(count).fill(0);
-  return Array.from({ length: count }, (_, index): OwnerLink => {
-    /** A request to this owner; fails when the worker says so or falls silent. */
-    const call = async (op: string, body: Record<string, unknown> = {}, attachment?: Uint8Array): Promise<{ body: Record<string, unknown>; attachment: Uint8Array }> => {
-      let watch: ReturnType<typeof setInterval> | undefined;
-      const silent = new Promise<never>((_, reject) => {
-        watch = setInterval(() => {
-          if (Date.now() - lastHeard[index]! > setup.silenceSeconds * 1000) {
-            reject(new ClusterError(`${workers[index]} has sent no heartbeat for ${setup.silenceSeconds} s while the driver waited for its '${op}': the worker or its node stopped. The run stops; start it again when the workers are back.`));
-          }
-        }, HEARTBEAT_SECONDS * 1000);
-      });
-      try {
-        const request = nc.request(n.requests(index), seal({ op, ...body }, attachment), { timeout: 24 * 3600 * 1000 }).catch((e: unknown) => {
-          throw new ClusterError(`${workers[index]} did not answer its '${op}' (${e instanceof Error ? e.message : String(e)}): the worker stopped or lost its connection. The run stops; start it again when the workers are back.`);
-        });
-        const reply = await Promise.race([request, silent]);
-        const r = open(reply.data);
-        if (typeof r.body.error === 'string') throw new ClusterError(`${workers[index]} failed in '${op}': ${r.body.error}`);
-        return r;
-      } finally {
-        clearInterval(watch);
+  let closed = false;
+  return {
+    links,
+    ...(resumedFrom !== undefined ? { resumedFrom: resumedFrom.driver } : {}),
+    commit: async (state) => {
+      const record: CommitRecord = { owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, driver: state };
+      await orLost('saving the commit', () => objects.putBlob({ name: n.commit }, new TextEncoder().encode(JSON.stringify(record))));
+      last = state;
+      level = state.depth;
+    },
+    // Said again every second until the roll-back: a reset sent while the server restarts can be lost.
+    interrupt: () => {
+      const ending = String(attempt);
+      nc.publish(n.reset, ending);
+      resetting ??= setInterval(() => nc.publish(n.reset, ending), HEARTBEAT_SECONDS * 1000);
+    },
+    recover: async (cause) => {
+      // The server may be restarting: the roll-back is tried again until it is back, for as long as a worker is given.
+      const deadline = Date.now() + Math.max(setup.waitSeconds, setup.silenceSeconds) * 1000;
+      for (;;) {
+        try {
+          return await recoverOnce(cause);
+        } catch (e) {
+          if (!(isNatsError(e) || e instanceof OwnerLost) || Date.now() > deadline) throw e;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
       }
-    };
-    return {
-      start: async (initials) => {
-        await call('start', { initials: initials.map((s) => ({ ...s, bytes: Buffer.from(s.bytes).toString('base64') })) });
-      },
-      expand: async () => (await call('expand', { level: levels[index]!++ })).body as unknown as ExpandReport,
-      absorb: async (expected) => {
-        const r = await call('absorb', { expected });
-        const keysBytes = typeof r.body.keysObject === 'string' ? await objects.getBlob(r.body.keysObject) : r.attachment;
-        if (keysBytes === null) throw new ClusterError(`the keys of ${workers[index]} are missing from the object store`);
-        if (typeof r.body.keysObject === 'string') await objects.delete(r.body.keysObject);
-        return { ...(r.body as unknown as Omit<AbsorbReport, 'keys'>), keys: float64sOf(keysBytes) };
-      },
-      rank: async (ranks) => {
-        const bytes = bytesOf(ranks);
-        if (bytes.length <= MAX_INLINE_BYTES) return void (await call('rank', {}, bytes));
-        const name = `ranks.${levels[index]}.${index}`;
-        await objects.putBlob({ name }, bytes);
-        await call('rank', { ranksObject: name });
-        await objects.delete(name);
-      },
-      cut: async (stop) => (await call('cut', { stop })).body as unknown as CutReport,
-      coverage: async () => (await call('coverage')).body as { enabled: number[]; fired: number[] },
-      linkOf: async (hi, lo) => (await call('link', { hi, lo })).body as unknown as Link,
-      close: async () => {
-        await call('close').catch(() => {});
-        if (++closed === count) await teardown();
-      },
-    };
-  });
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all(links.map((l) => l.close()));
+      await teardown(false);
+    },
+  };
+
+  /** Finds the lost workers (those that do not answer a ping), replaces them, and rolls every owner back. */
+  async function recoverOnce(cause: OwnerLost): Promise<DriverCommit> {
+    const started = performance.now();
+    const gone = new Set<string>();
+    await Promise.all(
+      owners.map(async (w, i) => {
+        if (w === null || gone.has(w.id)) return;
+        const alive = await nc.request(n.requests(i), seal({ op: 'ping', session, to: w.id }), { timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+        if (!alive) gone.add(w.id);
+      }),
+    );
+    for (let i = 0; i < parts; i++) if (owners[i] !== null && gone.has(owners[i]!.id)) owners[i] = null;
+    setup.note?.(`${cause.message}; ${gone.size} worker${gone.size === 1 ? '' : 's'} lost, rolling back to depth ${last?.depth ?? 0}`);
+    await staff(owners.filter((w) => w === null).length);
+    const back = await rollBack();
+    setup.note?.(`back at depth ${back.depth} (${back.distinct.toLocaleString('en-US')} states) after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return back;
+  }
 }
+

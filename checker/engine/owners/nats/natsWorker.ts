@@ -2,10 +2,16 @@
  * `kmc worker nats://…`: a process that owns part of a driver's search (ownedSearch.ts). It waits in a
  * queue group to be recruited, loads the model the driver names, and answers the driver's requests with
  * an `Owner`: successors go out in batches to their owners' subjects of the run's JetStream stream, and
- * come in from this owner's subject through a durable consumer. Between slices of work it sends a
- * heartbeat; a driver silent for longer than the offer allows ends the run here.
+ * come in from this owner's subject through a durable consumer. Each level it holds is saved to the run's
+ * object store, so that after a lost worker every owner can go back to the last commit. Between slices
+ * of work it sends a heartbeat; a driver silent for longer than the offer allows ends the run here, and
+ * the worker waits for the next one.
+ *
+ * A worker may own several parts of one run: a driver that lost a worker and finds no idle one hands the
+ * lost part to a survivor directly.
  */
 import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { connect, type JetStreamClient, type NatsConnection, type ObjectStore, type PubAck, type Msg, type Subscription } from 'nats';
 import { Expander } from '../../expander.ts';
 import { loadSpec } from '../../../run/loadSpec.ts';
@@ -14,7 +20,8 @@ import type { ParamValues } from '../../../../spec/spec.ts';
 import { Owner } from '../owner.ts';
 import type { InitialState, Stop } from '../ownerProtocol.ts';
 import { bytesOf, open, seal, uint32sOf } from './envelope.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
+import { isNatsError } from './natsErrors.ts';
 
 /** What a driver offers a worker: its part of a run. */
 export interface Offer {
@@ -28,6 +35,8 @@ export interface Offer {
   readonly deadlock: boolean;
   /** How long the driver may stay silent before this worker gives the run up. */
   readonly silenceSeconds: number;
+  /** The driver's session: a driver that resumes the run has another, and this owner then gives the run up. */
+  readonly session: string;
 }
 
 export interface WorkerOptions {
@@ -42,37 +51,49 @@ const MAX_UNACKED = 64;
 /** The longest slice of expansion between two turns of the event loop. */
 const SLICE_MS = 100;
 
+/** The driver asked every owner to drop what it is doing. */
+class Interrupted extends Error {}
+
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const log = options.log ?? (() => {});
   const nc = await connect({ servers: options.url, name: `kmc-worker ${hostname()} ${process.pid}`, maxReconnectAttempts: -1 });
-  log(`kmc worker ${process.pid} on ${hostname()}: waiting for a run at ${options.url}`);
-  let busy = false;
+  const id = randomBytes(6).toString('hex');
+  log(`kmc worker ${id} (pid ${process.pid} on ${hostname()}): waiting for a run at ${options.url}`);
+  /** Parts of runs this worker owns now. */
+  let owned = 0;
+  let served = 0;
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
+  const take = (m: Msg): void => {
+    const offer = open(m.data).body as unknown as Offer;
+    owned++;
+    log(`owner ${offer.index} of ${offer.owners} in run ${offer.run}`);
+    // The offer is taken once this worker is ready for the driver's first request.
+    const ready = (error?: string) => m.respond(seal(error === undefined ? { ok: true, id, host: hostname(), pid: process.pid } : { error }));
+    serveRun(nc, offer, id, log, ready)
+      .catch((e: unknown) => log(`run ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        owned--;
+        served++;
+        if (options.once && owned === 0) finished();
+      });
+  };
+  // An idle worker takes offers from the queue; any worker takes those made to it by name.
   const offers: Subscription = nc.subscribe(RECRUIT, {
     queue: WORKERS_QUEUE,
     callback: (_err, m) => {
-      if (busy) return m.respond(seal({ busy: true }));
-      busy = true;
-      const offer = open(m.data).body as unknown as Offer;
-      log(`owner ${offer.index} of ${offer.owners} in run ${offer.run}`);
-      // The offer is taken once this worker is ready for the driver's first request.
-      const ready = (error?: string) => m.respond(seal(error === undefined ? { ok: true, host: hostname(), pid: process.pid } : { error }));
-      serveRun(nc, offer, log, ready)
-        .catch((e: unknown) => log(`run ${offer.run} ended here: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
-        .finally(() => {
-          busy = false;
-          if (options.once) finished();
-        });
+      if (owned > 0 || (options.once && served > 0)) return m.respond(seal({ busy: true }));
+      take(m);
     },
   });
-  const closed = nc.closed();
-  await Promise.race([done, closed]);
+  const direct = nc.subscribe(offersTo(id), { callback: (_err, m) => take(m) });
+  await Promise.race([done, nc.closed()]);
   offers.unsubscribe();
+  direct.unsubscribe();
   if (!nc.isClosed()) await nc.drain();
 }
 
-async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) => void, ready: (error?: string) => void): Promise<void> {
+async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (line: string) => void, ready: (error?: string) => void): Promise<void> {
   const n = names(offer.run);
   const js: JetStreamClient = nc.jetstream();
   let expander: Expander<unknown>;
@@ -89,29 +110,32 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
     throw new Error(message);
   }
 
+  /** The level expanded last (its batches carry it), and the attempt at it (one more after each rollback). */
   let level = 0;
+  let attempt = 0;
   /** The level whose batches this owner takes in: the one after the last it ranked. */
   let receiving = 0;
   let seq = 0;
+  let interrupted = false;
   const unacked = new Set<Promise<PubAck>>();
   const owner = new Owner(expander, layout, { index: offer.index, owners: offer.owners, deadlock: offer.deadlock }, (to, batch) => {
-    const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${offer.index}.${to}.${seq++}` });
+    const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${attempt}.${offer.index}.${to}.${seq++}` });
     unacked.add(ack);
     void ack.then(
       () => unacked.delete(ack),
-      () => {},
+      () => unacked.delete(ack),
     );
   });
 
-  // Batches for this owner, whenever they come; a batch of another level (a redelivery) is dropped.
+  // Batches for this owner, whenever they come; one of another level or attempt (a redelivery) is dropped.
   let arrived: () => void = () => {};
   const taken = new Set<number>();
   const consumer = await js.consumers.get(n.stream, n.consumerFor(offer.index));
   const messages = await consumer.consume({ max_messages: 256 });
   const consuming = (async () => {
     for await (const m of messages) {
-      const id = m.headers?.get('Nats-Msg-Id') ?? '';
-      if (Number(id.split('.')[0]) === receiving && !taken.has(m.seq)) {
+      const [l, a] = (m.headers?.get('Nats-Msg-Id') ?? '').split('.').map(Number);
+      if (l === receiving && a === attempt && !taken.has(m.seq)) {
         taken.add(m.seq);
         owner.receive(m.data);
         arrived();
@@ -121,7 +145,20 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
   })();
 
   let lastFromDriver = Date.now();
-  const driverBeat = nc.subscribe(n.driver, { callback: () => (lastFromDriver = Date.now()) });
+  const driverBeat = nc.subscribe(n.driver, {
+    callback: (_e, m) => {
+      if (new TextDecoder().decode(m.data) === offer.session) lastFromDriver = Date.now();
+      else stopRun(new Error('another driver resumed the run'));
+    },
+  });
+  // A reset names the attempt it ends: one that comes late, after the roll-back, is for an attempt no longer run.
+  const resets = nc.subscribe(n.reset, {
+    callback: (_e, m) => {
+      if (new TextDecoder().decode(m.data) !== String(attempt)) return;
+      interrupted = true;
+      arrived();
+    },
+  });
   let stopRun: (why: Error) => void = () => {};
   const abandoned = new Promise<never>((_, reject) => (stopRun = reject));
   const beat = setInterval(() => {
@@ -130,35 +167,53 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
   }, HEARTBEAT_SECONDS * 1000);
   nc.publish(n.alive(offer.index));
 
+  /** Saves the level just ranked, for a rollback to it. */
+  const checkpoint = async (): Promise<void> => {
+    await objects.putBlob({ name: n.checkpoint(offer.index, receiving) }, owner.levelDelta());
+  };
+  const check = (): void => {
+    if (interrupted) throw new Interrupted('interrupted by the driver');
+  };
+
   const handlers: Record<string, (body: Record<string, unknown>, attachment: Uint8Array) => Promise<{ body: Record<string, unknown>; attachment?: Uint8Array }>> = {
     start: async (body) => {
       const initials = (body.initials as (Omit<InitialState, 'bytes'> & { bytes: string })[]).map((s) => ({ ...s, bytes: new Uint8Array(Buffer.from(s.bytes, 'base64')) }));
       owner.start(initials);
+      await checkpoint();
       return { body: {} };
     },
     expand: async (body) => {
       level = body.level as number;
       seq = 0;
       const expansion = owner.startExpanding();
-      for (;;) {
-        const end = expansion.step(performance.now() + SLICE_MS);
-        // Let the stored acknowledgements, the heartbeat and this owner's own incoming batches in.
-        while (unacked.size > MAX_UNACKED) await Promise.race(unacked);
-        await new Promise((resolve) => setImmediate(resolve));
-        if (end) break;
+      try {
+        for (;;) {
+          check();
+          const end = expansion.step(performance.now() + SLICE_MS);
+          // Let the stored acknowledgements, the heartbeat and this owner's own incoming batches in.
+          while (unacked.size > MAX_UNACKED) await Promise.race(unacked);
+          await new Promise((resolve) => setImmediate(resolve));
+          if (end) break;
+        }
+      } finally {
+        // Everything sent is stored before the reply, so a rollback's purge finds it.
+        await Promise.allSettled([...unacked]);
       }
-      await Promise.all(unacked);
       return { body: { ...expansion.report() } };
     },
     absorb: async (body) => {
       const expected = body.expected as number;
-      while (owner.batchesReceived < expected) await new Promise<void>((resolve) => (arrived = resolve));
+      while (owner.batchesReceived < expected) {
+        check();
+        await new Promise<void>((resolve) => (arrived = resolve));
+      }
+      check();
       if (owner.batchesReceived > expected) throw new Error(`owner ${offer.index} took in ${owner.batchesReceived} batches of the ${expected} sent to it`);
       const r = owner.absorb();
       const keys = bytesOf(r.keys);
       const { keys: _, ...rest } = r;
       if (keys.length <= MAX_INLINE_BYTES) return { body: rest, attachment: keys };
-      const name = `keys.${level}.${offer.index}`;
+      const name = n.keys(offer.index, level);
       await objects.putBlob({ name }, keys);
       return { body: { ...rest, keysObject: name } };
     },
@@ -168,11 +223,30 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
       owner.rank(uint32sOf(bytes));
       taken.clear();
       receiving = level + 1;
+      await checkpoint();
       return { body: {} };
     },
     cut: async (body) => ({ body: { ...owner.cut(body.stop as Stop) } }),
     coverage: async () => ({ body: { ...owner.coverage() } }),
     link: async (body) => ({ body: { ...owner.linkOf(body.hi as number, body.lo as number) } }),
+    ping: async () => ({ body: {} }),
+    /** Back to the commit of `level`: this owner as its checkpoints of levels 0..level left it. */
+    restore: async (body) => {
+      const to = body.level as number;
+      const deltas: Uint8Array[] = [];
+      for (let l = 0; l <= to; l++) {
+        const d = await objects.getBlob(n.checkpoint(offer.index, l));
+        if (d === null) throw new Error(`the checkpoint of owner ${offer.index} at level ${l} is missing from ${n.objects}`);
+        deltas.push(d);
+      }
+      owner.restore(deltas);
+      taken.clear();
+      receiving = to;
+      level = to;
+      attempt = body.attempt as number;
+      interrupted = false;
+      return { body: {} };
+    },
     close: async () => ({ body: {} }),
   };
 
@@ -184,6 +258,12 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
     callback: (_err, m: Msg) => {
       queue = queue.then(async () => {
         const { body, attachment } = open(m.data);
+        // A request of another driver's session, or to another worker, is for the owner that driver recruited
+        // (this part was handed to another worker when this one was thought lost): this owner gives up.
+        if (body.session !== offer.session || body.to !== worker) {
+          stopRun(new Error(`part ${offer.index} is owned by another worker now`));
+          return;
+        }
         const op = body.op as string;
         try {
           const handler = handlers[op];
@@ -192,7 +272,8 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
           m.respond(seal(reply.body, reply.attachment));
           if (op === 'close') closing();
         } catch (e) {
-          m.respond(seal({ error: e instanceof Error ? e.message : String(e) }));
+          // A NATS error (the server restarting, a timeout) is the cluster's, not the model's: the driver rolls back.
+          m.respond(seal({ error: e instanceof Error ? e.message : String(e), interrupted: e instanceof Interrupted, transient: isNatsError(e) }));
         }
       });
     },
@@ -204,8 +285,8 @@ async function serveRun(nc: NatsConnection, offer: Offer, log: (line: string) =>
     clearInterval(beat);
     requests.unsubscribe();
     driverBeat.unsubscribe();
+    resets.unsubscribe();
     messages.stop();
-    log(`run ${offer.run} done`);
+    log(`run ${offer.run}: owner ${offer.index} done`);
   }
 }
-

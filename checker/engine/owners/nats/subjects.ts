@@ -6,6 +6,8 @@
 /** Where an idle worker waits to be recruited (a queue group: each offer goes to one worker). */
 export const RECRUIT = 'kmc.recruit';
 export const WORKERS_QUEUE = 'kmc-workers';
+/** Where a worker takes offers made to it by name (a part of a run whose worker was lost). */
+export const offersTo = (worker: string) => `kmc.worker.${worker}.offer`;
 
 export const names = (run: string) => ({
   stream: `KMC_${run}`,
@@ -17,7 +19,14 @@ export const names = (run: string) => ({
   alive: (owner: number) => `kmc.${run}.alive.${owner}`,
   aliveAny: `kmc.${run}.alive.*`,
   driver: `kmc.${run}.driver`,
+  /** The driver tells every owner to drop what it is doing (a level is being rolled back). */
+  reset: `kmc.${run}.reset`,
   objects: `kmc-${run}`,
+  /** In the object store: an owner's checkpoint of a level, an owner's keys, the driver's commit. */
+  checkpoint: (owner: number, level: number) => `checkpoint.${owner}.${level}`,
+  keys: (owner: number, level: number) => `keys.${owner}.${level}`,
+  ranks: (owner: number, level: number) => `ranks.${owner}.${level}`,
+  commit: 'commit',
 });
 
 /** Seconds between heartbeats. */

@@ -33,6 +33,8 @@ export interface NatsServers {
   /** The client address of each server. */
   readonly urls: string[];
   readonly processes: ChildProcess[];
+  /** Kills every server (SIGKILL) and starts it again on the same port and store. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,18 +45,24 @@ export async function startNats(count = 1): Promise<NatsServers> {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-nats-'));
   const clientPorts = await Promise.all(Array.from({ length: count }, freePort));
   const routePorts = await Promise.all(Array.from({ length: count }, freePort));
-  const processes = clientPorts.map((port, i) => {
+  const start = (port: number, i: number) => {
     const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, `s${i}`), '-n', `kmc-${i}`];
     if (count > 1) {
       args.push('--cluster_name', 'kmc', '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routePorts.map((p) => `nats://127.0.0.1:${p}`).join(','));
     }
     return spawn(binary, args, { stdio: 'ignore' });
-  });
+  };
+  const processes = clientPorts.map(start);
   const urls = clientPorts.map((p) => `nats://127.0.0.1:${p}`);
   await Promise.all(urls.map((u) => untilJetStream(u)));
   return {
     urls,
     processes,
+    restart: async () => {
+      await Promise.all(processes.map((p) => stopProcess(p, 'SIGKILL')));
+      processes.splice(0, processes.length, ...clientPorts.map(start));
+      await Promise.all(urls.map((u) => untilJetStream(u)));
+    },
     stop: async () => {
       await Promise.all(processes.map((p) => stopProcess(p)));
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,120 @@
+/**
+ * A search on a cluster survives its failures with the counts of one process: a worker killed mid-level,
+ * the NATS server restarted mid-run, the driver killed and the run resumed with fewer workers. Each run
+ * is TwoPhase with 8 resource managers (1,745,408 states, about 25 s on a cluster of this machine), long
+ * enough to be killed in the middle; the slow tier runs them (KMC_SLOW=1).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
+
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const bin = join(root, 'dist/checker/cli/bin.mjs');
+const slow = process.env.KMC_SLOW ? false : 'a large search killed in the middle: set KMC_SLOW=1 (npm run test:slow)';
+const skip = slow || (natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false);
+const MODEL = ['twophase', '--param', 'rm=8'];
+
+let expected: Record<string, unknown>;
+before(() => {
+  if (skip) return;
+  const r = spawnSync(process.execPath, [bin, 'check', ...MODEL, '--json', '--workers', '1'], { encoding: 'utf8' });
+  expected = comparable(r.stdout);
+});
+
+function comparable(stdout: string): Record<string, unknown> {
+  const r = JSON.parse(stdout) as Record<string, unknown>;
+  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'collisionProbability']) delete r[k];
+  return r;
+}
+
+interface Driver {
+  readonly process: ChildProcess;
+  /** The run's id, once the driver printed it. */
+  readonly run: Promise<string>;
+  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function driver(url: string, ...more: string[]): Driver {
+  const p = spawn(process.execPath, [bin, 'check', ...MODEL, '--json', '--cluster', url, '--worker-timeout', '3', '--cluster-wait', '5', ...more], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let started: (run: string) => void = () => {};
+  const run = new Promise<string>((resolve) => (started = resolve));
+  p.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  p.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (process.env.KMC_DEBUG_DRIVER) process.stderr.write(d);
+    const m = /run ([0-9a-f]{12}) on/.exec(stderr);
+    if (m) started(m[1]!);
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => p.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return { process: p, run, done };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let servers: NatsServers;
+let workers: ChildProcess[] = [];
+before(async () => {
+  if (skip) return;
+  servers = await startNats(1);
+});
+after(async () => {
+  if (skip) return;
+  await Promise.all(workers.map((w) => stopProcess(w)));
+  await servers.stop();
+});
+
+test('a worker killed (SIGKILL) in the middle of a level: its part goes to a survivor, every owner rolls back to the last commit, the counts are those of one process', { skip, timeout: 180_000 }, async () => {
+  workers = startWorkers(bin, servers.urls[0]!, 3);
+  const d = driver(servers.urls[0]!, '--owners', '3');
+  await d.run;
+  await sleep(4000);
+  await stopProcess(workers[1]!, 'SIGKILL');
+  const r = await d.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(comparable(r.stdout), expected);
+  assert.match(r.stderr, /1 worker lost, rolling back to depth \d+/);
+  assert.match(r.stderr, /back at depth \d+ \([\d,]+ states\) after [\d.]+ s/);
+  await Promise.all(workers.map((w) => stopProcess(w)));
+});
+
+test('the NATS server restarted in the middle of a run: the stream and checkpoints are on its disk, the run rolls back and ends with the counts of one process', { skip, timeout: 180_000 }, async () => {
+  workers = startWorkers(bin, servers.urls[0]!, 2);
+  const d = driver(servers.urls[0]!, '--owners', '2');
+  await d.run;
+  await sleep(4000);
+  await servers.restart();
+  const r = await d.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(comparable(r.stdout), expected);
+  assert.match(r.stderr, /rolling back to depth \d+/);
+  await Promise.all(workers.map((w) => stopProcess(w)));
+});
+
+test('the driver killed (SIGKILL) in the middle of a run: --resume-run goes on from its last commit with fewer workers, to the counts of one process', { skip, timeout: 180_000 }, async () => {
+  workers = startWorkers(bin, servers.urls[0]!, 2);
+  const d = driver(servers.urls[0]!, '--owners', '2');
+  const run = await d.run;
+  await sleep(5000);
+  d.process.kill('SIGKILL');
+  await d.done;
+  // One of the two workers leaves; the other owns both parts of the resumed run.
+  await stopProcess(workers[0]!);
+  const resumed = driver(servers.urls[0]!, '--owners', '1', '--resume-run', run);
+  const r = await resumed.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(comparable(r.stdout), expected);
+  assert.match(r.stderr, new RegExp(`resuming run ${run} from its commit at depth \\d+ \\([\\d,]+ states\\)`));
+  assert.match(r.stderr, /part \d of run [0-9a-f]+ is owned by worker .*, which owns another part too/);
+  await Promise.all(workers.map((w) => stopProcess(w)));
+});
+
+test('a run that is not there cannot be resumed: exit 5 and why', { skip, timeout: 60_000 }, async () => {
+  const r = await driver(servers.urls[0]!, '--owners', '1', '--resume-run', '0123456789ab').done;
+  assert.equal(r.code, 5);
+  assert.match(r.stderr, /there is no run 0123456789ab at nats:\/\/127\.0\.0\.1:\d+ to resume/);
+});
