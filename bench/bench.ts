@@ -6,6 +6,9 @@
  * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
+ * Where nats-server is installed, the search partitioned among owners runs beside one process: owners
+ * in this process, and `kmc worker` processes through a NATS server on loopback (bytes on the wire per
+ * state, the cost per state against one process, and the milliseconds each level waits at its barrier).
  * `KMC_BENCH_BIG=1` adds the cases that take minutes each: TwoPhase rm=10 (tens of millions of states),
  * a Kafka configuration out of reach of the first release (its bytes per state is the whole process's
  * peak RSS over 10^6+ states), and a Kafka run whose frontier outgrows --memory-budget, which spills to
@@ -16,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runTlcTwoPhase, tlcFromEnvironment } from './tlc.ts';
+import { natsServerPath, startNats, startWorkers, stopProcess } from '../checker/engine/cluster/testCluster.ts';
 
 interface BenchCase {
   readonly name: string;
@@ -97,10 +101,15 @@ interface Figures {
   bytesPerState: number;
   peakMemoryBytes: number;
   spilledBytes?: number;
+  ownership?: { levels: number; batches: number; bytesSent: number; expandMs: number; absorbMs: number; barrierMs: number };
 }
 
 function run(args: readonly string[], workers: number, extra: readonly string[] = []): Figures {
-  const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet', '--workers', String(workers)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return runWith(args, [...extra, '--workers', String(workers)]);
+}
+
+function runWith(args: readonly string[], extra: readonly string[]): Figures {
+  const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0 && r.status !== 1 && r.status !== 4) throw new Error(`kmc check ${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Figures;
 }
@@ -156,4 +165,58 @@ if (tlc !== null && (!only || 'twophase rm=8 (layout)'.includes(only))) {
   console.log(`TLC TwoPhase rm=${rm}, ${cores} workers: ${fmt(theirs.distinct)} distinct, depth ${theirs.depth}, ${theirs.seconds.toFixed(1)} s; kmc ${ours.seconds.toFixed(1)} s: kmc ${(theirs.seconds / ours.seconds).toFixed(2)}× TLC's speed`);
 } else if (tlc === null) {
   console.log('TLC comparison skipped: set KMC_BENCH_TLC and KMC_BENCH_TLC_TWOPHASE (bench/tlc.ts)');
+}
+
+// The search partitioned among owners: in this process, and worker processes through NATS on loopback.
+// On one machine the workers share its cores with the driver and the server, so what is measured is the
+// cost of partitioning and of the network path, not a speed-up.
+const natsServer = natsServerPath();
+const CLUSTER_CASES: readonly BenchCase[] = [
+  { name: 'twophase rm=8 (layout)', args: ['twophase', '--param', 'rm=8'], quickArgs: ['twophase', '--param', 'rm=7'] },
+  { name: 'kraft-bench', args: ['kraft', '--preset', 'kraft-bench'] },
+  { name: 'replication-bench', args: ['replication', '--preset', 'replication-bench'] },
+];
+if (natsServer === null) console.log('Cluster figures skipped: nats-server is not installed (apt-get install nats-server)');
+else {
+  const servers = await startNats(1);
+  const url = servers.urls[0]!;
+  const workers = startWorkers(bin, url, 2);
+  try {
+    console.log('');
+    console.log(['model', 'how', 'seconds', 'cost per state vs one process', 'wire bytes/state', 'batches', 'expand ms/level', 'absorb ms/level', 'barrier ms/level'].join(' | '));
+    for (const c of CLUSTER_CASES) {
+      if (only && !c.name.includes(only)) continue;
+      const args = quick && c.quickArgs ? c.quickArgs : c.args;
+      const one = run(args, 1);
+      const ways: [string, string[]][] = [
+        ['one process, 1 worker', []],
+        ['2 owners in this process', ['--owners', '2']],
+        ['1 worker process (NATS)', ['--owners', '1', '--cluster', url]],
+        ['2 worker processes (NATS)', ['--owners', '2', '--cluster', url]],
+      ];
+      for (const [how, extra] of ways) {
+        const f = extra.length === 0 ? one : runWith(args, extra);
+        if (f.distinct !== one.distinct || f.generated !== one.generated || f.depth !== one.depth) {
+          throw new Error(`${c.name}, ${how}: ${f.distinct}/${f.generated}/${f.depth}, not one process's ${one.distinct}/${one.generated}/${one.depth}`);
+        }
+        const o = f.ownership;
+        console.log(
+          [
+            c.name,
+            how,
+            f.seconds.toFixed(1),
+            `${(f.seconds / one.seconds).toFixed(2)}×`,
+            o ? fmt(o.bytesSent / f.distinct) : '—',
+            o ? fmt(o.batches) : '—',
+            o ? o.expandMs.toFixed(1) : '—',
+            o ? o.absorbMs.toFixed(1) : '—',
+            o ? o.barrierMs.toFixed(1) : '—',
+          ].join(' | '),
+        );
+      }
+    }
+  } finally {
+    await Promise.all(workers.map((w) => stopProcess(w)));
+    await servers.stop();
+  }
 }

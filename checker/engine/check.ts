@@ -101,7 +101,7 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
     return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true));
   }
   if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
-  const { natsOwners } = await import('./owners/nats/natsOwners.ts');
+  const { natsOwners } = await import('./cluster/natsOwners.ts');
   const cluster = options.cluster;
   const note = options.onClusterNote;
   return ownedBreadthFirst(
@@ -327,7 +327,7 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     processBytesPerState: n === 0 ? 0 : Math.round(Math.max(0, limits.peakRss - limits.baseRss) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
-    ...(o.owned ? { owners: o.workers } : {}),
+    ...(o.owned ? { owners: o.workers, ownership: o.owned } : {}),
     spilledBytes: o.spilledBytes ?? 0,
   };
 }

@@ -1,5 +1,6 @@
 /** The outcome of a check, as data. Exactly one place (the CLI) maps it to an exit code. */
 import type { Trace } from '../../traces/trace.ts';
+import type { OwnershipFigures } from './search.ts';
 
 export interface ActionCoverage {
   readonly action: string;
@@ -46,6 +47,7 @@ export interface Stats {
   readonly workers: number;
   /** Set when the search was partitioned among this many owners (then `workers` counts them too). */
   readonly owners?: number;
+  readonly ownership?: OwnershipFigures;
   /** Frontier bytes moved to disk to stay within the memory budget (0 when everything fit). */
   readonly spilledBytes: number;
 }

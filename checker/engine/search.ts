@@ -14,6 +14,18 @@ export type SearchEnd =
   /** Spec code threw while evaluating or expanding `stateId`. */
   | { readonly kind: 'error'; readonly stateId: number; readonly error: SpecError };
 
+/** What a search partitioned among owners sent between them, and how long its levels waited on each other. */
+export interface OwnershipFigures {
+  readonly levels: number;
+  readonly batches: number;
+  /** Successor batches' bytes, all owners together (on a cluster, the bytes through NATS). */
+  readonly bytesSent: number;
+  /** Per level, median milliseconds: every owner expanding, every owner taking in, and the barrier (merging keys, ranking, committing). */
+  readonly expandMs: number;
+  readonly absorbMs: number;
+  readonly barrierMs: number;
+}
+
 export interface SearchOutcome {
   readonly end: SearchEnd;
   readonly log: StateLog;
@@ -28,8 +40,8 @@ export interface SearchOutcome {
   /** Checker memory that is not on the V8 heap (seen-set, state log). */
   readonly offHeapBytes: number;
   readonly workers: number;
-  /** The search was partitioned among `workers` owners. */
-  readonly owned?: boolean;
+  /** The search was partitioned among `workers` owners: what went between them. */
+  readonly owned?: OwnershipFigures;
   /** Frontier bytes written to disk because of the memory budget. */
   readonly spilledBytes?: number;
 }

@@ -29,6 +29,8 @@ export interface CheckReport {
   readonly workers: number;
   /** Owners the search was partitioned among (--owners), when it was. */
   readonly owners?: number;
+  /** What went between the owners: batches, bytes, and per level the median milliseconds of each phase. */
+  readonly ownership?: CheckResult<unknown>['stats']['ownership'];
   readonly spilledBytes: number;
   readonly coverage: CheckResult<unknown>['stats']['coverage'];
   readonly trace: ItfTrace | null;
@@ -59,7 +61,7 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     processBytesPerState: s.processBytesPerState,
     peakMemoryBytes: s.peakMemoryBytes,
     workers: s.workers,
-    ...(s.owners !== undefined ? { owners: s.owners } : {}),
+    ...(s.owners !== undefined ? { owners: s.owners, ownership: s.ownership } : {}),
     spilledBytes: s.spilledBytes,
     coverage: s.coverage,
     trace,

@@ -31,9 +31,13 @@ export const simulateCommand: KmcCommand = {
         default: '1',
         describe: 'Worker threads, at most the number of cores: each runs its share of the walks from its own seed (printed), and the first violation stops the others',
       })
-      .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' }),
+      .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
+      .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222): the --workers N walks go to kmc worker processes through a work queue' })
+      .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the first worker of a --cluster swarm' }),
   run: async (argv) => {
-    const workers = workersWithinCores(argv.workers) ?? 1;
+    const cluster = clusterOf(argv.cluster);
+    // On a cluster the walks run on other machines: their number is not bounded by this one's cores.
+    const workers = (cluster !== undefined ? positiveInt('workers', argv.workers) : workersWithinCores(argv.workers)) ?? 1;
     if (argv.out !== undefined) checkOutputFolder(String(argv.out));
     const prepared = await prepareCheck({
       spec: String(argv.spec),
@@ -57,7 +61,14 @@ export const simulateCommand: KmcCommand = {
     let walks: readonly SwarmWalk[];
     let winner: number | null;
     let status: WalkOutcome['status'];
-    if (workers > 1) {
+    if (cluster !== undefined) {
+      const { clusterSwarm } = await import('../../engine/cluster/clusterSwarm.ts');
+      const waitSeconds = positiveNumber('cluster-wait', argv['cluster-wait']) ?? 30;
+      const swarm = await refusingConfigErrors(prepared.label.spec, () =>
+        clusterSwarm(cluster, { modulePath: prepared.loaded.modulePath, params: prepared.label.params }, { ...common, workers, waitSeconds }, prepared.label),
+      );
+      ({ walks, winner, status } = swarm);
+    } else if (workers > 1) {
       const swarm = await refusingConfigErrors(prepared.label.spec, () =>
         simulateSwarm(prepared.model, { modulePath: prepared.loaded.modulePath, params: prepared.label.params }, { ...common, workers }, prepared.label),
       );
@@ -99,7 +110,7 @@ export const simulateCommand: KmcCommand = {
           traceLength: trace ? trace.states.length : null,
           shrunkFrom: o.status === 'violation' ? o.shrunkFrom + 1 : null,
           trace,
-          ...(workers > 1
+          ...(walks.length > 1
             ? {
                 workers: walks.map((w) => ({
                   seed: seedText(w.seed),
@@ -116,8 +127,8 @@ export const simulateCommand: KmcCommand = {
       );
     } else {
       if (trace) process.stdout.write(`${renderText(trace)}\n\n`);
-      if (workers > 1) process.stdout.write(`${walks.map((w, i) => walkLine(w, i, winner)).join('\n')}\n`);
-      process.stdout.write(`${summary(shown, total, workers > 1)}\n`);
+      if (walks.length > 1) process.stdout.write(`${walks.map((w, i) => walkLine(w, i, winner)).join('\n')}\n`);
+      process.stdout.write(`${summary(shown, total, walks.length > 1)}\n`);
       if (written.length > 0) process.stdout.write(`Counterexample written to ${written.join(', ')}\n`);
     }
     return exitCode(status);
@@ -130,6 +141,7 @@ async function refusingConfigErrors<T>(spec: string, run: () => Promise<T>): Pro
     return await run();
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(`Cannot simulate ${spec}: ${e.message}`);
+    if (e instanceof Error && e.name === 'ClusterError') throw new UserError(`Cannot simulate ${spec} on the cluster: ${e.message}`, ExitCode.Cluster);
     throw e;
   }
 }
@@ -199,4 +211,12 @@ export function parseSeed(raw: unknown): number {
   const n = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text, 16) : /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff) throw new UserError(`--seed takes a whole number from 0 to 0xffffffff (decimal or 0x hex); got '${text}'.`);
   return n;
+}
+
+/** `--cluster nats://…`: the address of a NATS server. */
+function clusterOf(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const url = String(raw);
+  if (!/^(nats|tls):\/\/[^\s/]+$/.test(url)) throw new UserError(`--cluster takes the address of a NATS server, such as nats://127.0.0.1:4222; got '${url}'.`);
+  return url;
 }

@@ -14,7 +14,7 @@ export const workerCommand: KmcCommand = {
   run: async (argv) => {
     const url = String(argv.cluster);
     if (!/^(nats|tls):\/\/[^\s/]+$/.test(url)) throw new UserError(`kmc worker takes the address of a NATS server, such as nats://127.0.0.1:4222; got '${url}'.`);
-    const { runWorker } = await import('../../engine/owners/nats/natsWorker.ts');
+    const { runWorker } = await import('../../engine/cluster/natsWorker.ts');
     const quiet = Boolean(argv.quiet);
     try {
       await runWorker({ url, once: Boolean(argv.once), log: (line) => quiet || process.stderr.write(`${line}\n`) });

@@ -1,7 +1,7 @@
 /**
  * Owners in the driver's own process: the partitioned search with nothing between its parts but a
  * function call. They show that the partitioned search is the search in one thread for any number of
- * owners, without a network, and they are what a worker process runs behind its connection (nats/).
+ * owners, without a network, and they are what a worker process runs behind its connection (../cluster/).
  */
 import type { Expander } from '../expander.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';

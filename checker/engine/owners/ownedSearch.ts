@@ -4,7 +4,7 @@
  * every successor to the successor's owner, which keeps the new ones. The driver (this code) holds no
  * state of the model past the initial ones: it starts each level, learns from the owners' message counts
  * when every batch is in, merges the owners' keys into the next level's ranks, and decides where the
- * search ends. An owner is an object here (localOwners.ts) or a worker process (nats/).
+ * search ends. An owner is an object here (localOwners.ts) or a worker process (../cluster/).
  *
  * Counts, coverage, depth and counterexamples are those of the search in one thread (bfs.ts), for any
  * number of owners: see ownerProtocol.ts for why.
@@ -46,6 +46,9 @@ export async function ownedBreadthFirst<S>(
   let queued = 0;
   let ownerBytes = 0;
   let log = new StateLog();
+  let batches = 0;
+  let bytesSent = 0;
+  const phases = { expand: [] as number[], absorb: [] as number[], barrier: [] as number[] };
 
   const outcome = (end: SearchEnd, nextLevel = 0): SearchOutcome => ({
     end,
@@ -58,7 +61,14 @@ export async function ownedBreadthFirst<S>(
     witnessesReached,
     offHeapBytes: ownerBytes,
     workers: ownerCount,
-    owned: true,
+    owned: {
+      levels: phases.expand.length,
+      batches,
+      bytesSent,
+      expandMs: median(phases.expand),
+      absorbMs: median(phases.absorb),
+      barrierMs: median(phases.barrier),
+    },
   });
 
   try {
@@ -144,9 +154,14 @@ export async function ownedBreadthFirst<S>(
 
   /** One level: the size of the next, or how the search ends inside this one. */
   async function level(levelSize: number): Promise<number | SearchOutcome> {
+    const t0 = performance.now();
     const expanded = await allOf(owners.map((o) => o.expand()), group.interrupt);
     const expected = owners.map((_, t) => expanded.reduce((n, r) => n + r.sent[t]!, 0));
+    const t1 = performance.now();
     const absorbed = await allOf(owners.map((o, t) => o.absorb(expected[t]!)), group.interrupt);
+    const t2 = performance.now();
+    for (const r of expanded) bytesSent += r.bytesSent;
+    batches += expected.reduce((a, b) => a + b, 0);
     ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
     let stop: Stop | null = null;
     for (const r of expanded) stop = earlier(stop, r.stop);
@@ -165,6 +180,9 @@ export async function ownedBreadthFirst<S>(
     depth++;
     queued = nextSize;
     await group.commit?.(commitOf(nextSize));
+    phases.expand.push(t1 - t0);
+    phases.absorb.push(t2 - t1);
+    phases.barrier.push(performance.now() - t2);
     limits.progress({ distinct, generated, queued, depth });
     return nextSize;
   }
@@ -264,4 +282,10 @@ function mergeRanks(absorbed: readonly AbsorbReport[]): Uint32Array[] {
     ranks[best]![heads[best]!++] = rank;
   }
   return ranks;
+}
+
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[s.length >> 1]! * 10) / 10;
 }

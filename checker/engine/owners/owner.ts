@@ -3,7 +3,7 @@
  * to it, with how each was first reached, and its part of every level. It expands its part of a level,
  * sending each successor to the successor's owner; it takes in the successors sent to it, keeping per new
  * state the one with the least key (ownerProtocol.ts), and checks the properties on the new states.
- * An owner runs in the driver's process or in a worker process (nats/natsWorker.ts): the same code.
+ * An owner runs in the driver's process or in a worker process (../cluster/natsWorker.ts): the same code.
  */
 import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
@@ -99,9 +99,11 @@ export class Owner<S> {
     this.enabledAtLevel.set(expander.enabledCount);
     this.firedAtLevel.set(expander.firedCount);
     const sent = new Array<number>(setup.owners).fill(0);
+    let bytesSent = 0;
     const flush = (to: number, all: boolean): void => {
       const b = this.batches[to]!;
       if (b.length > 0 && (all || b.full)) {
+        bytesSent += b.length;
         this.send(to, b.take());
         sent[to]!++;
       }
@@ -165,7 +167,7 @@ export class Owner<S> {
       for (let to = 0; to < setup.owners; to++) flush(to, true);
       return true;
     };
-    return { step, report: () => ({ sent, generated, stop }) };
+    return { step, report: () => ({ sent, bytesSent, generated, stop }) };
   }
 
   /** Takes in one batch of candidates: a new state keeps the one with the least key. */

@@ -34,3 +34,12 @@ export const HEARTBEAT_SECONDS = 1;
 
 /** Attachments past this size go through the object store (a NATS message carries 1 MB by default). */
 export const MAX_INLINE_BYTES = 512 * 1024;
+
+/** The names of a swarm on the cluster: its queue of walks, where their outcomes go, and its stop. */
+export const swarmNames = (run: string) => ({
+  stream: `KMC_SWARM_${run}`,
+  walks: `kmc.${run}.walks`,
+  consumer: 'walkers',
+  walked: `kmc.${run}.walked`,
+  stop: `kmc.${run}.stop`,
+});

@@ -12,9 +12,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, type ObjectStore, RetentionPolicy, StorageType } from 'nats';
-import type { ModelSource } from '../../parallel/coordinator.ts';
-import { BUNDLED_SPECS } from '../../../run/registry.ts';
-import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport, type Link, type OwnerGroup, type OwnerLink, OwnerLost } from '../ownerProtocol.ts';
+import type { ModelSource } from '../parallel/coordinator.ts';
+import { BUNDLED_SPECS } from '../../run/registry.ts';
+import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport, type Link, type OwnerGroup, type OwnerLink, OwnerLost } from '../owners/ownerProtocol.ts';
 import { bytesOf, float64sOf, open, seal } from './envelope.ts';
 import { isNatsError } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';

@@ -13,14 +13,17 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { connect, type JetStreamClient, type NatsConnection, type ObjectStore, type PubAck, type Msg, type Subscription } from 'nats';
-import { Expander } from '../../expander.ts';
-import { loadSpec } from '../../../run/loadSpec.ts';
-import { layoutOf, type PackedLayout, type PackedState } from '../../state/packed.ts';
-import type { ParamValues } from '../../../../spec/spec.ts';
-import { Owner } from '../owner.ts';
-import type { InitialState, Stop } from '../ownerProtocol.ts';
+import { Expander } from '../expander.ts';
+import { loadSpec } from '../../run/loadSpec.ts';
+import { layoutOf, type PackedLayout, type PackedState } from '../state/packed.ts';
+import type { ParamValues } from '../../../spec/spec.ts';
+import { Owner } from '../owners/owner.ts';
+import type { InitialState, Stop } from '../owners/ownerProtocol.ts';
 import { bytesOf, open, seal, uint32sOf } from './envelope.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT, swarmNames, WORKERS_QUEUE } from './subjects.ts';
+import type { SwarmOffer } from './clusterSwarm.ts';
+import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
+import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
 import { isNatsError } from './natsErrors.ts';
 
 /** What a driver offers a worker: its part of a run. */
@@ -65,7 +68,21 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
   const take = (m: Msg): void => {
-    const offer = open(m.data).body as unknown as Offer;
+    const body = open(m.data).body;
+    if (body.kind === 'swarm') {
+      const offer = body as unknown as SwarmOffer;
+      owned++;
+      log(`walks of swarm ${offer.run}`);
+      walkSwarm(nc, offer, (error) => m.respond(seal(error === undefined ? { ok: true, id } : { error })))
+        .catch((e: unknown) => log(`swarm ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => {
+          owned--;
+          served++;
+          if (options.once && owned === 0) finished();
+        });
+      return;
+    }
+    const offer = body as unknown as Offer;
     owned++;
     log(`owner ${offer.index} of ${offer.owners} in run ${offer.run}`);
     // The offer is taken once this worker is ready for the driver's first request.
@@ -288,5 +305,41 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     resets.unsubscribe();
     messages.stop();
     log(`run ${offer.run}: owner ${offer.index} done`);
+  }
+}
+
+/** Takes walks of a swarm from its queue until none is left; once a walk found a violation, the rest end at once. */
+async function walkSwarm(nc: NatsConnection, offer: SwarmOffer, ready: (error?: string) => void): Promise<void> {
+  const n = swarmNames(offer.run);
+  let definition;
+  try {
+    definition = (await loadSpec(offer.spec)).definition;
+  } catch (e) {
+    const message = `cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`;
+    ready(message);
+    throw new Error(message);
+  }
+  let stopped = false;
+  const stops = nc.subscribe(n.stop, { callback: () => (stopped = true) });
+  const consumer = await nc.jetstream().consumers.get(n.stream, n.consumer);
+  ready();
+  try {
+    for (;;) {
+      const m = await consumer.next({ expires: 2000 });
+      if (m === null) break;
+      const { index, unit } = open(m.data).body as { index: number; unit: WalkUnit };
+      const working = setInterval(() => m.working(), 10_000);
+      try {
+        const outcome: WalkOutcome = stopped
+          ? { status: 'incomplete', reason: 'interrupted', stats: { seed: unit.seed, runs: 0, steps: 0, distinct: 0, seconds: 0 } }
+          : await runWalk(definition, unit, () => stopped);
+        nc.publish(n.walked, seal({ index, outcome }));
+        m.ack();
+      } finally {
+        clearInterval(working);
+      }
+    }
+  } finally {
+    stops.unsubscribe();
   }
 }
