@@ -10,18 +10,21 @@ const { kmcInProcess } = await import('../../cli/testSupport.ts');
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'dist/checker/cli/bin.mjs');
 const skip = natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false;
+/** The slow tier runs only the three-server test of this file; the fast tier the rest. */
+const fast = process.env.KMC_SLOW ? 'run by npm test' : skip;
+const slow = process.env.KMC_SLOW ? skip : 'three NATS servers forming a cluster take seconds to elect a leader: set KMC_SLOW=1 (npm run test:slow)';
 
 let servers: NatsServers;
 let workers: ChildProcess[] = [];
 
 before(async () => {
-  if (skip) return;
+  if (skip || process.env.KMC_SLOW) return;
   servers = await startNats(1);
   workers = startWorkers(bin, servers.urls[0]!, 3);
 });
 
 after(async () => {
-  if (skip) return;
+  if (skip || process.env.KMC_SLOW) return;
   await Promise.all(workers.map((w) => stopProcess(w)));
   await servers.stop();
 });
@@ -41,7 +44,7 @@ const cases = [
   ['replication', '--preset', 'diverging-logs'],
 ];
 
-test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one process, counterexample included', { skip, timeout: 300_000 }, async () => {
+test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one process, counterexample included', { skip: fast, timeout: 300_000 }, async () => {
   for (const c of cases) {
     const one = await kmcInProcess('check', ...c, '--json', '--workers', '1');
     assert.ok([0, 1].includes(one.code), one.stderr);
@@ -54,7 +57,7 @@ test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one pr
   }
 });
 
-test('on a cluster of three NATS servers, workers on different servers: the same report', { skip, timeout: 120_000 }, async () => {
+test('on a cluster of three NATS servers, workers on different servers: the same report', { skip: slow, timeout: 120_000 }, async () => {
   const three = await startNats(3);
   const spread = three.urls.map((u) => startWorkers(bin, u, 1)[0]!);
   try {
@@ -68,7 +71,7 @@ test('on a cluster of three NATS servers, workers on different servers: the same
   }
 });
 
-test('a cluster that cannot run the search: exit 5 and a paragraph saying why and what to do', { skip, timeout: 60_000 }, async () => {
+test('a cluster that cannot run the search: exit 5 and a paragraph saying why and what to do', { skip: fast, timeout: 60_000 }, async () => {
   const tooMany = await kmcInProcess('check', 'twophase', '--owners', '5', '--cluster', servers.urls[0]!, '--cluster-wait', '2');
   assert.equal(tooMany.code, 5);
   assert.match(tooMany.stderr, /only 3 of 5 workers joined the run at nats:\/\/127\.0\.0\.1:\d+ within 2 s\. Start 2 more with: kmc worker nats:/);
@@ -85,7 +88,7 @@ test('a cluster that cannot run the search: exit 5 and a paragraph saying why an
   assert.equal(immutable.code, 0, immutable.stderr);
 });
 
-test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip, timeout: 120_000 }, async () => {
+test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip: fast, timeout: 120_000 }, async () => {
   const args = ['simulate', 'replication', '--preset', 'elr', '--seed', '7', '--runs', '40', '--workers', '2', '--json'];
   const threads = JSON.parse((await kmcInProcess(...args)).stdout) as { status: string; workers: unknown[] };
   const onCluster = await kmcInProcess(...args, '--cluster', servers.urls[0]!);
@@ -101,4 +104,19 @@ test('kmc simulate --cluster: each walk has the seed, runs and counts it has in 
   const shown = f.workers.find((w) => w.seed === f.seed)!;
   const alone = JSON.parse((await kmcInProcess('simulate', 'replication', '--preset', 'lrs-pre-elr', '--seed', f.seed, '--runs', String(shown.runs), '--json')).stdout) as typeof f;
   assert.deepEqual([alone.property, alone.trace.states], [f.property, f.trace.states]);
+});
+
+test('--time-limit stops a cluster run at once with the counts of its last level and keeps it; --resume-run ends it with the report of one process', { skip: fast, timeout: 120_000 }, async () => {
+  const model = ['check', 'twophase', '--param', 'rm=7', '--json'];
+  const one = await kmcInProcess(...model, '--workers', '1');
+  const stopped = await kmcInProcess(...model, '--owners', '2', '--cluster', servers.urls[0]!, '--time-limit', '1.5');
+  assert.equal(stopped.code, 4, stopped.stderr);
+  const s = JSON.parse(stopped.stdout) as { reason: string; distinct: number; seconds: number };
+  assert.equal(s.reason, 'timeLimit');
+  assert.ok(s.distinct > 0 && s.distinct < 296_448 && s.seconds < 4, `${s.distinct} states in ${s.seconds} s`);
+  const run = /go on with --resume-run ([0-9a-f]{12})/.exec(stopped.stderr)?.[1];
+  assert.ok(run, stopped.stderr);
+  const resumed = await kmcInProcess(...model, '--owners', '2', '--cluster', servers.urls[0]!, '--resume-run', run);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.deepEqual(comparable(resumed.stdout), comparable(one.stdout));
 });

@@ -274,7 +274,8 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       await rollBack();
     } else await staff(parts);
   } catch (e) {
-    // Recruited workers give the run up once the driver's heartbeat stops; a resumable run is kept.
+    // The workers recruited so far are let go at once (else they would wait out the driver's silence).
+    await Promise.all(owners.map((w, i) => (w === null ? undefined : nc.request(n.requests(i), seal({ op: 'close', session, to: w.id }), { timeout: 2000 }).catch(() => {}))));
     await teardown(setup.resumeRun !== undefined);
     throw e;
   }
@@ -307,11 +308,12 @@ export async function natsOwners(url: string, count: number, source: ModelSource
         }
       }
     },
-    close: async () => {
+    close: async (keep) => {
       if (closed) return;
       closed = true;
       await Promise.all(links.map((l) => l.close()));
-      await teardown(false);
+      await teardown(keep);
+      if (keep) setup.note?.(`run ${run} is kept on ${url} at its last commit (depth ${last?.depth ?? 0}): go on with --resume-run ${run}`);
     },
   };
 

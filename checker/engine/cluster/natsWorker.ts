@@ -289,6 +289,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
           m.respond(seal(reply.body, reply.attachment));
           if (op === 'close') closing();
         } catch (e) {
+          if (e instanceof Interrupted) owner.abandonLevel();
           // A NATS error (the server restarting, a timeout) is the cluster's, not the model's: the driver rolls back.
           m.respond(seal({ error: e instanceof Error ? e.message : String(e), interrupted: e instanceof Interrupted, transient: isNatsError(e) }));
         }

@@ -13,11 +13,22 @@ import { type Expander, SpecError } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { SearchEnd, SearchOutcome } from '../search.ts';
+import type { IncompleteReason } from '../result.ts';
 import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { NO_PARENT, StateLog } from '../stateLog.ts';
 import { receiveSpecError } from '../parallel/protocol.ts';
 import { isPacked } from '../state/packed.ts';
 import { type AbsorbReport, type DriverCommit, type InitialState, type OwnerGroup, type OwnerLink, OwnerLost, type Stop, allOf, earlier, KEY_SPAN, ownerOf } from './ownerProtocol.ts';
+
+/** How often a phase of owners working apart looks for a limit or a signal. */
+const STOP_POLL_MS = 100;
+
+/** A limit or a signal came while the owners worked on a level. */
+class StopRequested extends Error {
+  constructor(readonly reason: IncompleteReason) {
+    super(reason);
+  }
+}
 
 /** After this many lost owners in one run the search gives up: the cluster is not healthy. */
 const MAX_RECOVERIES = 5;
@@ -36,6 +47,8 @@ export async function ownedBreadthFirst<S>(
 ): Promise<SearchOutcome> {
   let group: OwnerGroup = { links: [], close: async () => {} };
   let owners: readonly OwnerLink[] = [];
+  /** A run stopped by a limit or a signal is kept where its owners can resume it (a cluster's). */
+  let keep = false;
   const actions = expander.actions.length;
   const newStates = new Float64Array(actions);
   const witnessesReached = new Uint8Array(expander.witnesses.length);
@@ -79,7 +92,7 @@ export async function ownedBreadthFirst<S>(
     log = new StateLog();
     return await levels(resumeFrom(group.resumedFrom));
   } finally {
-    await group.close();
+    await group.close(keep);
   }
 
   async function search(): Promise<SearchOutcome> {
@@ -137,6 +150,10 @@ export async function ownedBreadthFirst<S>(
       try {
         next = await level(levelSize);
       } catch (e) {
+        if (e instanceof StopRequested) {
+          keep = true;
+          return await ended({ kind: 'incomplete', reason: e.reason });
+        }
         if (!(e instanceof OwnerLost) || group.recover === undefined || ++recoveries > MAX_RECOVERIES) throw e;
         limits.note(`${e.message}; the search went back to its last commit`);
         levelSize = resumeFrom(await group.recover(e));
@@ -146,7 +163,10 @@ export async function ownedBreadthFirst<S>(
       if (next === 0) break;
       levelSize = next;
       const reason = limits.exceeded(distinct, ownerBytes);
-      if (reason !== null) return await ended({ kind: 'incomplete', reason });
+      if (reason !== null) {
+        keep = true;
+        return await ended({ kind: 'incomplete', reason });
+      }
     }
     queued = 0;
     return await ended({ kind: 'complete' });
@@ -155,10 +175,10 @@ export async function ownedBreadthFirst<S>(
   /** One level: the size of the next, or how the search ends inside this one. */
   async function level(levelSize: number): Promise<number | SearchOutcome> {
     const t0 = performance.now();
-    const expanded = await allOf(owners.map((o) => o.expand()), group.interrupt);
+    const expanded = await stoppable(allOf(owners.map((o) => o.expand()), group.interrupt));
     const expected = owners.map((_, t) => expanded.reduce((n, r) => n + r.sent[t]!, 0));
     const t1 = performance.now();
-    const absorbed = await allOf(owners.map((o, t) => o.absorb(expected[t]!)), group.interrupt);
+    const absorbed = await stoppable(allOf(owners.map((o, t) => o.absorb(expected[t]!)), group.interrupt));
     const t2 = performance.now();
     for (const r of expanded) bytesSent += r.bytesSent;
     batches += expected.reduce((a, b) => a + b, 0);
@@ -185,6 +205,32 @@ export async function ownedBreadthFirst<S>(
     phases.barrier.push(performance.now() - t2);
     limits.progress({ distinct, generated, queued, depth });
     return nextSize;
+  }
+
+  /**
+   * A phase of owners working apart (on a cluster, minutes for a large level) ends as soon as a limit or a
+   * signal comes: the owners are told to drop the level, and once each has, the search stops with the
+   * counts of the last level boundary.
+   */
+  async function stoppable<T>(phase: Promise<T>): Promise<T> {
+    let watch: ReturnType<typeof setInterval> | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      watch = setInterval(() => {
+        const reason = limits.exceeded(distinct, ownerBytes);
+        if (reason !== null) reject(new StopRequested(reason));
+      }, STOP_POLL_MS);
+    });
+    try {
+      return await Promise.race([phase, stop]);
+    } catch (e) {
+      if (e instanceof StopRequested) {
+        group.interrupt?.();
+        await phase.catch(() => {});
+      }
+      throw e;
+    } finally {
+      clearInterval(watch);
+    }
   }
 
   /** The driver's counts at a level boundary, as a cluster's checkpoint keeps them. */

@@ -170,6 +170,13 @@ export class Owner<S> {
     return { step, report: () => ({ sent, bytesSent, generated, stop }) };
   }
 
+  /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
+  abandonLevel(): void {
+    this.expander.enabledCount.set(this.enabledAtLevel);
+    this.expander.firedCount.set(this.firedAtLevel);
+    this.resetPending();
+  }
+
   /** Takes in one batch of candidates: a new state keeps the one with the least key. */
   receive(batch: Uint8Array): void {
     this.received++;

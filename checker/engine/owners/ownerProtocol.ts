@@ -142,7 +142,8 @@ export interface OwnerGroup {
   readonly resumedFrom?: DriverCommit;
   /** Tells every owner to drop the request it is busy with (one failed, so the level will be rolled back). */
   interrupt?(): void;
-  close(): Promise<void>;
+  /** `keep`: the run stopped short (a limit, a signal) and is kept for a later driver to resume, where the kind can. */
+  close(keep: boolean): Promise<void>;
 }
 
 /** An owner stopped answering (its process or node died, or the network): the run can go back to its last commit. */
