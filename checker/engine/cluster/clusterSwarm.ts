@@ -10,9 +10,8 @@ import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType }
 import type { ModelSource } from '../parallel/coordinator.ts';
 import { BUNDLED_SPECS } from '../../run/registry.ts';
 import type { CheckLabel } from '../check.ts';
-import { type SwarmOptions, type SwarmResult, runsPerWorker, swarmSeeds } from '../parallel/swarm.ts';
+import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swarm.ts';
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
-import type { WalkUnit } from '../parallel/swarmWalk.ts';
 import { ClusterError } from './natsOwners.ts';
 import { open, seal } from './envelope.ts';
 import { RECRUIT, swarmNames } from './subjects.ts';
@@ -35,9 +34,8 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
   const run = randomBytes(6).toString('hex');
   const n = swarmNames(run);
   const spec = Object.entries(BUNDLED_SPECS).find(([, path]) => path === source.modulePath)?.[0] ?? source.modulePath;
-  const count = options.runs < options.workers ? options.runs : options.workers;
-  const seeds = swarmSeeds(options.seed, count);
-  const runs = runsPerWorker(options.runs, count);
+  const units = walkUnits(options, source.params, label);
+  const count = units.length;
   const outcomes: (WalkOutcome | undefined)[] = new Array<WalkOutcome | undefined>(count).fill(undefined);
   let winner: number | null = null;
   let poll: NodeJS.Timeout | undefined;
@@ -73,18 +71,7 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
     });
     await nc.flush();
     const js = nc.jetstream();
-    for (let index = 0; index < count; index++) {
-      const unit: WalkUnit = {
-        params: source.params,
-        label,
-        seed: seeds[index]!,
-        runs: runs[index]!,
-        maxDepth: options.maxDepth,
-        ...(options.deadlock !== undefined ? { deadlock: options.deadlock } : {}),
-        ...(options.timeLimitSeconds !== undefined ? { timeLimitSeconds: options.timeLimitSeconds } : {}),
-      };
-      await js.publish(n.walks, seal({ index, unit: { ...unit } }));
-    }
+    for (const [index, unit] of units.entries()) await js.publish(n.walks, seal({ index, unit: { ...unit } }));
     // Every idle worker that answers within a second of the last one takes walks; none at all is an error.
     const offer: SwarmOffer = { kind: 'swarm', run, spec };
     const deadline = Date.now() + options.waitSeconds * 1000;
@@ -110,7 +97,7 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
     }
     await nc.drain().catch(() => {});
   }
-  const walks = outcomes.map((outcome, i) => ({ seed: seeds[i]!, runs: runs[i]!, outcome: outcome! }));
+  const walks = outcomes.map((outcome, i) => ({ seed: units[i]!.seed, runs: units[i]!.runs, outcome: outcome! }));
   const status: WalkOutcome['status'] =
     winner !== null ? walks[winner]!.outcome.status : walks.some((w) => w.outcome.status === 'incomplete') ? 'incomplete' : 'holds';
   return { status, winner, walks, seconds: (performance.now() - startedAt) / 1000 };

@@ -12,6 +12,7 @@ import type { SimulationOptions } from '../simulate.ts';
 import { livenessRefusal } from '../liveness/checkLiveness.ts';
 import type { ModelSource } from './coordinator.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
+import type { WalkUnit } from './swarmWalk.ts';
 
 export interface SwarmOptions extends Pick<SimulationOptions, 'seed' | 'runs' | 'maxDepth' | 'deadlock' | 'timeLimitSeconds' | 'shouldStop'> {
   readonly workers: number;
@@ -50,14 +51,29 @@ function mixSeed(seed: number, i: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** The swarm's walks: each its seed and share of the runs, with the simulation's bounds. */
+export function walkUnits(options: Omit<SwarmOptions, 'shouldStop'>, params: CheckLabel['params'], label: CheckLabel): WalkUnit[] {
+  const n = Math.min(options.workers, options.runs);
+  const seeds = swarmSeeds(options.seed, n);
+  const runs = runsPerWorker(options.runs, n);
+  return seeds.map((seed, i) => ({
+    params,
+    label,
+    seed,
+    runs: runs[i]!,
+    maxDepth: options.maxDepth,
+    ...(options.deadlock !== undefined ? { deadlock: options.deadlock } : {}),
+    ...(options.timeLimitSeconds !== undefined ? { timeLimitSeconds: options.timeLimitSeconds } : {}),
+  }));
+}
+
 export async function simulateSwarm(model: Model<unknown>, source: ModelSource, options: SwarmOptions, label: CheckLabel): Promise<SwarmResult> {
   // The same refusal as a simulation in one thread, before any thread starts.
   const refusal = livenessRefusal(model, false);
   if (refusal !== null) throw new ConfigError(refusal);
   const startedAt = performance.now();
-  const n = Math.min(options.workers, options.runs);
-  const seeds = swarmSeeds(options.seed, n);
-  const runs = runsPerWorker(options.runs, n);
+  const units = walkUnits(options, source.params, label);
+  const n = units.length;
   const stop = new SharedArrayBuffer(4);
   const stopFlag = new Int32Array(stop);
   const outcomes: (WalkOutcome | undefined)[] = new Array(n).fill(undefined);
@@ -77,18 +93,7 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
         if (--pending === 0) resolve();
       };
       for (let i = 0; i < n; i++) {
-        const setup: SwarmWorkerSetup = {
-          swarm: true,
-          modulePath: source.modulePath,
-          params: source.params,
-          label,
-          seed: seeds[i]!,
-          runs: runs[i]!,
-          maxDepth: options.maxDepth,
-          ...(options.deadlock !== undefined ? { deadlock: options.deadlock } : {}),
-          ...(options.timeLimitSeconds !== undefined ? { timeLimitSeconds: options.timeLimitSeconds } : {}),
-          stop,
-        };
+        const setup: SwarmWorkerSetup = { swarm: true, modulePath: source.modulePath, stop, ...units[i]! };
         const w = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
         workers.push(w);
         w.on('message', (m: FromSwarmWorker) => {
@@ -107,7 +112,7 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
     if (poll) clearInterval(poll);
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  const walks = outcomes.map((outcome, i) => ({ seed: seeds[i]!, runs: runs[i]!, outcome: outcome! }));
+  const walks = outcomes.map((outcome, i) => ({ seed: units[i]!.seed, runs: units[i]!.runs, outcome: outcome! }));
   const status: WalkOutcome['status'] =
     winner !== null ? walks[winner]!.outcome.status : walks.some((w) => w.outcome.status === 'incomplete') ? 'incomplete' : 'holds';
   return { status, winner, walks, seconds: (performance.now() - startedAt) / 1000 };

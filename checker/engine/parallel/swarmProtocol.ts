@@ -4,19 +4,12 @@
  * threads as it is; the states themselves would not).
  */
 import type { ItfTrace } from '../../../traces/itf/write.ts';
-import type { CheckLabel } from '../check.ts';
 import type { SimulationStats } from '../simulate.ts';
+import type { WalkUnit } from './swarmWalk.ts';
 
-export interface SwarmWorkerSetup {
+export interface SwarmWorkerSetup extends WalkUnit {
   readonly swarm: true;
   readonly modulePath: string;
-  readonly params: CheckLabel['params'];
-  readonly label: CheckLabel;
-  readonly seed: number;
-  readonly runs: number;
-  readonly maxDepth: number;
-  readonly deadlock?: boolean;
-  readonly timeLimitSeconds?: number;
   /** One Int32: set to 1 by the coordinator when this walk must stop (another found a violation, Ctrl-C). */
   readonly stop: SharedArrayBuffer;
 }
