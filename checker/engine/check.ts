@@ -96,7 +96,12 @@ export async function checkModel<S>(
 async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source?: ModelSource): Promise<SearchOutcome> {
   const owners = options.owners!;
   const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
+  if (options.cluster === undefined && source !== undefined) {
+    const { threadOwners } = await import('./owners/threadOwners.ts');
+    return ownedBreadthFirst(expander, options, limits, owners, () => threadOwners(owners, source, options.symmetry ?? false, options.deadlock ?? true));
+  }
   if (options.cluster === undefined) {
+    // A model built in code, with no module a thread could load it from: the owners are objects here.
     const { localOwners } = await import('./owners/localOwners.ts');
     return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true));
   }

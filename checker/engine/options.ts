@@ -46,8 +46,9 @@ export interface CheckOptions {
   readonly workersByDefault?: boolean;
   /**
    * Partition the seen set and the frontier among this many owners by fingerprint (owners/ownedSearch.ts):
-   * objects in this process, or with `cluster`, worker processes reached through NATS JetStream. Results
-   * are those of one thread for every count. Specs with a layout; breadth-first; safety properties.
+   * worker threads (objects in this thread for a model built in code, which no thread can load), or with
+   * `cluster`, worker processes reached through NATS JetStream. Results are those of one thread for every
+   * count. Specs with a layout; breadth-first; safety properties.
    */
   readonly owners?: number;
   /** A NATS server (`nats://host:4222`) through which `owners` worker processes (`kmc worker`) own the search. */

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import twoPhase from '../../../spec/twophase/twoPhase.ts';
 import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
@@ -82,7 +83,23 @@ test('a deadlock is found at the state one thread finds it at', async () => {
   assert.deepEqual([r.status, "kind" in r && r.kind, "trace" in r && r.trace?.steps.length], ["violation", "deadlock", 10], JSON.stringify(shape(r)));
 });
 
-test('bundled Kafka presets partitioned among 2 and 3 owners: the verdict, counts and trace of one thread', async () => {
+test('owners in worker threads (a model loaded from its module): the counts, coverage and counterexample of one thread', async () => {
+  const module = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+  const cases = [
+    [twoPhase, '../../../spec/twophase/twoPhase.ts', { rm: 5, bug: 'none' }],
+    [twoPhase, '../../../spec/twophase/twoPhase.ts', { rm: 5, bug: 'tmCommitEarly' }],
+    [actionThrows, '../../../test/fixtures/actionThrows.ts', { rm: 5 }],
+  ] as const;
+  for (const [spec, path, params] of cases) {
+    const one = await checkModel(spec.build(params) as Model<unknown>, {}, label);
+    for (const owners of [2, 3]) {
+      const threads = await checkModel(spec.build(params) as Model<unknown>, { owners }, label, { modulePath: module(path), params });
+      assert.deepEqual(shape(threads), shape(one), `${path} ${JSON.stringify(params)}, ${owners} owner threads`);
+    }
+  }
+});
+
+test('bundled Kafka presets partitioned among 2 and 3 owners (threads): the verdict, counts and trace of one thread', async () => {
   for (const [spec, preset] of [
     ['kraft', 'kraft-16281'],
     ['kraft', 'kraft-double-vote'],

@@ -1,10 +1,11 @@
 // Worker thread entry. In the published package the compiled workers sit beside this file; in a source
 // checkout the TypeScript is loaded through tsx. The coordinator says which worker it wants: packed
-// states in shared memory, Immutable.js states rebuilt by re-execution, or one seeded simulation of a swarm.
+// states in shared memory, Immutable.js states rebuilt by re-execution, one seeded simulation of a swarm,
+// or an owner of a partitioned search.
 import { existsSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 
-const name = workerData.swarm ? 'swarmWorker' : workerData.packed ? 'packedWorker' : 'worker';
+const name = workerData.owner ? '../owners/ownerThread' : workerData.swarm ? 'swarmWorker' : workerData.packed ? 'packedWorker' : 'worker';
 const compiled = new URL(`./${name}.js`, import.meta.url);
 let worker;
 if (existsSync(compiled)) {
@@ -14,5 +15,6 @@ if (existsSync(compiled)) {
   register();
   worker = await import(`./${name}.ts`);
 }
-if (workerData.swarm) await worker.runSwarmWorker(workerData);
+if (workerData.owner) await worker.runOwnerThread(workerData);
+else if (workerData.swarm) await worker.runSwarmWorker(workerData);
 else if (workerData.packed) await worker.runPackedWorker(workerData);

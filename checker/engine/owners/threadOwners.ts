@@ -1,0 +1,67 @@
+/**
+ * Owners in worker threads: the partitioned search using this machine's cores, each owner a thread of
+ * its own (ownerThread.ts) sending its successor batches straight to the others through MessagePorts.
+ * The driver, in this thread, only coordinates the levels.
+ */
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { ModelSource } from '../parallel/coordinator.ts';
+import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
+import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.ts';
+
+export async function threadOwners(count: number, source: ModelSource, symmetry: boolean, deadlock: boolean): Promise<OwnerGroup> {
+  // A port for each ordered pair of owners: peers[i][j] is i's end towards j.
+  const peers: (MessagePort | null)[][] = Array.from({ length: count }, () => new Array<MessagePort | null>(count).fill(null));
+  for (let i = 0; i < count; i++) {
+    for (let j = i + 1; j < count; j++) {
+      const { port1, port2 } = new MessageChannel();
+      peers[i]![j] = port1;
+      peers[j]![i] = port2;
+    }
+  }
+  const threads = await Promise.all(
+    Array.from({ length: count }, (_, index) => {
+      const setup: OwnerThreadSetup = { owner: true, modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]! };
+      const worker = new Worker(new URL('../parallel/workerEntry.mjs', import.meta.url), { workerData: setup, transferList: peers[index]!.filter((p): p is MessagePort => p !== null) });
+      return new Promise<Worker>((resolve, reject) => {
+        worker.once('message', () => resolve(worker));
+        worker.once('error', reject);
+      });
+    }),
+  );
+  const links = threads.map((worker, index): OwnerLink => {
+    let next = 0;
+    const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
+    const failed = (e: Error) => {
+      for (const w of waiting.values()) w.reject(new Error(`owner thread ${index} failed: ${e.message}`));
+      waiting.clear();
+    };
+    worker.on('message', (a: OwnerAnswer) => {
+      const w = waiting.get(a.id);
+      waiting.delete(a.id);
+      if ('error' in a) w?.reject(new Error(`owner thread ${index}: ${a.error}`));
+      else w?.resolve(a.result);
+    });
+    worker.on('error', failed);
+    worker.on('exit', (code) => code !== 0 && failed(new Error(`exited with code ${code}`)));
+    const call = <T>(op: OwnerRequest['op'], ...args: unknown[]): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
+        worker.postMessage({ id, op, args } satisfies OwnerRequest);
+      });
+    return {
+      start: (initials) => call('start', initials),
+      expand: () => call('expand'),
+      absorb: (expected) => call('absorb', expected),
+      rank: (ranks) => call('rank', ranks),
+      cut: (stop) => call('cut', stop),
+      coverage: () => call('coverage'),
+      linkOf: (hi, lo) => call('link', hi, lo),
+      close: async () => {
+        worker.postMessage('close');
+        await worker.terminate();
+      },
+    };
+  });
+  return { links, close: async () => void (await Promise.all(links.map((l) => l.close()))) };
+}
