@@ -6,8 +6,8 @@
  * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
- * Where nats-server is installed, the search partitioned among owners runs beside one process: owners
- * in this process, and `kmc worker` processes through a NATS server on loopback (bytes on the wire per
+ * Where nats-server is installed, the search partitioned among owners runs beside one process: owner
+ * threads, and `kmc worker` processes through a NATS server on loopback (bytes on the wire per
  * state, the cost per state against one process, and the milliseconds each level waits at its barrier).
  * `KMC_BENCH_BIG=1` adds the cases that take minutes each: TwoPhase rm=10 (tens of millions of states),
  * a Kafka configuration out of reach of the first release (its bytes per state is the whole process's
@@ -167,7 +167,7 @@ if (tlc !== null && (!only || 'twophase rm=8 (layout)'.includes(only))) {
   console.log('TLC comparison skipped: set KMC_BENCH_TLC and KMC_BENCH_TLC_TWOPHASE (bench/tlc.ts)');
 }
 
-// The search partitioned among owners: in this process, and worker processes through NATS on loopback.
+// The search partitioned among owners: worker threads, and worker processes through NATS on loopback.
 // On one machine the workers share its cores with the driver and the server, so what is measured is the
 // cost of partitioning and of the network path, not a speed-up.
 const natsServer = natsServerPath();
@@ -190,7 +190,7 @@ else {
       const one = run(args, 1);
       const ways: [string, string[]][] = [
         ['one process, 1 worker', []],
-        ['2 owners in this process', ['--owners', '2']],
+        ['2 owner threads', ['--owners', '2']],
         ['1 worker process (NATS)', ['--owners', '1', '--cluster', url]],
         ['2 worker processes (NATS)', ['--owners', '2', '--cluster', url]],
       ];

@@ -14,7 +14,7 @@ import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swar
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
 import { ClusterError } from './natsOwners.ts';
 import { open, seal } from './envelope.ts';
-import { RECRUIT, swarmNames } from './subjects.ts';
+import { RECONNECT, RECRUIT, swarmNames } from './subjects.ts';
 
 /** What a driver offers a worker: to take walks of a swarm from its queue. */
 export interface SwarmOffer {
@@ -26,7 +26,7 @@ export interface SwarmOffer {
 export async function clusterSwarm(url: string, source: ModelSource, options: SwarmOptions & { readonly waitSeconds: number }, label: CheckLabel): Promise<SwarmResult> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: url, name: `kmc swarm driver ${process.pid}`, maxReconnectAttempts: -1 });
+    nc = await connect({ servers: url, name: `kmc swarm driver ${process.pid}`, ...RECONNECT });
   } catch (e) {
     throw new ClusterError(`cannot reach a NATS server at ${url}: ${e instanceof Error ? e.message : String(e)}. Start one with JetStream on (nats-server -js).`);
   }

@@ -18,7 +18,10 @@ import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport
 import { bytesOf, float64sOf, open, seal } from './envelope.ts';
 import { isNatsError } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
+
+/** How long after the driver the workers may take to reconnect and drop their level, beyond the silence allowed. */
+const RECONNECT_GRACE_SECONDS = 5;
 
 /** A cluster that cannot run the search: no server, no JetStream, too few workers, a run not found. */
 export class ClusterError extends Error {
@@ -58,7 +61,7 @@ interface CommitRecord {
 export async function natsOwners(url: string, count: number, source: ModelSource, setup: ClusterSetup): Promise<OwnerGroup> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: url, name: `kmc driver ${process.pid}`, maxReconnectAttempts: -1 });
+    nc = await connect({ servers: url, name: `kmc driver ${process.pid}`, ...RECONNECT });
   } catch (e) {
     throw new ClusterError(`cannot reach a NATS server at ${url}: ${e instanceof Error ? e.message : String(e)}. Start one with JetStream on (nats-server -js) or give its address with --cluster nats://host:port.`);
   }
@@ -98,6 +101,17 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     throw new ClusterError(`the NATS server at ${url} cannot hold the run's stream: ${e instanceof Error ? e.message : String(e)}. kmc needs JetStream: start the server with -js (nats-server -js).`);
   }
   setup.onRun?.(run);
+
+  // A request or its reply sent while the connection is down may be lost with it: every request under way
+  // when the connection drops fails (the level is rolled back), rather than wait for a reply that never comes.
+  const onDisconnect = new Set<() => void>();
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
+      for (const f of onDisconnect) f();
+      onDisconnect.clear();
+    }
+  })().catch(() => {});
 
   // Heartbeats both ways.
   const lastHeard = new Array<number>(parts).fill(Date.now());
@@ -196,20 +210,23 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     await jsm.streams.purge(n.stream);
     attempt++;
     const target = last.depth;
-    await Promise.all(links.map((_, i) => call(i, 'restore', { level: target, attempt }, undefined, true)));
+    await Promise.all(links.map((_, i) => call(i, 'restore', { level: target, attempt })));
     level = target;
     return last;
   };
 
   /** A request to part `index`; an owner that falls silent or stops answering is lost (OwnerLost). */
-  const call = async (index: number, op: string, body: Record<string, unknown> = {}, attachment?: Uint8Array, fatal = false): Promise<{ body: Record<string, unknown>; attachment: Uint8Array }> => {
+  const call = async (index: number, op: string, body: Record<string, unknown> = {}, attachment?: Uint8Array): Promise<{ body: Record<string, unknown>; attachment: Uint8Array }> => {
     const who = owners[index]?.label ?? `part ${index}`;
-    const lost = (why: string) => (fatal ? new ClusterError(`${who} ${why} while the run was being rolled back`) : new OwnerLost(`${who} ${why}`));
+    const lost = (why: string) => new OwnerLost(`${who} ${why}`);
     let watch: ReturnType<typeof setInterval> | undefined;
+    let dropped: () => void = () => {};
     const silent = new Promise<never>((_, reject) => {
       watch = setInterval(() => {
         if (Date.now() - lastHeard[index]! > setup.silenceSeconds * 1000) reject(lost(`sent no heartbeat for ${setup.silenceSeconds} s while the driver waited for its '${op}'`));
       }, HEARTBEAT_SECONDS * 1000);
+      dropped = () => reject(lost(`may not have had its '${op}', or its answer was lost: the connection to NATS at ${url} dropped`));
+      onDisconnect.add(dropped);
     });
     try {
       const request = nc.request(n.requests(index), seal({ op, session, to: owners[index]?.id, ...body }, attachment), { timeout: 24 * 3600 * 1000 }).catch((e: unknown) => {
@@ -218,12 +235,13 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       const reply = open((await Promise.race([request, silent])).data);
       if (typeof reply.body.error === 'string') {
         if (reply.body.interrupted === true) throw new OwnerLost(`${who} dropped its '${op}': another owner was lost`);
-        if (reply.body.transient === true && !fatal) throw new OwnerLost(`${who} could not finish its '${op}': ${reply.body.error}`);
+        if (reply.body.transient === true) throw new OwnerLost(`${who} could not finish its '${op}': ${reply.body.error}`);
         throw new ClusterError(`${who} failed in '${op}': ${reply.body.error}`);
       }
       return reply;
     } finally {
       clearInterval(watch);
+      onDisconnect.delete(dropped);
     }
   };
 
@@ -317,18 +335,32 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     },
   };
 
+  /** Waits until the server answers this driver (a restarting server comes back), or the deadline. */
+  async function untilConnected(deadline: number): Promise<void> {
+    for (;;) {
+      const flushed = await Promise.race([nc.flush().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]).catch(() => false);
+      if (flushed) return;
+      if (Date.now() > deadline) throw new OwnerLost(`the NATS server at ${url} has not answered since the connection dropped`);
+    }
+  }
+
   /** Finds the lost workers (those that do not answer a ping), replaces them, and rolls every owner back. */
   async function recoverOnce(cause: OwnerLost): Promise<DriverCommit> {
     const started = performance.now();
+    // A worker is lost when it does not answer for as long as a silent worker is given, counted from when
+    // this driver can reach NATS again (a restarting server is no lost worker).
+    await untilConnected(Date.now() + (setup.silenceSeconds + setup.waitSeconds) * 1000);
+    // (Workers reconnect a moment after the driver, and end what they were doing when the reset reaches them.)
+    const deadline = Date.now() + (setup.silenceSeconds + RECONNECT_GRACE_SECONDS) * 1000;
+    const answers = (i: number, w: Worker): Promise<boolean> =>
+      nc.request(n.requests(i), seal({ op: 'ping', session, to: w.id }), { timeout: 1000 }).then(
+        () => true,
+        () => (Date.now() < deadline ? new Promise<boolean>((resolve) => setTimeout(() => resolve(answers(i, w)), 500)) : false),
+      );
     const gone = new Set<string>();
     await Promise.all(
       owners.map(async (w, i) => {
-        if (w === null || gone.has(w.id)) return;
-        const alive = await nc.request(n.requests(i), seal({ op: 'ping', session, to: w.id }), { timeout: 3000 }).then(
-          () => true,
-          () => false,
-        );
-        if (!alive) gone.add(w.id);
+        if (w !== null && !(await answers(i, w))) gone.add(w.id);
       }),
     );
     for (let i = 0; i < parts; i++) if (owners[i] !== null && gone.has(owners[i]!.id)) owners[i] = null;

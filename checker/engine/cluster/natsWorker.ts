@@ -20,7 +20,7 @@ import type { ParamValues } from '../../../spec/spec.ts';
 import { Owner } from '../owners/owner.ts';
 import type { InitialState, Stop } from '../owners/ownerProtocol.ts';
 import { bytesOf, open, seal, uint32sOf } from './envelope.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECRUIT, swarmNames, WORKERS_QUEUE } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT, swarmNames, WORKERS_QUEUE } from './subjects.ts';
 import type { SwarmOffer } from './clusterSwarm.ts';
 import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
@@ -59,7 +59,7 @@ class Interrupted extends Error {}
 
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const log = options.log ?? (() => {});
-  const nc = await connect({ servers: options.url, name: `kmc-worker ${hostname()} ${process.pid}`, maxReconnectAttempts: -1 });
+  const nc = await connect({ servers: options.url, name: `kmc-worker ${hostname()} ${process.pid}`, ...RECONNECT });
   const id = randomBytes(6).toString('hex');
   log(`kmc worker ${id} (pid ${process.pid} on ${hostname()}): waiting for a run at ${options.url}`);
   /** Parts of runs this worker owns now. */
@@ -134,13 +134,23 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   let receiving = 0;
   let seq = 0;
   let interrupted = false;
+  /** Settles when the driver resets the attempt under way: a wait on JetStream ends at once then. */
+  let reset: Promise<void> = new Promise(() => {});
+  let resetNow: () => void = () => {};
+  const armReset = () => (reset = new Promise<void>((resolve) => (resetNow = resolve)));
+  armReset();
   const unacked = new Set<Promise<PubAck>>();
+  /** A batch JetStream did not store: the level's counts would wait for it for ever, so the level fails. */
+  let publishFailed: unknown = null;
   const owner = new Owner(expander, layout, { index: offer.index, owners: offer.owners, deadlock: offer.deadlock }, (to, batch) => {
     const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${attempt}.${offer.index}.${to}.${seq++}` });
     unacked.add(ack);
     void ack.then(
       () => unacked.delete(ack),
-      () => unacked.delete(ack),
+      (e: unknown) => {
+        unacked.delete(ack);
+        publishFailed ??= e;
+      },
     );
   });
 
@@ -174,6 +184,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
       if (new TextDecoder().decode(m.data) !== String(attempt)) return;
       interrupted = true;
       arrived();
+      resetNow();
     },
   });
   let stopRun: (why: Error) => void = () => {};
@@ -202,20 +213,23 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     expand: async (body) => {
       level = body.level as number;
       seq = 0;
+      publishFailed = null;
       const expansion = owner.startExpanding();
       try {
         for (;;) {
           check();
           const end = expansion.step(performance.now() + SLICE_MS);
           // Let the stored acknowledgements, the heartbeat and this owner's own incoming batches in.
-          while (unacked.size > MAX_UNACKED) await Promise.race(unacked);
+          while (unacked.size > MAX_UNACKED && !interrupted) await Promise.race([...unacked, reset]);
           await new Promise((resolve) => setImmediate(resolve));
           if (end) break;
         }
       } finally {
-        // Everything sent is stored before the reply, so a rollback's purge finds it.
-        await Promise.allSettled([...unacked]);
+        // Everything sent is stored before the reply (a batch of an attempt rolled back is dropped by its
+        // receiver, whenever it comes).
+        await Promise.race([Promise.allSettled([...unacked]), reset]);
       }
+      if (publishFailed !== null) throw publishFailed;
       return { body: { ...expansion.report() } };
     },
     absorb: async (body) => {
@@ -262,6 +276,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
       level = to;
       attempt = body.attempt as number;
       interrupted = false;
+      armReset();
       return { body: {} };
     },
     close: async () => ({ body: {} }),

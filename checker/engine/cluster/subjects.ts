@@ -29,6 +29,9 @@ export const names = (run: string) => ({
   commit: 'commit',
 });
 
+/** How driver and workers reconnect: for ever, soon after a server comes back (a roll-back waits for them). */
+export const RECONNECT = { maxReconnectAttempts: -1, reconnectTimeWait: 250, reconnectJitter: 100 } as const;
+
 /** Seconds between heartbeats. */
 export const HEARTBEAT_SECONDS = 1;
 
