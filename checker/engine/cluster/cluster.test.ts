@@ -37,7 +37,6 @@ function comparable(stdout: string): Record<string, unknown> {
 }
 
 const cases = [
-  ['twophase', '--preset', 'rm5'],
   ['twophase', '--preset', 'rm3-commit-early'],
   ['kraft', '--preset', 'kraft-16281'],
   ['replication', '--preset', 'lrs-pre-elr'],
