@@ -10,21 +10,21 @@ const { kmcInProcess } = await import('../../cli/testSupport.ts');
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'dist/checker/cli/bin.mjs');
 const skip = natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false;
-/** The slow tier runs only the three-server test of this file; the fast tier the rest. */
+/** The slow tier runs the three-server test and a run stopped and resumed; the fast tier the rest. */
 const fast = process.env.KMC_SLOW ? 'run by npm test' : skip;
-const slow = process.env.KMC_SLOW ? skip : 'three NATS servers forming a cluster take seconds to elect a leader: set KMC_SLOW=1 (npm run test:slow)';
+const slow = process.env.KMC_SLOW ? skip : 'three NATS servers electing a leader, or a run stopped and resumed, take seconds: set KMC_SLOW=1 (npm run test:slow)';
 
 let servers: NatsServers;
 let workers: ChildProcess[] = [];
 
 before(async () => {
-  if (skip || process.env.KMC_SLOW) return;
+  if (skip) return;
   servers = await startNats(1);
   workers = startWorkers(bin, servers.urls[0]!, 3);
 });
 
 after(async () => {
-  if (skip || process.env.KMC_SLOW) return;
+  if (skip) return;
   await Promise.all(workers.map((w) => stopProcess(w)));
   await servers.stop();
 });
@@ -105,7 +105,7 @@ test('kmc simulate --cluster: each walk has the seed, runs and counts it has in 
   assert.deepEqual([alone.property, alone.trace.states], [f.property, f.trace.states]);
 });
 
-test('--time-limit stops a cluster run at once with the counts of its last level and keeps it; --resume-run ends it with the report of one process', { skip: fast, timeout: 120_000 }, async () => {
+test('--time-limit stops a cluster run at once with the counts of its last level and keeps it; --resume-run ends it with the report of one process', { skip: slow, timeout: 120_000 }, async () => {
   const model = ['check', 'twophase', '--param', 'rm=7', '--json'];
   const one = await kmcInProcess(...model, '--workers', '1');
   const stopped = await kmcInProcess(...model, '--owners', '2', '--cluster', servers.urls[0]!, '--time-limit', '1.5');

@@ -4,7 +4,8 @@
  * every successor to the successor's owner, which keeps the new ones. The driver (this code) holds no
  * state of the model past the initial ones: it starts each level, learns from the owners' message counts
  * when every batch is in, merges the owners' keys into the next level's ranks, and decides where the
- * search ends. An owner is an object here (localOwners.ts) or a worker process (../cluster/).
+ * search ends. An owner is an object here (localOwners.ts), a worker thread (threadOwners.ts) or a worker
+ * process on another machine (../cluster/).
  *
  * Counts, coverage, depth and counterexamples are those of the search in one thread (bfs.ts), for any
  * number of owners: see ownerProtocol.ts for why.

@@ -1,7 +1,7 @@
 /**
  * What the driver of a search partitioned among owners (ownedSearch.ts) and its owners say to each other.
  * Every message is plain data (numbers, arrays, typed arrays), so an owner can be an object in the
- * driver's process or a process on another machine (../cluster/).
+ * driver's thread, a worker thread, or a process on another machine (../cluster/).
  *
  * Order. The states of a level have dense ranks: their positions in the order one thread discovers them
  * (bfs.ts). A successor's key is its parent's rank and its index among the parent's successors; the
