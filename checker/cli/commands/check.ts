@@ -1,7 +1,7 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
 import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
-import { parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
+import { natsAddress, parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
@@ -141,8 +141,7 @@ async function checkpointNote(dir: string, spec: string, atStop: boolean): Promi
 function ownersOf(rawOwners: unknown, rawCluster: unknown): { owners?: number; cluster?: string } {
   const owners = positiveInt('owners', rawOwners);
   if (rawCluster === undefined) return owners === undefined ? {} : { owners };
-  const cluster = String(rawCluster);
-  if (!/^(nats|tls):\/\/[^\s/]+$/.test(cluster)) throw new UserError(`--cluster takes the address of a NATS server, such as nats://127.0.0.1:4222 or tls://nats.example:4222; got '${cluster}'.`);
+  const cluster = natsAddress('--cluster', rawCluster);
   if (owners === undefined) throw new UserError(`--cluster ${cluster} needs --owners N: the number of worker processes (kmc worker ${cluster}) the search is partitioned among.`);
   return { owners, cluster };
 }

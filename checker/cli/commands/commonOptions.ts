@@ -53,6 +53,13 @@ export function positiveNumber(name: string, raw: unknown): number | undefined {
   return n;
 }
 
+/** A NATS server's address (`--cluster`, `kmc worker`): nats:// or tls://, host and port; `what` names the option. */
+export function natsAddress(what: string, raw: unknown): string {
+  const url = String(raw);
+  if (!/^(nats|tls):\/\/[^\s/]+$/.test(url)) throw new UserError(`${what} takes the address of a NATS server, such as nats://127.0.0.1:4222 or tls://nats.example:4222; got '${url}'.`);
+  return url;
+}
+
 /** `--workers N`: at most the machine's cores, since more threads than cores only slow a run down. */
 export function workersWithinCores(raw: unknown, cores = availableParallelism()): number | undefined {
   const workers = positiveInt('workers', raw);

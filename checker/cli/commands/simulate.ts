@@ -12,7 +12,7 @@ import { toItf } from '../../../traces/itf/write.ts';
 import { renderText } from '../../../traces/text.ts';
 import { progressDisplay, fmt } from '../progressDisplay.ts';
 import { UserError } from '../../run/userError.ts';
-import { positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
+import { natsAddress, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag, stopSignalText } from './interrupt.ts';
 import { announceDeadline } from '../../run/launcherChannel.ts';
 import { checkOutputFolder } from '../outputPath.ts';
@@ -35,7 +35,7 @@ export const simulateCommand: KmcCommand = {
       .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222): the --workers N walks go to kmc worker processes through a work queue' })
       .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the first worker of a --cluster swarm' }),
   run: async (argv) => {
-    const cluster = clusterOf(argv.cluster);
+    const cluster = argv.cluster === undefined ? undefined : natsAddress('--cluster', argv.cluster);
     // On a cluster the walks run on other machines: their number is not bounded by this one's cores.
     const workers = (cluster !== undefined ? positiveInt('workers', argv.workers) : workersWithinCores(argv.workers)) ?? 1;
     if (argv.out !== undefined) checkOutputFolder(String(argv.out));
@@ -213,10 +213,3 @@ export function parseSeed(raw: unknown): number {
   return n;
 }
 
-/** `--cluster nats://…`: the address of a NATS server. */
-function clusterOf(raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const url = String(raw);
-  if (!/^(nats|tls):\/\/[^\s/]+$/.test(url)) throw new UserError(`--cluster takes the address of a NATS server, such as nats://127.0.0.1:4222; got '${url}'.`);
-  return url;
-}

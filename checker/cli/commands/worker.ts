@@ -2,6 +2,7 @@
 import type { KmcCommand } from '../command.ts';
 import { ExitCode } from '../../run/exitCodes.ts';
 import { UserError } from '../../run/userError.ts';
+import { natsAddress } from './commonOptions.ts';
 
 export const workerCommand: KmcCommand = {
   command: 'worker <cluster>',
@@ -12,8 +13,7 @@ export const workerCommand: KmcCommand = {
       .option('once', { type: 'boolean', default: false, describe: 'Exit after one search' })
       .option('quiet', { type: 'boolean', default: false, describe: 'Print nothing' }),
   run: async (argv) => {
-    const url = String(argv.cluster);
-    if (!/^(nats|tls):\/\/[^\s/]+$/.test(url)) throw new UserError(`kmc worker takes the address of a NATS server, such as nats://127.0.0.1:4222; got '${url}'.`);
+    const url = natsAddress('kmc worker', argv.cluster);
     const { runWorker } = await import('../../engine/cluster/natsWorker.ts');
     const quiet = Boolean(argv.quiet);
     try {

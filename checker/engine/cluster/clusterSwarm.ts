@@ -8,11 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import type { ModelSource } from '../parallel/coordinator.ts';
-import { BUNDLED_SPECS } from '../../run/registry.ts';
 import type { CheckLabel } from '../check.ts';
 import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swarm.ts';
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
-import { ClusterError } from './natsOwners.ts';
+import { ClusterError, specForWorkers } from './natsOwners.ts';
 import { open, seal } from './envelope.ts';
 import { RECONNECT, RECRUIT, swarmNames } from './subjects.ts';
 
@@ -33,7 +32,7 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
   const startedAt = performance.now();
   const run = randomBytes(6).toString('hex');
   const n = swarmNames(run);
-  const spec = Object.entries(BUNDLED_SPECS).find(([, path]) => path === source.modulePath)?.[0] ?? source.modulePath;
+  const spec = specForWorkers(source);
   const units = walkUnits(options, source.params, label);
   const count = units.length;
   const outcomes: (WalkOutcome | undefined)[] = new Array<WalkOutcome | undefined>(count).fill(undefined);

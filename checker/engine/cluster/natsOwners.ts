@@ -20,6 +20,11 @@ import { isNatsError } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
 import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
 
+/** The spec as a worker loads it: a bundled spec by name, so each worker loads its own installation's copy; a user's by path. */
+export function specForWorkers(source: ModelSource): string {
+  return Object.entries(BUNDLED_SPECS).find(([, path]) => path === source.modulePath)?.[0] ?? source.modulePath;
+}
+
 /** How long after the driver the workers may take to reconnect and drop their level, beyond the silence allowed. */
 const RECONNECT_GRACE_SECONDS = 5;
 
@@ -65,8 +70,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
   } catch (e) {
     throw new ClusterError(`cannot reach a NATS server at ${url}: ${e instanceof Error ? e.message : String(e)}. Start one with JetStream on (nats-server -js) or give its address with --cluster nats://host:port.`);
   }
-  // A bundled spec by name, so each worker loads its own installation's copy; a user's spec by path.
-  const spec = Object.entries(BUNDLED_SPECS).find(([, path]) => path === source.modulePath)?.[0] ?? source.modulePath;
+  const spec = specForWorkers(source);
   const run = setup.resumeRun ?? randomBytes(6).toString('hex');
   const n = names(run);
   let objects: ObjectStore;
