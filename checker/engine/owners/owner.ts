@@ -8,10 +8,12 @@
 import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { FingerprintIndex } from '../state/fingerprintIndex.ts';
+import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableU32 } from '../state/growable.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
+import { keyOrder } from './keyOrder.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
 
 const STEP_SPAN = MAX_ORDINAL + 1;
@@ -19,6 +21,8 @@ const STEP_SPAN = MAX_ORDINAL + 1;
 const RECORD_WORDS = 4;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
+/** Candidates the next level's tables have room for before they first grow. */
+const PENDING_START = 1 << 12;
 
 export interface OwnerSetup {
   readonly index: number;
@@ -42,17 +46,24 @@ export class Owner<S> {
   private firedAtLevel: Float64Array;
   // The next level as it comes in: per candidate kept, its key, step, parent and own fingerprints, bytes.
   private pending = new FingerprintIndex();
-  private pendingKeys: number[] = [];
-  private pendingSteps: number[] = [];
+  private pendingKeys = new Float64Array(PENDING_START);
+  private pendingSteps = new Uint32Array(PENDING_START);
   /** Per candidate kept: parent hi, parent lo, 1 for an initial state. */
-  private pendingLinks: number[] = [];
-  private pendingFingerprints: number[] = [];
-  private pendingBytes = new Uint8Array(1 << 16);
+  private pendingLinks = new Uint32Array(3 * PENDING_START);
+  private pendingFingerprints = new Uint32Array(2 * PENDING_START);
+  private pendingBytes: Uint8Array;
   private pendingCount = 0;
   /** The pending candidates in key order, once absorbed. */
-  private order: number[] = [];
+  private order: Uint32Array = new Uint32Array(0);
   private received = 0;
   private readonly batches: CandidateBatch[];
+  /**
+   * Fingerprints this owner has sent (a lossy cache, emptied when a level is rolled back). A state sent in an earlier
+   * level is held by its owner now, and one sent earlier in this level went with a lesser key (a part is
+   * expanded in rank order): a later copy could never be kept, so it is not sent. Most successors of a
+   * BFS are states seen a moment ago; this spares their bytes, their batches and their owner's lookups.
+   */
+  private readonly sentBefore = new RecentFingerprints(Infinity);
 
   constructor(
     private readonly expander: Expander<S>,
@@ -62,6 +73,7 @@ export class Owner<S> {
     private readonly send: (owner: number, batch: Uint8Array) => void,
   ) {
     this.width = layout.width;
+    this.pendingBytes = new Uint8Array(PENDING_START * layout.width);
     this.batches = Array.from({ length: setup.owners }, () => new CandidateBatch(this.width));
     this.enabledAtLevel = new Float64Array(expander.actions.length);
     this.firedAtLevel = new Float64Array(expander.actions.length);
@@ -69,7 +81,8 @@ export class Owner<S> {
 
   /** Memory this owner's tables and levels take. */
   get bytes(): number {
-    return this.held.bytes + this.records.bytes + this.level.byteLength + this.pending.bytes + this.pendingBytes.byteLength;
+    const pendingTables = this.pendingKeys.byteLength + this.pendingSteps.byteLength + this.pendingLinks.byteLength + this.pendingFingerprints.byteLength;
+    return this.held.bytes + this.records.bytes + this.level.byteLength + this.pending.bytes + pendingTables + this.pendingBytes.byteLength;
   }
 
   start(initials: readonly InitialState[]): void {
@@ -77,7 +90,7 @@ export class Owner<S> {
     for (const s of initials) {
       this.keep(s.hi, s.lo, s.rank, s.initIndex, 0, 0, s.bytes, 0, 1);
     }
-    this.order = this.sortedPending();
+    this.order = keyOrder(this.pendingKeys, this.pendingCount);
     this.rank(Uint32Array.from(initials.map((s) => s.rank)));
   }
 
@@ -109,6 +122,7 @@ export class Owner<S> {
       }
     };
     const constrained = expander.constrained;
+    const { sentBefore, held } = this;
     let generated = 0;
     let stop: Stop | null = null;
     let parent: S | null = null;
@@ -137,7 +151,10 @@ export class Owner<S> {
       expander.fingerprint(t);
       const hi = expander.hi;
       const lo = expander.lo;
+      if (sentBefore.has(hi, lo)) return;
+      sentBefore.remember(hi, lo);
       const to = ownerOf(hi, setup.owners);
+      if (to === setup.index && held.get(hi, lo) >= 0) return;
       const v = t as unknown as PackedState;
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
@@ -172,6 +189,7 @@ export class Owner<S> {
 
   /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
   abandonLevel(): void {
+    this.sentBefore.clear(); // what this level sent is dropped by its receivers
     this.expander.enabledCount.set(this.enabledAtLevel);
     this.expander.firedCount.set(this.firedAtLevel);
     this.resetPending();
@@ -194,7 +212,7 @@ export class Owner<S> {
   /** Checks the properties on the level's new states, least key first, up to the first that breaks one. */
   absorb(): AbsorbReport {
     const { expander, layout, width } = this;
-    this.order = this.sortedPending();
+    this.order = keyOrder(this.pendingKeys, this.pendingCount);
     const reached = new Uint8Array(expander.witnesses.length);
     const newStates = new Array<number>(expander.actions.length).fill(0);
     let stop: Stop | null = null;
@@ -219,7 +237,9 @@ export class Owner<S> {
         break;
       }
     }
-    return { count: this.pendingCount, keys: Float64Array.from(this.order, (c) => this.pendingKeys[c]!), newStates, witnesses: indices(reached), stop, bytes: this.bytes };
+    const keys = new Float64Array(this.pendingCount);
+    for (let k = 0; k < keys.length; k++) keys[k] = this.pendingKeys[this.order[k]!]!;
+    return { count: this.pendingCount, keys, newStates, witnesses: indices(reached), stop, bytes: this.bytes };
   }
 
   /** The new states, in key order, become this owner's part of the next level, with these ranks. */
@@ -262,6 +282,7 @@ export class Owner<S> {
 
   /** This owner as it was when the last of `deltas` (one per level, in order) was taken. */
   restore(deltas: readonly Uint8Array[]): void {
+    this.sentBefore.clear();
     this.held = new FingerprintIndex();
     this.records = new GrowableU32();
     this.resetPending();
@@ -405,11 +426,7 @@ export class Owner<S> {
     let slot: number;
     if (c < 0) {
       slot = this.pendingCount++;
-      if ((slot + 1) * width > this.pendingBytes.length) {
-        const bigger = new Uint8Array(Math.max(this.pendingBytes.length * 2, (slot + 1) * width));
-        bigger.set(this.pendingBytes);
-        this.pendingBytes = bigger;
-      }
+      if (slot === this.pendingKeys.length) this.growPending();
     } else if (key < this.pendingKeys[c]!) slot = c;
     else return;
     this.pendingKeys[slot] = key;
@@ -426,18 +443,22 @@ export class Owner<S> {
     return this.pendingFingerprints[2 * c + word]!;
   }
 
-  private sortedPending(): number[] {
-    const keys = this.pendingKeys;
-    return Array.from({ length: this.pendingCount }, (_, c) => c).sort((a, b) => keys[a]! - keys[b]!);
+  private growPending(): void {
+    const grown = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => {
+      const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+      bigger.set(a);
+      return bigger;
+    };
+    this.pendingKeys = grown(this.pendingKeys);
+    this.pendingSteps = grown(this.pendingSteps);
+    this.pendingLinks = grown(this.pendingLinks);
+    this.pendingFingerprints = grown(this.pendingFingerprints);
+    this.pendingBytes = grown(this.pendingBytes);
   }
 
   private resetPending(): void {
     if (this.pendingCount > 0 || this.pending.size > 0) this.pending = new FingerprintIndex();
     this.pendingCount = 0;
-    this.pendingKeys = [];
-    this.pendingSteps = [];
-    this.pendingLinks = [];
-    this.pendingFingerprints = [];
     this.received = 0;
   }
 }
