@@ -245,10 +245,8 @@ function validateOwners<S>(model: Model<S>, options: CheckOptions): void {
   if (!model.layout) throw new ConfigError(`a search ${where} sends states between owners as bytes, so it needs a spec declared with a layout (docs/layouts.md); this spec keeps Immutable.js states. Run without --owners/--cluster, or declare a layout.`);
   const refused: [boolean, string][] = [
     [(options.strategy ?? 'bfs') !== 'bfs', '--strategy dfs (the owners search breadth-first)'],
-    [options.maxStates !== undefined, '--max-states (use --max-depth or --time-limit)'],
     [options.memoryBudgetBytes !== undefined, '--memory-budget'],
     [options.checkpointDirectory !== undefined || options.resumeDirectory !== undefined, '--checkpoint and --resume'],
-    [model.properties.some(isTemporal), 'temporal properties (their graph is checked in one process: run without --owners)'],
   ];
   const found = refused.filter(([on]) => on).map(([, what]) => what);
   if (found.length > 0) throw new ConfigError(`a search ${where} does not take ${found.join('; ')}.`);

@@ -5,7 +5,8 @@ import twoPhase from '../../../spec/twophase/twoPhase.ts';
 import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
 import actionThrows from '../../../test/fixtures/actionThrows.ts';
 import counters from '../../../test/fixtures/boundedCounters.ts';
-import type { Model } from '../../../spec/spec.ts';
+import type { Model, ParamValues } from '../../../spec/spec.ts';
+import kraft from '../../../spec/kraft/kraft.ts';
 import { layout as L, type Packed } from '../../../spec/layout/index.ts';
 import { always } from '../../../invariants/property.ts';
 import { checkModel } from '../check.ts';
@@ -47,6 +48,31 @@ test('TwoPhase partitioned among 1, 2 and 3 owners: the counts, coverage, witnes
   assert.equal(bad.status, 'violation');
   const shallow = await sameForEveryOwnerCount('rm=5 to depth 7', () => twoPhase.build({ rm: 5, bug: 'none' }) as Model<unknown>, { maxDepth: 7 });
   assert.deepEqual([shallow.status, 'reason' in shallow && shallow.reason], ['incomplete', 'maxDepth']);
+});
+
+test('--max-states N: exactly N states, and the counts, coverage and verdict of one thread, wherever N falls', async () => {
+  const twoPhaseAt = (bug: 'none' | 'tmCommitEarly') => () => twoPhase.build({ rm: 5, bug }) as Model<unknown>;
+  const reasons: string[] = [];
+  for (const maxStates of [1, 2, 3, 4, 57, 1000, 8831, 8832, 8833]) {
+    const r = await sameForEveryOwnerCount(`rm=5, --max-states ${maxStates}`, twoPhaseAt('none'), { maxStates });
+    reasons.push('reason' in r ? `${r.stats.distinct} ${r.reason}` : `${r.stats.distinct} ${r.status}`);
+  }
+  assert.deepEqual(reasons, ['1 maxStates', '2 maxStates', '3 maxStates', '4 maxStates', '57 maxStates', '1000 maxStates', '8831 maxStates', '8832 maxStates', '8832 holds']);
+  // Around the violation: the budget ends before it, at it, or past it.
+  const bad = await checkModel(twoPhase.build({ rm: 5, bug: 'tmCommitEarly' }) as Model<unknown>, {}, label);
+  const at = bad.stats.distinct;
+  const verdicts: string[] = [];
+  for (const maxStates of [at - 2, at - 1, at, at + 1]) {
+    const r = await sameForEveryOwnerCount(`tmCommitEarly, --max-states ${maxStates}`, twoPhaseAt('tmCommitEarly'), { maxStates });
+    verdicts.push(r.status);
+  }
+  assert.deepEqual(verdicts, ['incomplete', 'incomplete', 'violation', 'violation']);
+  // A throwing action, states outside CONSTRAINT, and a deadlock, each with the budget ending near them.
+  for (const maxStates of [5, 12, 13, 30]) {
+    await sameForEveryOwnerCount(`action throws, --max-states ${maxStates}`, () => actionThrows.build({ rm: 5 }) as Model<unknown>, { maxStates });
+    const params = { n: 5, k: 10, tight: true, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, form: 'layout' };
+    await sameForEveryOwnerCount(`constraint, --max-states ${maxStates}`, () => counters.build(params) as Model<unknown>, { maxStates });
+  }
 });
 
 test('a property or an action that throws ends the partitioned search where it ends in one thread', async () => {
@@ -117,7 +143,14 @@ test('bundled Kafka presets partitioned among 3 owners (threads): the verdict, c
   }
 });
 
+test('temporal properties: once the owners find every state safe, the liveness pass finds the lasso one thread finds', async () => {
+  const kraftPreset = kraft.presets.find((p) => p.name === 'kraft-stuck-prospective')!;
+  const params = { ...Object.fromEntries(kraft.params.map((d) => [d.name, d.default])), ...kraftPreset.params } as ParamValues;
+  const r = await sameForEveryOwnerCount('kraft-stuck-prospective', () => kraft.build(params) as Model<unknown>, { deadlock: false });
+  assert.deepEqual([r.status, 'kind' in r && r.kind, 'property' in r && r.property, r.stats.distinct], ['violation', 'liveness', 'NotStuckInProspective', 7484]);
+});
+
 test('what a partitioned search cannot do is refused before it starts, naming the option', async () => {
-  await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, maxStates: 10 }, label), /partitioned among owners \(--owners 2\) does not take --max-states/);
+  await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, memoryBudgetBytes: 1e9 }, label), /partitioned among owners \(--owners 2\) does not take --memory-budget/);
   await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, strategy: 'dfs' }, label), /does not take --strategy dfs/);
 });

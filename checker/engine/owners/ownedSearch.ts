@@ -54,6 +54,9 @@ export async function ownedBreadthFirst<S>(
   const newStates = new Float64Array(actions);
   const witnessesReached = new Uint8Array(expander.witnesses.length);
   const maxDepth = options.maxDepth ?? Infinity;
+  const maxStates = options.maxStates ?? Infinity;
+  /** The limits the driver polls; --max-states is not one: the levels end it exactly (`withBudget`). */
+  const exceeded = (): IncompleteReason | null => limits.exceeded(0, ownerBytes);
   let distinct = 0;
   let generated = 0;
   let depth = 0;
@@ -163,7 +166,7 @@ export async function ownedBreadthFirst<S>(
       if (typeof next !== 'number') return next;
       if (next === 0) break;
       levelSize = next;
-      const reason = limits.exceeded(distinct, ownerBytes);
+      const reason = exceeded();
       if (reason !== null) {
         keep = true;
         return await ended({ kind: 'incomplete', reason });
@@ -184,11 +187,13 @@ export async function ownedBreadthFirst<S>(
     for (const r of expanded) bytesSent += r.bytesSent;
     batches += expected.reduce((a, b) => a + b, 0);
     ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
-    let stop: Stop | null = null;
-    for (const r of expanded) stop = earlier(stop, r.stop);
-    for (const a of absorbed) stop = earlier(stop, a.stop);
-    if (stop !== null) return await stopInside(stop, levelSize);
+    let parentStop: Stop | null = null;
+    let newStateStop: Stop | null = null;
+    for (const r of expanded) parentStop = earlier(parentStop, r.stop);
+    for (const a of absorbed) newStateStop = earlier(newStateStop, a.stop);
     const nextSize = absorbed.reduce((n, a) => n + a.count, 0);
+    const stop = withBudget(parentStop, newStateStop, absorbed, levelSize, nextSize);
+    if (stop !== null) return await stopInside(stop, levelSize);
     const ranks = mergeRanks(absorbed);
     await allOf(owners.map((o, t) => o.rank(ranks[t]!)), group.interrupt);
     for (const r of expanded) generated += r.generated;
@@ -217,7 +222,7 @@ export async function ownedBreadthFirst<S>(
     let watch: ReturnType<typeof setInterval> | undefined;
     const stop = new Promise<never>((_, reject) => {
       watch = setInterval(() => {
-        const reason = limits.exceeded(distinct, ownerBytes);
+        const reason = exceeded();
         if (reason !== null) reject(new StopRequested(reason));
       }, STOP_POLL_MS);
     });
@@ -232,6 +237,41 @@ export async function ownedBreadthFirst<S>(
     } finally {
       clearInterval(watch);
     }
+  }
+
+  /**
+   * --max-states N keeps exactly N states, as the search in one thread does: it logs new states up to the
+   * Nth and ends once that state's parent is expanded (bfs.ts). So the budget ends in the level that
+   * brings the Nth state (or, when the initial states are N already, after the level's first parent,
+   * unless nothing is left to do): there the search stops, unless it stops earlier for another reason.
+   * Where the search stops earlier: at a parent (`parentStop`: an action threw, a deadlock, a successor
+   * outside the constraints broke an invariant) up to the budget's last parent, which is expanded whole;
+   * at a new state (`newStateStop`) up to the last one logged. A stop in the budget's last parent past its
+   * last state logs nothing past that state.
+   */
+  function withBudget(parentStop: Stop | null, newStateStop: Stop | null, absorbed: readonly AbsorbReport[], levelSize: number, nextSize: number): Stop | null {
+    const stop = earlier(parentStop, newStateStop);
+    if (maxStates === Infinity) return stop;
+    const room = maxStates - distinct;
+    if (nextSize < room) return stop;
+    let lastAdmitted: number;
+    let budgetKey: number;
+    if (room > 0) {
+      lastAdmitted = nthKey(absorbed, room);
+      budgetKey = lastAdmitted;
+    } else {
+      if (levelSize === 1 && nextSize === 0) return stop; // one parent, nothing new: the search ends complete
+      lastAdmitted = -1;
+      budgetKey = 0;
+    }
+    const lastParent = Math.floor(budgetKey / KEY_SPAN);
+    const within = earlier(
+      parentStop !== null && Math.floor(parentStop.key / KEY_SPAN) <= lastParent ? parentStop : null,
+      newStateStop !== null && newStateStop.key <= lastAdmitted ? newStateStop : null,
+    );
+    if (within !== null) return { ...within, lastAdmitted };
+    const none = { invariant: -1, traceHi: 0, traceLo: 0, stepPast: -1, generatedInParent: 0, keepActionsBelow: actions };
+    return { ...none, key: budgetKey, end: 'maxStates', state: room > 0 ? 'queued' : 'none', lastAdmitted };
   }
 
   /** The driver's counts at a level boundary, as a cluster's checkpoint keeps them. */
@@ -283,6 +323,7 @@ export async function ownedBreadthFirst<S>(
     }
     const parentRank = Math.floor(stop.key / KEY_SPAN);
     queued = levelSize - parentRank - (stop.end === 'error' ? 0 : 1) + nextLevel;
+    if (stop.end === 'maxStates') return outcome({ kind: 'incomplete', reason: 'maxStates' }, nextLevel);
     const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.stepPast);
     const end: SearchEnd =
       stop.end === 'violation'
@@ -309,6 +350,25 @@ export async function ownedBreadthFirst<S>(
     if (stepPast >= 0) id = log.add(id, Math.floor(stepPast / (1 << 22)), stepPast % (1 << 22));
     return id;
   }
+}
+
+/** The `n`th least key (from 1) of every owner's new states. */
+function nthKey(absorbed: readonly AbsorbReport[], n: number): number {
+  const heads = new Array<number>(absorbed.length).fill(0);
+  let key = -1;
+  for (let k = 0; k < n; k++) {
+    let best = -1;
+    key = Infinity;
+    for (let t = 0; t < absorbed.length; t++) {
+      const h = heads[t]!;
+      if (h < absorbed[t]!.count && absorbed[t]!.keys[h]! < key) {
+        key = absorbed[t]!.keys[h]!;
+        best = t;
+      }
+    }
+    heads[best]!++;
+  }
+  return key;
 }
 
 /** Each owner's ranks for its new states: their positions when every owner's keys are merged. */

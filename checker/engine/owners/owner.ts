@@ -338,15 +338,18 @@ export class Owner<S> {
   cut(stop: Stop): CutReport {
     const { expander, layout, width } = this;
     const stopRank = Math.floor(stop.key / KEY_SPAN);
+    // At --max-states the parent the budget ends in is expanded whole, its later successors generated but not logged.
+    const lastParent = stop.end === 'maxStates' ? stopRank : stopRank - 1;
+    const lastLogged = Math.min(stop.key, stop.lastAdmitted ?? Infinity);
     let generated = 0;
-    for (let r = 0; r < this.levelCount && this.levelRanks[r]! < stopRank; r++) generated += this.generatedBy[r]!;
+    for (let r = 0; r < this.levelCount && this.levelRanks[r]! <= lastParent; r++) generated += this.generatedBy[r]!;
     const reached = new Uint8Array(expander.witnesses.length);
     const newStates = new Array<number>(expander.actions.length).fill(0);
     let logged = 0;
     let queued = 0;
     for (const c of this.order) {
       const key = this.pendingKeys[c]!;
-      if (key > stop.key || (key === stop.key && stop.state === 'none')) break;
+      if (key > lastLogged || (key === stop.key && stop.state === 'none')) break;
       logged++;
       newStates[Math.floor(this.pendingSteps[c]! / STEP_SPAN)]!++;
       if (key === stop.key && stop.state === 'logged') continue;

@@ -32,7 +32,8 @@ export function ownerOf(hi: number, owners: number): number {
  */
 export interface Stop {
   readonly key: number;
-  readonly end: 'violation' | 'deadlock' | 'error';
+  /** `maxStates`: --max-states is reached at `key`; the search in one thread ends after that state's parent. */
+  readonly end: 'violation' | 'deadlock' | 'error' | 'maxStates';
   /** Of the parent's successors, how many the search in one thread generated before it stopped. */
   readonly generatedInParent: number;
   /** Of the parent's own coverage, the actions kept (those before the one the search stopped in). */
@@ -45,6 +46,8 @@ export interface Stop {
   readonly traceLo: number;
   readonly stepPast: number;
   readonly error?: SentSpecError;
+  /** The key of the last state --max-states lets in, when the budget ends in this level: none past it is logged. */
+  readonly lastAdmitted?: number;
 }
 
 export function earlier(a: Stop | null, b: Stop | null): Stop | null {

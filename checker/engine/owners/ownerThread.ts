@@ -21,7 +21,12 @@ export interface OwnerThreadSetup {
   readonly owners: number;
   /** A port to each owner, by index (null at this owner's own). */
   readonly peers: (MessagePort | null)[];
+  /** Set to 1 by the driver to stop the level under way (a limit, a signal). */
+  readonly interrupt: Int32Array;
 }
+
+/** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
+const SLICE_MS = 50;
 
 /** A request of the driver, and the answer. */
 export interface OwnerRequest {
@@ -49,7 +54,17 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   }
   const handlers: Record<OwnerRequest['op'], (...args: never[]) => unknown> = {
     start: (initials: InitialState[]) => owner.start(initials),
-    expand: () => owner.expand(),
+    expand: async () => {
+      const expansion = owner.startExpanding();
+      while (!expansion.step(performance.now() + SLICE_MS)) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (Atomics.load(setup.interrupt, 0) === 1) {
+          owner.abandonLevel();
+          throw new Error('the level was interrupted by the driver');
+        }
+      }
+      return expansion.report();
+    },
     absorb: async (expected: number) => {
       while (owner.batchesReceived < expected) await new Promise<void>((resolve) => (arrived = resolve));
       return owner.absorb();

@@ -18,9 +18,10 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
       peers[j]![i] = port2;
     }
   }
+  const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const threads = await Promise.all(
     Array.from({ length: count }, (_, index) => {
-      const setup: OwnerThreadSetup = { owner: true, modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]! };
+      const setup: OwnerThreadSetup = { owner: true, modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]!, interrupt };
       const worker = new Worker(new URL('../parallel/workerEntry.mjs', import.meta.url), { workerData: setup, transferList: peers[index]!.filter((p): p is MessagePort => p !== null) });
       return new Promise<Worker>((resolve, reject) => {
         worker.once('message', () => resolve(worker));
@@ -63,5 +64,5 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
       },
     };
   });
-  return { links, close: async () => void (await Promise.all(links.map((l) => l.close()))) };
+  return { links, interrupt: () => Atomics.store(interrupt, 0, 1), close: async () => void (await Promise.all(links.map((l) => l.close()))) };
 }

@@ -21,3 +21,13 @@ for (const packed of [false, true]) {
     if (!packed) assert.equal(r.stats.distinct, 8000);
   });
 }
+
+test('2 owner threads: --time-limit stops the level under way, with the counts of the last whole level', async () => {
+  const params = { levels: 2, width: 4000, fanout: 1, quickLevels: 1, spinMs: 10, packed: true };
+  const limit = 2;
+  const r = await checkModel(slowTree.build(params), { timeLimitSeconds: limit, owners: 2, deadlock: false }, { spec: 'slow-tree', params }, { modulePath, params });
+  assert.equal(r.status === 'incomplete' && r.reason, 'timeLimit');
+  assert.equal(r.stats.owners, 2);
+  assert.ok(r.stats.seconds < 15, `stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of ${limit} s and a level of 20 s`);
+  assert.deepEqual([r.stats.distinct, r.stats.depth], [8000, 2]);
+});
