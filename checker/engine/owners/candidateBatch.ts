@@ -5,6 +5,8 @@
  * cost per state.
  */
 
+import { copyState } from '../../../spec/layout/bytes.ts';
+
 /** Words before a state's bytes: hi, lo, parent rank, index, step, parent hi, parent lo. */
 export const HEADER_WORDS = 7;
 
@@ -14,6 +16,7 @@ export const BATCH_BYTES = 256 * 1024;
 export class CandidateBatch {
   private bytes = new Uint8Array(BATCH_BYTES + 4096);
   private words = new Uint32Array(this.bytes.buffer);
+  private signedWords = new Int32Array(this.bytes.buffer);
   /** Bytes used. */
   length = 0;
   readonly stride: number;
@@ -37,7 +40,7 @@ export class CandidateBatch {
     words[w + 4] = step;
     words[w + 5] = parentHi;
     words[w + 6] = parentLo;
-    this.bytes.set(state.subarray(at, at + this.width), this.length + HEADER_WORDS * 4);
+    copyState(state, at, this.bytes, this.signedWords, this.length + HEADER_WORDS * 4, this.width);
     this.length += this.stride;
   }
 
@@ -53,6 +56,7 @@ export class CandidateBatch {
     bigger.set(this.bytes.subarray(0, this.length));
     this.bytes = bigger;
     this.words = new Uint32Array(bigger.buffer);
+    this.signedWords = new Int32Array(bigger.buffer);
   }
 }
 

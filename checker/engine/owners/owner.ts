@@ -7,12 +7,13 @@
  */
 import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
-import { FingerprintIndex } from '../state/fingerprintIndex.ts';
+import { FingerprintIndex, FingerprintIndexView } from '../state/fingerprintIndex.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableU32 } from '../state/growable.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
+import { copyByWords, copyState } from '../../../spec/layout/bytes.ts';
 import { keyOrder } from './keyOrder.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
 
@@ -32,11 +33,14 @@ export interface OwnerSetup {
 
 export class Owner<S> {
   private readonly width: number;
+  /** A state's place in the level and the pending candidates: its width to the next word, so each copy goes a word at a time. */
+  private readonly slot: number;
   /** Every state this owner holds, by fingerprint: its record's index. */
   private held = new FingerprintIndex();
   private records = new GrowableU32();
   // The level being expanded: this owner's states of it, in rank order.
   private level = new Uint8Array(0);
+  private levelWords = new Int32Array(0);
   private levelRanks: Uint32Array = new Uint32Array(0);
   private levelFingerprints = new Uint32Array(0);
   private levelCount = 0;
@@ -52,6 +56,7 @@ export class Owner<S> {
   private pendingLinks = new Uint32Array(3 * PENDING_START);
   private pendingFingerprints = new Uint32Array(2 * PENDING_START);
   private pendingBytes: Uint8Array;
+  private pendingWords: Int32Array;
   private pendingCount = 0;
   /** The pending candidates in key order, once absorbed. */
   private order: Uint32Array = new Uint32Array(0);
@@ -64,6 +69,11 @@ export class Owner<S> {
    * BFS are states seen a moment ago; this spares their bytes, their batches and their owner's lookups.
    */
   private readonly sentBefore = new RecentFingerprints(Infinity);
+  /**
+   * The other owners' tables of states held, where they share this owner's memory (threads): a successor
+   * one of them holds is not sent. They change only when a level is ranked, never while one is expanded.
+   */
+  private peerTables: (FingerprintIndexView | null)[] = [];
 
   constructor(
     private readonly expander: Expander<S>,
@@ -73,7 +83,9 @@ export class Owner<S> {
     private readonly send: (owner: number, batch: Uint8Array) => void,
   ) {
     this.width = layout.width;
-    this.pendingBytes = new Uint8Array(PENDING_START * layout.width);
+    this.slot = (layout.width + 3) & ~3;
+    this.pendingBytes = new Uint8Array(PENDING_START * this.slot);
+    this.pendingWords = new Int32Array(this.pendingBytes.buffer);
     this.batches = Array.from({ length: setup.owners }, () => new CandidateBatch(this.width));
     this.enabledAtLevel = new Float64Array(expander.actions.length);
     this.firedAtLevel = new Float64Array(expander.actions.length);
@@ -108,7 +120,7 @@ export class Owner<S> {
    * about them is reset here.
    */
   startExpanding(): { step(untilMs: number): boolean; report(): ExpandReport } {
-    const { expander, layout, width, setup } = this;
+    const { expander, layout, setup, slot } = this;
     this.enabledAtLevel.set(expander.enabledCount);
     this.firedAtLevel.set(expander.firedCount);
     const sent = new Array<number>(setup.owners).fill(0);
@@ -122,7 +134,7 @@ export class Owner<S> {
       }
     };
     const constrained = expander.constrained;
-    const { sentBefore, held } = this;
+    const { sentBefore, held, peerTables } = this;
     let generated = 0;
     let stop: Stop | null = null;
     let parent: S | null = null;
@@ -154,15 +166,19 @@ export class Owner<S> {
       if (sentBefore.has(hi, lo)) return;
       sentBefore.remember(hi, lo);
       const to = ownerOf(hi, setup.owners);
-      if (to === setup.index && held.get(hi, lo) >= 0) return;
+      if (to === setup.index ? held.get(hi, lo) >= 0 : peerTables[to]?.has(hi, lo)) return;
       const v = t as unknown as PackedState;
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
     };
+    // Each parent is expanded from one buffer of its own (a successor starts as a copy of it).
+    const parentCopy = new Uint8Array(slot);
+    const parentWords = new Int32Array(parentCopy.buffer);
     const step = (untilMs: number): boolean => {
       for (let k = 0; r < this.levelCount && stop === null; r++, k++) {
         if ((k & 255) === 255 && performance.now() >= untilMs) return false;
-        parent = layout.wrapAt(this.level, r * width) as S;
+        copyByWords(this.level, this.levelWords, r * slot, parentCopy, parentWords, 0, slot);
+        parent = layout.wrapAt(parentCopy, 0) as S;
         parentRank = this.levelRanks[r]!;
         parentHi = this.levelFingerprints[2 * r]!;
         parentLo = this.levelFingerprints[2 * r + 1]!;
@@ -185,6 +201,16 @@ export class Owner<S> {
       return true;
     };
     return { step, report: () => ({ sent, bytesSent, generated, stop }) };
+  }
+
+  /** The buffer of this owner's table of states held, for the other owners' `sharePeerTables` (it moves when the table grows). */
+  get heldBuffer(): SharedArrayBuffer {
+    return this.held.buffer;
+  }
+
+  /** The other owners' tables (`heldBuffer`), by owner index, null at this one: from now on their states are not sent. */
+  sharePeerTables(buffers: readonly (SharedArrayBuffer | null)[]): void {
+    this.peerTables = buffers.map((b, t) => (b === null || t === this.setup.index ? null : new FingerprintIndexView(b)));
   }
 
   /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
@@ -211,13 +237,13 @@ export class Owner<S> {
 
   /** Checks the properties on the level's new states, least key first, up to the first that breaks one. */
   absorb(): AbsorbReport {
-    const { expander, layout, width } = this;
+    const { expander, layout, slot } = this;
     this.order = keyOrder(this.pendingKeys, this.pendingCount);
     const reached = new Uint8Array(expander.witnesses.length);
     const newStates = new Array<number>(expander.actions.length).fill(0);
     let stop: Stop | null = null;
     for (const c of this.order) {
-      const s = layout.wrapAt(this.pendingBytes, c * width) as S;
+      const s = layout.wrapAt(this.pendingBytes, c * slot) as S;
       const key = this.pendingKeys[c]!;
       const action = Math.floor(this.pendingSteps[c]! / STEP_SPAN);
       const parentRank = Math.floor(key / KEY_SPAN);
@@ -244,13 +270,13 @@ export class Owner<S> {
 
   /** The new states, in key order, become this owner's part of the next level, with these ranks. */
   rank(ranks: Uint32Array): void {
-    const { width } = this;
+    const { slot } = this;
     const n = this.order.length;
     if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
     this.newLevel(n, ranks);
     for (let k = 0; k < n; k++) {
       const c = this.order[k]!;
-      this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * width);
+      this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * slot);
     }
     this.resetPending();
   }
@@ -275,7 +301,7 @@ export class Owner<S> {
       const w = (head + k * stride) >> 2;
       const r = (first + k) * RECORD_WORDS;
       words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, this.levelRanks[k]!], w);
-      out.set(this.level.subarray(k * width, (k + 1) * width), head + k * stride + DELTA_WORDS * 4);
+      out.set(this.level.subarray(k * this.slot, k * this.slot + width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
   }
@@ -309,8 +335,11 @@ export class Owner<S> {
 
   /** Starts a level of `n` states with these ranks. */
   private newLevel(n: number, ranks: Uint32Array): void {
-    const width = this.width;
-    if (this.level.length < n * width) this.level = new Uint8Array(Math.ceil(n * 1.25 + 1) * width);
+    const slot = this.slot;
+    if (this.level.length < n * slot) {
+      this.level = new Uint8Array(Math.ceil(n * 1.25 + 1) * slot);
+      this.levelWords = new Int32Array(this.level.buffer);
+    }
     this.levelRanks = ranks;
     this.levelFingerprints = new Uint32Array(2 * n);
     this.generatedBy = new Uint32Array(n);
@@ -319,8 +348,7 @@ export class Owner<S> {
 
   /** State `k` of the level: held from now on, with how it was reached. */
   private admit(k: number, hi: number, lo: number, parentHi: number, parentLo: number, step: number, initial: number, bytes: Uint8Array, at: number): void {
-    const width = this.width;
-    this.level.set(bytes.subarray(at, at + width), k * width);
+    copyState(bytes, at, this.level, this.levelWords, k * this.slot, this.width);
     this.levelFingerprints[2 * k] = hi;
     this.levelFingerprints[2 * k + 1] = lo;
     this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
@@ -336,7 +364,7 @@ export class Owner<S> {
    * again from the level's start.
    */
   cut(stop: Stop): CutReport {
-    const { expander, layout, width } = this;
+    const { expander, layout, slot } = this;
     const stopRank = Math.floor(stop.key / KEY_SPAN);
     // At --max-states the parent the budget ends in is expanded whole, its later successors generated but not logged.
     const lastParent = stop.end === 'maxStates' ? stopRank : stopRank - 1;
@@ -355,7 +383,7 @@ export class Owner<S> {
       if (key === stop.key && stop.state === 'logged') continue;
       queued++;
       try {
-        expander.markWitnesses(layout.wrapAt(this.pendingBytes, c * width) as S, reached);
+        expander.markWitnesses(layout.wrapAt(this.pendingBytes, c * slot) as S, reached);
       } catch {
         // a witness that throws was reported where the search stopped
       }
@@ -365,7 +393,7 @@ export class Owner<S> {
     expander.firedCount.set(this.firedAtLevel);
     const none = (): void => {};
     for (let r = 0; r < this.levelCount && this.levelRanks[r]! <= stopRank; r++) {
-      const parent = layout.wrapAt(this.level, r * width) as S;
+      const parent = layout.wrapAt(this.level, r * slot) as S;
       if (this.levelRanks[r]! < stopRank) {
         expander.successors(parent, none);
         continue;
@@ -425,21 +453,20 @@ export class Owner<S> {
   /** Keeps a candidate for the next level unless one with a lesser key is kept for its state. */
   private keep(hi: number, lo: number, key: number, step: number, parentHi: number, parentLo: number, bytes: Uint8Array, at: number, initial: number): void {
     const c = this.pending.insert(hi, lo, this.pendingCount);
-    const width = this.width;
-    let slot: number;
+    let place: number;
     if (c < 0) {
-      slot = this.pendingCount++;
-      if (slot === this.pendingKeys.length) this.growPending();
-    } else if (key < this.pendingKeys[c]!) slot = c;
+      place = this.pendingCount++;
+      if (place === this.pendingKeys.length) this.growPending();
+    } else if (key < this.pendingKeys[c]!) place = c;
     else return;
-    this.pendingKeys[slot] = key;
-    this.pendingSteps[slot] = step;
-    this.pendingLinks[3 * slot] = parentHi;
-    this.pendingLinks[3 * slot + 1] = parentLo;
-    this.pendingLinks[3 * slot + 2] = initial;
-    this.pendingFingerprints[2 * slot] = hi;
-    this.pendingFingerprints[2 * slot + 1] = lo;
-    this.pendingBytes.set(bytes.subarray(at, at + width), slot * width);
+    this.pendingKeys[place] = key;
+    this.pendingSteps[place] = step;
+    this.pendingLinks[3 * place] = parentHi;
+    this.pendingLinks[3 * place + 1] = parentLo;
+    this.pendingLinks[3 * place + 2] = initial;
+    this.pendingFingerprints[2 * place] = hi;
+    this.pendingFingerprints[2 * place + 1] = lo;
+    copyState(bytes, at, this.pendingBytes, this.pendingWords, place * this.slot, this.width);
   }
 
   private fingerprintOf(c: number, word: 0 | 1): number {
@@ -457,10 +484,12 @@ export class Owner<S> {
     this.pendingLinks = grown(this.pendingLinks);
     this.pendingFingerprints = grown(this.pendingFingerprints);
     this.pendingBytes = grown(this.pendingBytes);
+    this.pendingWords = new Int32Array(this.pendingBytes.buffer);
   }
 
   private resetPending(): void {
-    if (this.pendingCount > 0 || this.pending.size > 0) this.pending = new FingerprintIndex();
+    // The table is kept at the size the last level needed: made afresh, it grew again through every size.
+    if (this.pendingCount > 0 || this.pending.size > 0) this.pending.clear();
     this.pendingCount = 0;
     this.received = 0;
   }

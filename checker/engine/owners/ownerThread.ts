@@ -53,8 +53,12 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
     });
   }
   const handlers: Record<OwnerRequest['op'], (...args: never[]) => unknown> = {
-    start: (initials: InitialState[]) => owner.start(initials),
-    expand: async () => {
+    start: (initials: InitialState[]) => {
+      owner.start(initials);
+      return owner.heldBuffer;
+    },
+    expand: async (peerTables: (SharedArrayBuffer | null)[]) => {
+      owner.sharePeerTables(peerTables);
       const expansion = owner.startExpanding();
       while (!expansion.step(performance.now() + SLICE_MS)) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -69,7 +73,10 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
       while (owner.batchesReceived < expected) await new Promise<void>((resolve) => (arrived = resolve));
       return owner.absorb();
     },
-    rank: (ranks: Uint32Array) => owner.rank(ranks),
+    rank: (ranks: Uint32Array) => {
+      owner.rank(ranks);
+      return owner.heldBuffer;
+    },
     cut: (stop: Stop) => owner.cut(stop),
     coverage: () => owner.coverage(),
     link: (hi: number, lo: number) => owner.linkOf(hi, lo),

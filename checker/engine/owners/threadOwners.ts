@@ -29,6 +29,9 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
       });
     }),
   );
+  // Each owner's table of states held, shared with the others for the next expansion (they read it, it
+  // changes only when a level is ranked): a successor its owner holds is not sent, as one thread would not queue it.
+  const heldTables: (SharedArrayBuffer | null)[] = new Array<SharedArrayBuffer | null>(count).fill(null);
   const links = threads.map((worker, index): OwnerLink => {
     let next = 0;
     const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
@@ -51,10 +54,10 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
         worker.postMessage({ id, op, args } satisfies OwnerRequest);
       });
     return {
-      start: (initials) => call('start', initials),
-      expand: () => call('expand'),
+      start: async (initials) => void (heldTables[index] = await call<SharedArrayBuffer>('start', initials)),
+      expand: () => call('expand', heldTables),
       absorb: (expected) => call('absorb', expected),
-      rank: (ranks) => call('rank', ranks),
+      rank: async (ranks) => void (heldTables[index] = await call<SharedArrayBuffer>('rank', ranks)),
       cut: (stop) => call('cut', stop),
       coverage: () => call('coverage'),
       linkOf: (hi, lo) => call('link', hi, lo),

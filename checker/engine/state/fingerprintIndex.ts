@@ -51,6 +51,12 @@ export class FingerprintIndex {
     }
   }
 
+  /** Empties the index, keeping its capacity. */
+  clear(): void {
+    this.slots.fill(0);
+    this.size = 0;
+  }
+
   /** The id stored with the fingerprint, or -1. */
   get(hi: number, lo: number): number {
     return lookup(this.slots, this.mask, hi, lo);
@@ -69,6 +75,19 @@ export class FingerprintIndex {
     }
     this.slots = slots;
     this.mask = mask;
+  }
+}
+
+/** Another thread's read-only view of an index, valid while no insertion runs (its buffer from `buffer`). */
+export class FingerprintIndexView {
+  private readonly slots: Uint32Array;
+  private readonly mask: number;
+  constructor(buffer: SharedArrayBuffer) {
+    this.slots = new Uint32Array(buffer);
+    this.mask = this.slots.length / STRIDE - 1;
+  }
+  has(hi: number, lo: number): boolean {
+    return lookup(this.slots, this.mask, hi, lo) >= 0;
   }
 }
 
