@@ -18,9 +18,11 @@ import { NondeterminismError, rebuildSteps } from './traceBuilder.ts';
 import { accelerateRecords } from './recordAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './parallel/coordinator.ts';
+import type { OwnerCheckpoints } from './owners/ownedSearch.ts';
 import { ByteFrontier } from './frontier.ts';
 import type { Checkpoints } from './checkpoint.ts';
-import { CheckpointError, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
+import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
+import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
@@ -60,7 +62,8 @@ export async function checkModel<S>(
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
   const threads = options.memoryBudgetBytes !== undefined ? 1 : !options.workersByDefault || (packsStates(expander) && !temporal) ? workers : 1;
   if (options.owners !== undefined) {
-    outcome = await ownedSearch(model, expander, options, limits, source);
+    const disk = { ...(checkpoints.write ? { write: checkpoints.write } : {}), ...(checkpoints.ownersResume ? { resume: checkpoints.ownersResume } : {}) };
+    outcome = await ownedSearch(model, expander, options, limits, source, disk);
   } else if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (threads > 1 && source) {
@@ -93,17 +96,17 @@ export async function checkModel<S>(
 }
 
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
-async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source?: ModelSource): Promise<SearchOutcome> {
+async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {
   const owners = options.owners!;
   const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
-    return ownedBreadthFirst(expander, options, limits, owners, () => threadOwners(owners, source, options.symmetry ?? false, options.deadlock ?? true));
+    return ownedBreadthFirst(expander, options, limits, owners, () => threadOwners(owners, source, options.symmetry ?? false, options.deadlock ?? true), false, disk);
   }
   if (options.cluster === undefined) {
     // A model built in code, with no module a thread could load it from: the owners are objects here.
     const { localOwners } = await import('./owners/localOwners.ts');
-    return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true));
+    return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true), false, disk);
   }
   if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
   const { natsOwners } = await import('./cluster/natsOwners.ts');
@@ -156,7 +159,7 @@ async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status:
 }
 
 /** The checkpoints a run writes and the one it resumes from, checked against this run. */
-function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel): Checkpoints {
+function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel): Checkpoints & { readonly ownersResume?: OwnerCheckpoint } {
   if (options.checkpointDirectory === undefined && options.resumeDirectory === undefined) return {};
   if ((options.strategy ?? 'bfs') !== 'bfs') throw new ConfigError('checkpoints are written by the breadth-first search; drop --strategy dfs or the checkpoint options');
   const first = expander.initialStates()[0];
@@ -173,15 +176,21 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     symmetry,
   };
   const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);
-  let resumeFrom;
+  const refused = (e: unknown): never => {
+    if (e instanceof CheckpointError) throw new ConfigError(e.message);
+    throw e;
+  };
+  let resumeFrom: CheckpointState | undefined;
+  let ownersResume: (OwnerCheckpoint & { readonly level: Uint8Array }) | undefined;
   if (options.resumeDirectory !== undefined) {
     try {
-      resumeFrom = readCheckpoint(options.resumeDirectory, identity);
+      if (options.owners !== undefined) ownersResume = readOwnerCheckpoint(options.resumeDirectory, identity, options.owners);
+      else resumeFrom = readCheckpoint(options.resumeDirectory, identity);
     } catch (e) {
-      if (e instanceof CheckpointError) throw new ConfigError(e.message);
-      throw e;
+      refused(e);
     }
-    if (rulesOf(resumeFrom.level) !== resumeFrom.rules) {
+    const saved = (resumeFrom ?? ownersResume)!;
+    if (rulesOf(saved.level) !== saved.rules) {
       throw new ConfigError(
         `the checkpoint in ${options.resumeDirectory} was written by another version of ${label.spec}: the same parameters and actions, ` +
           'but from the states it saved the rules now lead to other successors or other invariant verdicts, so the resumed counts would belong to neither version. ' +
@@ -193,14 +202,14 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     try {
       refuseExistingCheckpoint(options.checkpointDirectory, identity);
     } catch (e) {
-      if (e instanceof CheckpointError) throw new ConfigError(e.message);
-      throw e;
+      refused(e);
     }
   }
   const directory = options.checkpointDirectory ?? options.resumeDirectory;
   return {
     ...(directory !== undefined ? { write: { directory, everySeconds: options.checkpointEverySeconds ?? 600, identity, rulesOf } } : {}),
     ...(resumeFrom ? { resumeFrom } : {}),
+    ...(ownersResume ? { ownersResume } : {}),
   };
 }
 
@@ -246,7 +255,7 @@ function validateOwners<S>(model: Model<S>, options: CheckOptions): void {
   const refused: [boolean, string][] = [
     [(options.strategy ?? 'bfs') !== 'bfs', '--strategy dfs (the owners search breadth-first)'],
     [options.memoryBudgetBytes !== undefined, '--memory-budget'],
-    [options.checkpointDirectory !== undefined || options.resumeDirectory !== undefined, '--checkpoint and --resume'],
+    [options.cluster !== undefined && (options.checkpointDirectory !== undefined || options.resumeDirectory !== undefined), '--checkpoint and --resume (a cluster checkpoints every level: resume it with --resume-run)'],
   ];
   const found = refused.filter(([on]) => on).map(([, what]) => what);
   if (found.length > 0) throw new ConfigError(`a search ${where} does not take ${found.join('; ')}.`);

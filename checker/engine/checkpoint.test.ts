@@ -70,6 +70,43 @@ test('checkpoints written by two workers resume, with one worker or two, to the 
   }
 });
 
+test('checkpoints of a search partitioned among owners (threads, or objects here) resume with as many owners to the uninterrupted counts and counterexample', async () => {
+  const dir = tempDir();
+  try {
+    for (const [params, stopAt] of [[{ rm: 6 }, 20_000], [{ rm: 5, bug: 'tmCommitEarly' }, 200]] as [Record<string, number | string>, number][]) {
+      const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
+      const full = await checkModel(twoPhase.build(params), {}, label(params));
+      for (const how of [source, undefined]) {
+        rmSync(dir, { recursive: true, force: true });
+        const stopped = await checkModel(twoPhase.build(params), { owners: 2, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: stopAt }, label(params), how);
+        assert.deepEqual([stopped.status, stopped.stats.owners], ['incomplete', 2]);
+        const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params), how);
+        assert.equal(resumed.status, full.status);
+        assert.deepEqual([resumed.stats.distinct, resumed.stats.generated, resumed.stats.depth], [full.stats.distinct, full.stats.generated, full.stats.depth]);
+        assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
+        const steps = (r: typeof full) => ('trace' in r ? r.trace?.steps.map((s) => `${s.action} ${JSON.stringify(s.params)}`) : []);
+        assert.deepEqual(steps(resumed), steps(full));
+      }
+    }
+    // Stopped by Ctrl-C with checkpoints due only every 10^9 s: the last level boundary is saved as the run ends.
+    const params = { rm: 5 };
+    rmSync(dir, { recursive: true, force: true });
+    let polls = 0;
+    const interrupted = await checkModel(twoPhase.build(params), { owners: 2, checkpointDirectory: dir, checkpointEverySeconds: 1e9, shouldStop: () => ++polls > 3 }, label(params));
+    assert.equal(interrupted.status === 'incomplete' && interrupted.reason, 'interrupted');
+    const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
+    assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await checkModel(twoPhase.build(params), {}, label(params))).stats.generated]);
+    // A partitioned search's checkpoint resumes only with as many owners; a checkpoint of one process only without owners.
+    await assert.rejects(checkModel(twoPhase.build(params), { owners: 3, resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners 2/);
+    await assert.rejects(checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners 2/);
+    rmSync(dir, { recursive: true, force: true });
+    await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 200 }, label(params));
+    await assert.rejects(checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params)), /written by a search not partitioned among owners: resume it without --owners/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a checkpoint of another run is refused, naming what differs', async () => {
   const dir = tempDir();
   try {

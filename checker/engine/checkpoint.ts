@@ -9,14 +9,14 @@
  * holds each data file's size and SHA-256, and its own; a file truncated, changed or missing since is
  * refused by name, never read into a search that would then report wrong counts.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParamValues } from '../../spec/spec.ts';
+import { CheckpointError, hasCheckpoint, readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { StateLog } from './stateLog.ts';
 
-const VERSION = 3;
+export const VERSION = 3;
 
 /** What a checkpoint says about the run it belongs to, checked again on resume. */
 export interface CheckpointIdentity {
@@ -59,23 +59,15 @@ export interface Checkpoints {
   readonly resumeFrom?: CheckpointState;
 }
 
-/** The checkpoint's data does not belong to this run, or is damaged (a user error). */
-export class CheckpointError extends Error {}
+export { CheckpointError, hasCheckpoint };
 
-const FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin', 'meta.json'] as const;
 const DATA_FILES = ['seen.bin', 'parents.bin', 'steps.bin', 'level.bin'] as const;
 type DataFile = (typeof DATA_FILES)[number];
-
-function sha256(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /** What a search hands over to be saved: everything but what the target adds. */
 export type SavedSearch = Omit<CheckpointState, 'identity' | 'rules'>;
 
 export function writeCheckpoint(target: CheckpointTarget, c: SavedSearch): void {
-  const dir = target.directory;
-  mkdirSync(dir, { recursive: true });
   const { parents, steps } = c.log.snapshot();
   const meta = {
     version: VERSION,
@@ -97,16 +89,7 @@ export function writeCheckpoint(target: CheckpointTarget, c: SavedSearch): void 
     'steps.bin': bytesOf(steps),
     'level.bin': c.level,
   };
-  const files = Object.fromEntries(DATA_FILES.map((f) => [f, { bytes: bins[f].byteLength, sha256: sha256(bins[f]) }]));
-  const manifest = { ...meta, files };
-  const data: Record<(typeof FILES)[number], Uint8Array | string> = { ...bins, 'meta.json': JSON.stringify({ ...manifest, sha256: sha256(JSON.stringify(manifest)) }) };
-  for (const f of FILES) writeFileSync(join(dir, `${f}.tmp`), data[f]);
-  // meta.json goes last: a checkpoint is complete when its meta.json names the same run.
-  for (const f of FILES) renameSync(join(dir, `${f}.tmp`), join(dir, f));
-}
-
-export function hasCheckpoint(dir: string): boolean {
-  return existsSync(join(dir, 'meta.json'));
+  writeCheckpointFiles(target.directory, bins, meta);
 }
 
 /** How far the checkpoint in `dir` goes (its manifest's depth and states), or null when there is none to read. */
@@ -120,9 +103,10 @@ export function checkpointExtent(dir: string): { readonly depth: number; readonl
 }
 
 export function readCheckpoint(dir: string, expected: CheckpointIdentity): CheckpointState {
-  if (!hasCheckpoint(dir)) throw new CheckpointError(`${dir} holds no checkpoint (no meta.json); write one with kmc check --checkpoint ${dir}`);
-  let meta: {
+  const meta = readManifest<{
     version: number;
+    engine?: string;
+    owners?: number;
     identity: CheckpointIdentity;
     rules: string;
     seenSize: number;
@@ -134,33 +118,13 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
     witnessesReached: number[];
     enabledCount: number[];
     firedCount: number[];
-    files: Record<DataFile, { bytes: number; sha256: string }>;
-    sha256: string;
-  };
-  try {
-    meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
-  } catch (e) {
-    throw new CheckpointError(`the checkpoint in ${dir} is damaged: meta.json: ${(e as Error).message}`);
-  }
-  if (meta.version !== VERSION) throw new CheckpointError(`the checkpoint in ${dir} has format ${meta.version}; this kmc reads format ${VERSION}. Start afresh without --resume`);
-  const { sha256: said, ...manifest } = meta;
-  if (said !== sha256(JSON.stringify(manifest))) throw new CheckpointError(`the checkpoint in ${dir} is damaged: meta.json was changed after it was written (its checksum differs). Start afresh without --resume`);
+  }>(dir, VERSION);
+  if (meta.engine === 'owners') throw new CheckpointError(`the checkpoint in ${dir} was written by a search partitioned among ${meta.owners} owners: resume it with --owners ${meta.owners}`);
   const differs = identityDifference(meta.identity, expected);
   if (differs !== null) {
     throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and --symmetry, or start afresh.`);
   }
-  const read = (f: DataFile): Buffer => {
-    const path = join(dir, f);
-    const expectedFile = meta.files[f];
-    if (!existsSync(path)) throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} is missing. Start afresh without --resume`);
-    const size = statSync(path).size;
-    if (size !== expectedFile.bytes) {
-      throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} has ${size} bytes, its manifest says ${expectedFile.bytes} (${size < expectedFile.bytes ? 'cut short' : 'grown'} since it was written). Start afresh without --resume`);
-    }
-    const b = readFileSync(path);
-    if (sha256(b) !== expectedFile.sha256) throw new CheckpointError(`the checkpoint in ${dir} is damaged: ${f} was changed after it was written (its SHA-256 differs from its manifest). Start afresh without --resume`);
-    return b;
-  };
+  const read = (f: DataFile): Buffer => readCheckpointFile(dir, meta.files, f);
   const words = (f: DataFile) => {
     const b = read(f);
     return new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -185,7 +149,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
   };
 }
 
-function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity): string | null {
+export function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity): string | null {
   if (a.spec !== b.spec) return `it is a check of ${a.spec}, not ${b.spec}`;
   const pa = JSON.stringify(sorted(a.params));
   const pb = JSON.stringify(sorted(b.params));

@@ -27,6 +27,8 @@ export function localOwners<S>(count: number, expanderFor: () => Expander<S>, de
     cut: async (stop) => o.cut(stop),
     coverage: async () => o.coverage(),
     linkOf: async (hi, lo) => o.linkOf(hi, lo),
+    snapshot: async () => o.snapshot(),
+    restoreSnapshot: async (snapshot) => o.restoreSnapshot(snapshot),
     close: async () => {},
   }));
   return { links, close: async () => {} };

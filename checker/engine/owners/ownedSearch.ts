@@ -19,7 +19,15 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { NO_PARENT, StateLog } from '../stateLog.ts';
 import { receiveSpecError } from '../parallel/protocol.ts';
 import { isPacked } from '../state/packed.ts';
+import type { CheckpointTarget } from '../checkpoint.ts';
+import { type OwnerCheckpoint, writeOwnerCheckpoint } from './ownerCheckpoint.ts';
 import { type AbsorbReport, type DriverCommit, type InitialState, type OwnerGroup, type OwnerLink, OwnerLost, type Stop, allOf, earlier, KEY_SPAN, ownerOf } from './ownerProtocol.ts';
+
+/** Checkpoints on this machine's disk: where to write them, and one to resume from (owners in this process or its threads). */
+export interface OwnerCheckpoints {
+  readonly write?: CheckpointTarget;
+  readonly resume?: OwnerCheckpoint;
+}
 
 /** How often a phase of owners working apart looks for a limit or a signal. */
 const STOP_POLL_MS = 100;
@@ -45,6 +53,7 @@ export async function ownedBreadthFirst<S>(
   ownerCount: number,
   ownersFor: () => Promise<OwnerGroup>,
   resumed = false,
+  disk: OwnerCheckpoints = {},
 ): Promise<SearchOutcome> {
   let group: OwnerGroup = { links: [], close: async () => {} };
   let owners: readonly OwnerLink[] = [];
@@ -88,7 +97,12 @@ export async function ownedBreadthFirst<S>(
     },
   });
 
+  /** When the last checkpoint on disk was written, and the depth it holds. */
+  let savedAt = limits.seconds;
+  let savedDepth = -1;
+
   try {
+    if (disk.resume) return await resumeFromDisk(disk.resume);
     if (!resumed) return await search();
     group = await ownersFor();
     owners = group.links;
@@ -145,6 +159,24 @@ export async function ownedBreadthFirst<S>(
     return await levels(levelSize);
   }
 
+  async function resumeFromDisk(saved: OwnerCheckpoint): Promise<SearchOutcome> {
+    group = await ownersFor();
+    owners = group.links;
+    await allOf(owners.map((o, t) => o.restoreSnapshot!(saved.snapshots[t]!)));
+    savedDepth = saved.commit.depth;
+    return await levels(resumeFrom(saved.commit));
+  }
+
+  /** At a level boundary: a checkpoint on disk, when one is due (or `now`, as a stopped run ends). */
+  async function save(levelSize: number, now: boolean): Promise<void> {
+    const target = disk.write;
+    if (target === undefined || savedDepth === depth || (!now && limits.seconds - savedAt < target.everySeconds)) return;
+    const snapshots = await allOf(owners.map((o) => o.snapshot!()));
+    writeOwnerCheckpoint(target, commitOf(levelSize), snapshots);
+    savedAt = limits.seconds;
+    savedDepth = depth;
+  }
+
   /** Every level from the one of `levelSize` states on, each again from the last commit after a lost owner. */
   async function levels(levelSize: number): Promise<SearchOutcome> {
     let recoveries = 0;
@@ -156,6 +188,7 @@ export async function ownedBreadthFirst<S>(
       } catch (e) {
         if (e instanceof StopRequested) {
           keep = true;
+          await save(levelSize, true);
           return await ended({ kind: 'incomplete', reason: e.reason });
         }
         if (!(e instanceof OwnerLost) || group.recover === undefined || ++recoveries > MAX_RECOVERIES) throw e;
@@ -167,6 +200,7 @@ export async function ownedBreadthFirst<S>(
       if (next === 0) break;
       levelSize = next;
       const reason = exceeded();
+      await save(levelSize, reason !== null);
       if (reason !== null) {
         keep = true;
         return await ended({ kind: 'incomplete', reason });

@@ -46,8 +46,10 @@ export class Owner<S> {
   private levelCount = 0;
   /** Successors generated per state of the level. */
   private generatedBy = new Uint32Array(0);
+  /** Coverage when the level under way started (a level under way is not in a snapshot). */
   private enabledAtLevel: Float64Array;
   private firedAtLevel: Float64Array;
+  private expanding = false;
   // The next level as it comes in: per candidate kept, its key, step, parent and own fingerprints, bytes.
   private pending = new FingerprintIndex();
   private pendingKeys = new Float64Array(PENDING_START);
@@ -123,6 +125,7 @@ export class Owner<S> {
     const { expander, layout, setup, slot } = this;
     this.enabledAtLevel.set(expander.enabledCount);
     this.firedAtLevel.set(expander.firedCount);
+    this.expanding = true;
     const sent = new Array<number>(setup.owners).fill(0);
     let bytesSent = 0;
     const flush = (to: number, all: boolean): void => {
@@ -216,6 +219,7 @@ export class Owner<S> {
   /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
   abandonLevel(): void {
     this.sentBefore.clear(); // what this level sent is dropped by its receivers
+    this.expanding = false;
     this.expander.enabledCount.set(this.enabledAtLevel);
     this.expander.firedCount.set(this.firedAtLevel);
     this.resetPending();
@@ -273,6 +277,7 @@ export class Owner<S> {
     const { slot } = this;
     const n = this.order.length;
     if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
+    this.expanding = false;
     this.newLevel(n, ranks);
     for (let k = 0; k < n; k++) {
       const c = this.order[k]!;
@@ -330,6 +335,64 @@ export class Owner<S> {
         const w = (head + k * stride) >> 2;
         this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, words[w + 5]!, d, head + k * stride + DELTA_WORDS * 4);
       }
+    }
+  }
+
+  /**
+   * Everything this owner holds at the last level boundary, for a checkpoint on disk (ownerCheckpoint.ts):
+   * [held, level, width, actions] (words), enabled and fired (doubles), per state held its hi, lo and
+   * record (words, by record), then the level: ranks, and bytes `width` apart.
+   */
+  snapshot(): Uint8Array {
+    const { width, levelCount: n } = this;
+    const actions = this.expander.actions.length;
+    const heldCount = this.held.size;
+    const head = 16 + 16 * actions;
+    const statesAt = head + heldCount * 24;
+    const levelAt = statesAt + n * 4;
+    const out = new Uint8Array(levelAt + n * width);
+    const words = new Uint32Array(out.buffer, 0, levelAt >> 2);
+    words.set([heldCount, n, width, actions]);
+    const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
+    new Float64Array(out.buffer, 16, 2 * actions).set([...enabled, ...fired]);
+    const rec = this.records.view();
+    this.held.forEach((hi, lo, id) => {
+      const w = (head >> 2) + id * 6;
+      words[w] = hi;
+      words[w + 1] = lo;
+      words.set(rec.subarray(id * RECORD_WORDS, (id + 1) * RECORD_WORDS), w + 2);
+    });
+    words.set(this.levelRanks.subarray(0, n), statesAt >> 2);
+    for (let k = 0; k < n; k++) out.set(this.level.subarray(k * this.slot, k * this.slot + width), levelAt + k * width);
+    return out;
+  }
+
+  /** This owner as it was when `snapshot` was taken. */
+  restoreSnapshot(snapshot: Uint8Array): void {
+    const b = new Uint8Array(snapshot); // aligned
+    const words = new Uint32Array(b.buffer, 0, b.length >> 2);
+    const [heldCount, n, width, actions] = words as unknown as [number, number, number, number];
+    if (width !== this.width || actions !== this.expander.actions.length) throw new Error(`owner ${this.setup.index}: a snapshot of another model (state width ${width}, ${actions} actions)`);
+    this.sentBefore.clear();
+    this.resetPending();
+    const counts = new Float64Array(b.buffer, 16, 2 * actions);
+    this.expander.enabledCount.set(counts.subarray(0, actions));
+    this.expander.firedCount.set(counts.subarray(actions));
+    const head = 16 + 16 * actions;
+    const statesAt = head + heldCount * 24;
+    const levelAt = statesAt + n * 4;
+    // The level's states are the last records (`admit` adds them): the others go in first, by record.
+    this.held = new FingerprintIndex(heldCount);
+    this.records = new GrowableU32();
+    for (let id = 0; id < heldCount - n; id++) {
+      const w = (head >> 2) + id * 6;
+      this.held.insert(words[w]!, words[w + 1]!, id);
+      for (let k = 2; k < 6; k++) this.records.push(words[w + k]!);
+    }
+    this.newLevel(n, Uint32Array.from(words.subarray(statesAt >> 2, (statesAt >> 2) + n)));
+    for (let k = 0; k < n; k++) {
+      const w = (head >> 2) + (heldCount - n + k) * 6;
+      this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, words[w + 5]!, b, levelAt + k * width);
     }
   }
 
@@ -493,6 +556,14 @@ export class Owner<S> {
     this.pendingCount = 0;
     this.received = 0;
   }
+}
+
+/** The level's states in a snapshot (Owner.snapshot), `width` bytes each. */
+export function levelOfSnapshot(snapshot: Uint8Array): Uint8Array {
+  const head = new Uint32Array(snapshot.buffer.slice(snapshot.byteOffset, snapshot.byteOffset + 16));
+  const [heldCount, n, width, actions] = head as unknown as [number, number, number, number];
+  const levelAt = 16 + 16 * actions + heldCount * 24 + n * 4;
+  return snapshot.subarray(levelAt, levelAt + n * width);
 }
 
 function indices(reached: Uint8Array): number[] {

@@ -31,7 +31,7 @@ const SLICE_MS = 50;
 /** A request of the driver, and the answer. */
 export interface OwnerRequest {
   readonly id: number;
-  readonly op: 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'coverage' | 'link';
+  readonly op: 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'coverage' | 'link' | 'snapshot' | 'restoreSnapshot';
   readonly args: unknown[];
 }
 export type OwnerAnswer = { readonly id: number; readonly result: unknown } | { readonly id: number; readonly error: string };
@@ -80,6 +80,11 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
     cut: (stop: Stop) => owner.cut(stop),
     coverage: () => owner.coverage(),
     link: (hi: number, lo: number) => owner.linkOf(hi, lo),
+    snapshot: () => owner.snapshot(),
+    restoreSnapshot: (snapshot: Uint8Array) => {
+      owner.restoreSnapshot(snapshot);
+      return owner.heldBuffer;
+    },
   };
   port.on('message', (m: OwnerRequest | 'close') => {
     if (m === 'close') {

@@ -61,6 +61,8 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
       cut: (stop) => call('cut', stop),
       coverage: () => call('coverage'),
       linkOf: (hi, lo) => call('link', hi, lo),
+      snapshot: () => call('snapshot'),
+      restoreSnapshot: async (snapshot) => void (heldTables[index] = await call<SharedArrayBuffer>('restoreSnapshot', snapshot)),
       close: async () => {
         worker.postMessage('close');
         await worker.terminate();

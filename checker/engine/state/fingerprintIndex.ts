@@ -51,6 +51,12 @@ export class FingerprintIndex {
     }
   }
 
+  /** Calls `each` with every fingerprint and its id, in no particular order. */
+  forEach(each: (hi: number, lo: number, id: number) => void): void {
+    const slots = this.slots;
+    for (let at = 0; at < slots.length; at += STRIDE) if (slots[at + 2] !== 0) each(slots[at]!, slots[at + 1]!, slots[at + 2]! - 1);
+  }
+
   /** Empties the index, keeping its capacity. */
   clear(): void {
     this.slots.fill(0);
