@@ -15,6 +15,7 @@ import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
 import { copyByWords, copyState } from '../../../spec/layout/bytes.ts';
 import { keyOrder } from './keyOrder.ts';
+import { HELD_WORDS, readSnapshot, writeSnapshot } from './ownerSnapshot.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
 
 const STEP_SPAN = MAX_ORDINAL + 1;
@@ -110,9 +111,7 @@ export class Owner<S> {
 
   /** Expands this owner's whole part of the level at once (an owner in the driver's process). */
   expand(): ExpandReport {
-    const expansion = this.startExpanding();
-    while (!expansion.step(Infinity));
-    return expansion.report();
+    return whole(this.startExpanding());
   }
 
   /**
@@ -121,7 +120,7 @@ export class Owner<S> {
    * slices. The next level's candidates may come in from other owners before this one starts: nothing
    * about them is reset here.
    */
-  startExpanding(): { step(untilMs: number): boolean; report(): ExpandReport } {
+  startExpanding(): Sliced<ExpandReport> {
     const { expander, layout, setup, slot } = this;
     this.enabledAtLevel.set(expander.enabledCount);
     this.firedAtLevel.set(expander.firedCount);
@@ -241,49 +240,76 @@ export class Owner<S> {
 
   /** Checks the properties on the level's new states, least key first, up to the first that breaks one. */
   absorb(): AbsorbReport {
+    return whole(this.startAbsorbing());
+  }
+
+  /**
+   * `absorb` a slice at a time (`step` returns once its time is up, true at the end), so a worker process
+   * answers its heartbeats while it checks a share of a level that takes minutes.
+   */
+  startAbsorbing(): Sliced<AbsorbReport> {
     const { expander, layout, slot } = this;
     this.order = keyOrder(this.pendingKeys, this.pendingCount);
+    const order = this.order;
     const reached = new Uint8Array(expander.witnesses.length);
     const newStates = new Array<number>(expander.actions.length).fill(0);
     let stop: Stop | null = null;
-    for (const c of this.order) {
-      const s = layout.wrapAt(this.pendingBytes, c * slot) as S;
-      const key = this.pendingKeys[c]!;
-      const action = Math.floor(this.pendingSteps[c]! / STEP_SPAN);
-      const parentRank = Math.floor(key / KEY_SPAN);
-      const i = key - parentRank * KEY_SPAN;
-      newStates[action]!++;
-      let bad: number;
-      try {
-        bad = expander.firstViolation(s);
-        expander.markWitnesses(s, reached);
-      } catch (e) {
-        if (!(e instanceof SpecError)) throw e;
-        stop = this.stopAt(parentRank, i, 'error', i + 1, action, 'logged', -1, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1, e);
-        break;
+    let k = 0;
+    const step = (untilMs: number): boolean => {
+      for (let done = 0; k < order.length && stop === null; k++, done++) {
+        if ((done & 255) === 255 && performance.now() >= untilMs) return false;
+        const c = order[k]!;
+        const s = layout.wrapAt(this.pendingBytes, c * slot) as S;
+        const key = this.pendingKeys[c]!;
+        const action = Math.floor(this.pendingSteps[c]! / STEP_SPAN);
+        const parentRank = Math.floor(key / KEY_SPAN);
+        const i = key - parentRank * KEY_SPAN;
+        newStates[action]!++;
+        let bad: number;
+        try {
+          bad = expander.firstViolation(s);
+          expander.markWitnesses(s, reached);
+        } catch (e) {
+          if (!(e instanceof SpecError)) throw e;
+          stop = this.stopAt(parentRank, i, 'error', i + 1, action, 'logged', -1, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1, e);
+          break;
+        }
+        if (bad >= 0) stop = this.stopAt(parentRank, i, 'violation', i + 1, action, 'queued', bad, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1);
       }
-      if (bad >= 0) {
-        stop = this.stopAt(parentRank, i, 'violation', i + 1, action, 'queued', bad, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), -1);
-        break;
-      }
-    }
-    const keys = new Float64Array(this.pendingCount);
-    for (let k = 0; k < keys.length; k++) keys[k] = this.pendingKeys[this.order[k]!]!;
-    return { count: this.pendingCount, keys, newStates, witnesses: indices(reached), stop, bytes: this.bytes };
+      return true;
+    };
+    const report = (): AbsorbReport => {
+      const keys = new Float64Array(this.pendingCount);
+      for (let j = 0; j < keys.length; j++) keys[j] = this.pendingKeys[order[j]!]!;
+      return { count: this.pendingCount, keys, newStates, witnesses: indices(reached), stop, bytes: this.bytes };
+    };
+    return { step, report };
   }
 
   /** The new states, in key order, become this owner's part of the next level, with these ranks. */
   rank(ranks: Uint32Array): void {
+    whole(this.startRanking(ranks));
+  }
+
+  /** `rank` a slice at a time (see `startAbsorbing`). */
+  startRanking(ranks: Uint32Array): Sliced<void> {
     const { slot } = this;
-    const n = this.order.length;
+    const order = this.order;
+    const n = order.length;
     if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
     this.expanding = false;
     this.newLevel(n, ranks);
-    for (let k = 0; k < n; k++) {
-      const c = this.order[k]!;
-      this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * slot);
-    }
-    this.resetPending();
+    let k = 0;
+    const step = (untilMs: number): boolean => {
+      for (let done = 0; k < n; k++, done++) {
+        if ((done & 1023) === 1023 && performance.now() >= untilMs) return false;
+        const c = order[k]!;
+        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * slot);
+      }
+      this.resetPending();
+      return true;
+    };
+    return { step, report: () => {} };
   }
 
   /**
@@ -338,61 +364,45 @@ export class Owner<S> {
     }
   }
 
-  /**
-   * Everything this owner holds at the last level boundary, for a checkpoint on disk (ownerCheckpoint.ts):
-   * [held, level, width, actions] (words), enabled and fired (doubles), per state held its hi, lo and
-   * record (words, by record), then the level: ranks, and bytes `width` apart.
-   */
+  /** Everything this owner holds at the last level boundary (ownerSnapshot.ts), for a checkpoint on disk. */
   snapshot(): Uint8Array {
     const { width, levelCount: n } = this;
-    const actions = this.expander.actions.length;
     const heldCount = this.held.size;
-    const head = 16 + 16 * actions;
-    const statesAt = head + heldCount * 24;
-    const levelAt = statesAt + n * 4;
-    const out = new Uint8Array(levelAt + n * width);
-    const words = new Uint32Array(out.buffer, 0, levelAt >> 2);
-    words.set([heldCount, n, width, actions]);
-    const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
-    new Float64Array(out.buffer, 16, 2 * actions).set([...enabled, ...fired]);
+    const held = new Uint32Array(heldCount * HELD_WORDS);
     const rec = this.records.view();
     this.held.forEach((hi, lo, id) => {
-      const w = (head >> 2) + id * 6;
-      words[w] = hi;
-      words[w + 1] = lo;
-      words.set(rec.subarray(id * RECORD_WORDS, (id + 1) * RECORD_WORDS), w + 2);
+      held[id * HELD_WORDS] = hi;
+      held[id * HELD_WORDS + 1] = lo;
+      held.set(rec.subarray(id * RECORD_WORDS, (id + 1) * RECORD_WORDS), id * HELD_WORDS + 2);
     });
-    words.set(this.levelRanks.subarray(0, n), statesAt >> 2);
-    for (let k = 0; k < n; k++) out.set(this.level.subarray(k * this.slot, k * this.slot + width), levelAt + k * width);
-    return out;
+    const level = new Uint8Array(n * width);
+    for (let k = 0; k < n; k++) level.set(this.level.subarray(k * this.slot, k * this.slot + width), k * width);
+    const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
+    return writeSnapshot({ width, enabled, fired, held, ranks: this.levelRanks.subarray(0, n), level });
   }
 
   /** This owner as it was when `snapshot` was taken. */
   restoreSnapshot(snapshot: Uint8Array): void {
-    const b = new Uint8Array(snapshot); // aligned
-    const words = new Uint32Array(b.buffer, 0, b.length >> 2);
-    const [heldCount, n, width, actions] = words as unknown as [number, number, number, number];
-    if (width !== this.width || actions !== this.expander.actions.length) throw new Error(`owner ${this.setup.index}: a snapshot of another model (state width ${width}, ${actions} actions)`);
+    const { width, enabled, fired, held, ranks, level } = readSnapshot(snapshot);
+    if (width !== this.width || enabled.length !== this.expander.actions.length) throw new Error(`owner ${this.setup.index}: a snapshot of another model (state width ${width}, ${enabled.length} actions)`);
     this.sentBefore.clear();
     this.resetPending();
-    const counts = new Float64Array(b.buffer, 16, 2 * actions);
-    this.expander.enabledCount.set(counts.subarray(0, actions));
-    this.expander.firedCount.set(counts.subarray(actions));
-    const head = 16 + 16 * actions;
-    const statesAt = head + heldCount * 24;
-    const levelAt = statesAt + n * 4;
+    this.expander.enabledCount.set(enabled);
+    this.expander.firedCount.set(fired);
+    const count = held.length / HELD_WORDS;
+    const n = ranks.length;
     // The level's states are the last records (`admit` adds them): the others go in first, by record.
-    this.held = new FingerprintIndex(heldCount);
+    this.held = new FingerprintIndex(count);
     this.records = new GrowableU32();
-    for (let id = 0; id < heldCount - n; id++) {
-      const w = (head >> 2) + id * 6;
-      this.held.insert(words[w]!, words[w + 1]!, id);
-      for (let k = 2; k < 6; k++) this.records.push(words[w + k]!);
+    for (let id = 0; id < count - n; id++) {
+      const w = id * HELD_WORDS;
+      this.held.insert(held[w]!, held[w + 1]!, id);
+      for (let k = 2; k < HELD_WORDS; k++) this.records.push(held[w + k]!);
     }
-    this.newLevel(n, Uint32Array.from(words.subarray(statesAt >> 2, (statesAt >> 2) + n)));
+    this.newLevel(n, Uint32Array.from(ranks));
     for (let k = 0; k < n; k++) {
-      const w = (head >> 2) + (heldCount - n + k) * 6;
-      this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, words[w + 5]!, b, levelAt + k * width);
+      const w = (count - n + k) * HELD_WORDS;
+      this.admit(k, held[w]!, held[w + 1]!, held[w + 2]!, held[w + 3]!, held[w + 4]!, held[w + 5]!, level, k * width);
     }
   }
 
@@ -558,12 +568,15 @@ export class Owner<S> {
   }
 }
 
-/** The level's states in a snapshot (Owner.snapshot), `width` bytes each. */
-export function levelOfSnapshot(snapshot: Uint8Array): Uint8Array {
-  const head = new Uint32Array(snapshot.buffer.slice(snapshot.byteOffset, snapshot.byteOffset + 16));
-  const [heldCount, n, width, actions] = head as unknown as [number, number, number, number];
-  const levelAt = 16 + 16 * actions + heldCount * 24 + n * 4;
-  return snapshot.subarray(levelAt, levelAt + n * width);
+/** Work done a slice at a time: `step(untilMs)` returns false when its time is up, true once all is done. */
+export interface Sliced<R> {
+  step(untilMs: number): boolean;
+  report(): R;
+}
+
+function whole<R>(work: Sliced<R>): R {
+  while (!work.step(Infinity));
+  return work.report();
 }
 
 function indices(reached: Uint8Array): number[] {
