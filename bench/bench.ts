@@ -116,7 +116,9 @@ function runWith(args: readonly string[], extra: readonly string[]): Figures {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', quick sizes' : ''}`);
-console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up'].join(' | '));
+console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up', `bytes/state (${cores} workers)`, 'vs one'].join(' | '));
+/** The one-worker figures of each case run, for the side-by-side ratios after the table. */
+const oneWorker = new Map<string, Figures>();
 /** The all-cores figures of each case run, so a later comparison reuses them instead of searching again. */
 const allCores = new Map<string, Figures>();
 for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
@@ -126,6 +128,7 @@ for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
   const one = c.allCoresOnly && many0 !== null ? many0 : run(args, 1, c.oneWorkerOptions);
   const many = many0 ?? one;
   allCores.set(c.name, many);
+  oneWorker.set(c.name, one);
   if (many.distinct !== one.distinct || many.generated !== one.generated) {
     throw new Error(`${c.name}: ${cores} workers gave different counts (${many.distinct}/${many.generated} vs ${one.distinct}/${one.generated})`);
   }
@@ -149,8 +152,22 @@ for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
       fmt((one.spilledBytes ?? 0) / 2 ** 20),
       many === one ? '—' : many.seconds.toFixed(1),
       many === one ? '—' : `${(one.seconds / many.seconds).toFixed(2)}×`,
+      many === one ? '—' : fmt(many.bytesPerState),
+      many === one || one.bytesPerState === 0 ? '—' : `${(many.bytesPerState / one.bytesPerState).toFixed(2)}×`,
     ].join(' | '),
   );
+}
+
+// The same state space through different representations, in this run, one worker each.
+const sideBySide: readonly [string, string, string][] = [
+  ['TwoPhase: Immutable.js against its layout', 'twophase rm=8 (Immutable.js)', 'twophase rm=8 (layout)'],
+  ['TwoPhase: its layout against the model packed by hand', 'twophase rm=8 (layout)', 'twophase-packed rm=8'],
+  ['KRaft: Immutable.js against its layout', 'kraft-bench (Immutable.js)', 'kraft-bench'],
+];
+for (const [what, slower, faster] of sideBySide) {
+  const a = oneWorker.get(slower);
+  const b = oneWorker.get(faster);
+  if (a && b) console.log(`${what}: ${a.seconds.toFixed(1)} s against ${b.seconds.toFixed(1)} s, ${(a.seconds / b.seconds).toFixed(2)}× the time`);
 }
 
 // TLC beside the bundled TwoPhase, same size, same machine, same run.

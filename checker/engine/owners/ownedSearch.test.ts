@@ -75,6 +75,14 @@ test('--max-states N: exactly N states, and the counts, coverage and verdict of 
   }
 });
 
+test('with --symmetry: the representatives, counts and counterexample of one thread', async () => {
+  const reduced = await sameForEveryOwnerCount('rm=5 --symmetry', () => twoPhase.build({ rm: 5, bug: 'none' }) as Model<unknown>, { symmetry: true });
+  const bad = await sameForEveryOwnerCount('rm=4 tmCommitEarly --symmetry', () => twoPhase.build({ rm: 4, bug: 'tmCommitEarly' }) as Model<unknown>, { symmetry: true });
+  assert.equal(reduced.status, 'holds');
+  assert.ok(reduced.stats.distinct < 8832, `${reduced.stats.distinct} states under symmetry`);
+  assert.equal(bad.status, 'violation');
+});
+
 test('a property or an action that throws ends the partitioned search where it ends in one thread', async () => {
   const p = await sameForEveryOwnerCount('property throws', () => propertyThrows.build({ rm: 5 }) as Model<unknown>);
   const a = await sameForEveryOwnerCount('action throws', () => actionThrows.build({ rm: 5 }) as Model<unknown>);
