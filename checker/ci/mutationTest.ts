@@ -12,7 +12,7 @@ import type { CheckReport } from '../run/report.ts';
 import type { Job, JobResult } from './job.ts';
 import { describeMutation, mutationsOf, type Mutation } from './mutate.ts';
 import type { CheckOutcome } from './outcome.ts';
-import { runJobs } from './pool.ts';
+import { type ClusterTarget, runJobs } from './pool.ts';
 import { jobOf } from './runSuite.ts';
 import type { SuiteCheck } from './suite.ts';
 
@@ -75,7 +75,7 @@ interface Subject {
 export async function mutationTest(
   outcomes: readonly CheckOutcome[],
   budget: MutationBudget,
-  opts: { lanes: number; shouldStop?: () => boolean; onProgress?: (done: number, total: number) => void },
+  opts: { lanes: number; cluster?: ClusterTarget; shouldStop?: () => boolean; onProgress?: (done: number, total: number) => void },
 ): Promise<MutationReport> {
   const started = performance.now();
   const deadline = started + budget.totalSeconds * 1000;
@@ -96,12 +96,8 @@ export async function mutationTest(
   const first = subjects.flatMap((s) => s.mutations.map((m) => ({ s, m })));
   const firstJobs = first.map(({ s, m }) => mutantJob(s, m, budget));
   let done = 0;
-  const { results: firstResults } = await runJobs(firstJobs, {
-    lanes: opts.lanes,
-    canStart: () => !outOfTime(),
-    shouldStop: outOfTime,
-    onResult: () => opts.onProgress?.(++done, firstJobs.length),
-  });
+  const pool = { lanes: opts.lanes, cluster: opts.cluster, canStart: () => !outOfTime(), shouldStop: outOfTime };
+  const { results: firstResults } = await runJobs(firstJobs, { ...pool, onResult: () => opts.onProgress?.(++done, firstJobs.length) });
   const mutants: MutantResult[] = first.map(({ s, m }, i) => ({ check: s.check.name, mutation: m, label: describeMutation(m), fate: fateOf(firstResults[i], s.check) }));
 
   // Pass 2: each invariant against each mutant some other property killed first. Invariants nothing has
@@ -127,11 +123,7 @@ export async function mutationTest(
         .map((m) => ({ inv, m })),
     );
   const secondJobs = second.map(({ inv, m }) => ({ ...mutantJob(inv.s, m, budget), onlyProperty: inv.name }));
-  const { results: secondResults } = await runJobs(secondJobs, {
-    lanes: opts.lanes,
-    canStart: () => !outOfTime(),
-    shouldStop: outOfTime,
-  });
+  const { results: secondResults } = await runJobs(secondJobs, pool);
   const secondFate = new Map(second.map(({ inv, m }, i) => [key(inv.s.check.name, m, inv.name), fateOf(secondResults[i], inv.s.check)]));
 
   const invariantResults: InvariantResult[] = invariants.map((inv) => {

@@ -13,6 +13,7 @@ import { ciExitCode, type CiResult, type ShardInfo } from './gate.ts';
 import { loadSuite } from './loadSuite.ts';
 import { mutationTest, type MutationBudget } from './mutationTest.ts';
 import type { CheckOutcome } from './outcome.ts';
+import type { ClusterTarget } from './pool.ts';
 import { runSuite } from './runSuite.ts';
 import { runSuiteDiff, type DiffOutcome } from './diffEntry.ts';
 import type { Suite } from './suite.ts';
@@ -21,6 +22,8 @@ export interface CiRequest {
   readonly suitePath: string;
   /** Checks at once; default the machine's cores. */
   readonly lanes?: number;
+  /** Run the checks and mutants on `kmc worker` processes instead (design diffs stay on this machine). */
+  readonly cluster?: ClusterTarget;
   /** Run only these checks (names, `*` matches any text). */
   readonly only?: readonly string[];
   /** Run the I-th of N deterministic slices of the suite (checks I, I+N, I+2N, … in suite order; I from 1). */
@@ -46,6 +49,7 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
   const run = await runSuite(suite, {
     costOf: (c) => baseline?.checks[c.name]?.distinct,
     ...(req.lanes !== undefined ? { lanes: req.lanes } : {}),
+    ...(req.cluster ? { cluster: req.cluster } : {}),
     ...(req.shouldStop ? { shouldStop: req.shouldStop } : {}),
     ...(req.onOutcome ? { onOutcome: req.onOutcome } : {}),
   });
@@ -73,6 +77,7 @@ export async function runCi(req: CiRequest): Promise<CiResult> {
   const mutation = req.mutate
     ? await mutationTest(run.outcomes, req.mutate, {
         lanes: req.lanes ?? availableParallelism(),
+        ...(req.cluster ? { cluster: req.cluster } : {}),
         ...(req.shouldStop ? { shouldStop: req.shouldStop } : {}),
         ...(req.onMutationProgress ? { onProgress: req.onMutationProgress } : {}),
       })

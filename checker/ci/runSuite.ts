@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { Job } from './job.ts';
 import { classify, failedToRun, notRun, skippedOutcome, type CheckOutcome } from './outcome.ts';
-import { runJobs } from './pool.ts';
+import { type ClusterTarget, runJobs } from './pool.ts';
 import type { Suite, SuiteCheck } from './suite.ts';
 
 export interface RunOptions {
@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly costOf?: (check: SuiteCheck) => number | undefined;
   /** See `PoolOptions.workerDelayMs`. */
   readonly workerDelayMs?: number;
+  /** Run the checks on `kmc worker` processes (`lanes` and `workerDelayMs` are then this machine's, unused). */
+  readonly cluster?: ClusterTarget;
 }
 
 export interface SuiteRun {
@@ -29,7 +31,7 @@ export interface SuiteRun {
   readonly outcomes: readonly CheckOutcome[];
   /** Wall-clock seconds of the whole run. */
   readonly seconds: number;
-  /** Lanes that ran checks (1 when this thread finished before worker threads were worth starting). */
+  /** Lanes that ran checks (1 when this thread finished before worker threads were worth starting; on a cluster, the workers). */
   readonly lanes: number;
 }
 
@@ -60,6 +62,7 @@ export async function runSuite(suite: Suite, opts: RunOptions = {}): Promise<Sui
   const pool = await runJobs(jobs, {
     lanes,
     ...(opts.workerDelayMs !== undefined ? { workerDelayMs: opts.workerDelayMs } : {}),
+    ...(opts.cluster ? { cluster: opts.cluster } : {}),
     ...(opts.shouldStop ? { shouldStop: opts.shouldStop, canStart: () => !opts.shouldStop!() } : {}),
     onResult: (j, r) => {
       const check = toRun[order[j]!]!;

@@ -124,6 +124,7 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
         waitSeconds: options.clusterWaitSeconds ?? 30,
         silenceSeconds: options.clusterSilenceSeconds ?? 15,
         ...(options.clusterResumeRun !== undefined ? { resumeRun: options.clusterResumeRun } : {}),
+        ...(options.clusterCheckpointStore !== undefined ? { checkpointStore: options.clusterCheckpointStore } : {}),
         ...(note ? { note, onRun: (run: string) => note(`run ${run} on ${cluster}; if this driver stops, go on with --resume-run ${run}`) } : {}),
       }),
     options.clusterResumeRun !== undefined,

@@ -59,6 +59,12 @@ export interface CheckOptions {
   readonly clusterSilenceSeconds?: number;
   /** Go on with this cluster run from its last commit (its driver was stopped). */
   readonly clusterResumeRun?: string;
+  /**
+   * Where a cluster run keeps its checkpoints and commits: `s3://bucket/prefix` (cluster/checkpointStore.ts),
+   * reached by the driver and each worker with its own environment's AWS credentials; by default, the
+   * run's object store in NATS.
+   */
+  readonly clusterCheckpointStore?: string;
   /** Told what happens on the cluster: the run's id, a lost worker, a resumption. */
   readonly onClusterNote?: (line: string) => void;
   readonly onProgress?: (progress: Progress) => void;

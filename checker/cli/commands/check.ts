@@ -6,6 +6,7 @@ import { interruptFlag } from './interrupt.ts';
 import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 import { UserError } from '../../run/userError.ts';
+import { CHECKPOINT_STORE_FORMS, s3Location, s3Url } from '../../engine/cluster/checkpointStore.ts';
 
 export const checkCommand: KmcCommand = {
   command: 'check <spec>',
@@ -27,6 +28,10 @@ export const checkCommand: KmcCommand = {
       .option('owners', { type: 'string', describe: 'Partition the seen states among this many owners by fingerprint (specs with a layout; results identical for every count): objects in this process, or with --cluster, `kmc worker` processes' })
       .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222) through which --owners N worker processes (kmc worker) search' })
       .option('resume-run', { type: 'string', describe: 'With --cluster: go on with this run (its id was printed when it started) from its last commit, with --owners N workers or fewer' })
+      .option('checkpoint-store', {
+        type: 'string',
+        describe: "With --cluster: where the run keeps its checkpoints: nats (the run's object store in NATS, the default) or s3://bucket/prefix, which the driver and each worker reach with their own AWS credentials (AWS_ENDPOINT_URL_S3 for a server of S3's API)",
+      })
       .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the --owners workers to join a --cluster run' })
       .option('worker-timeout', { type: 'string', default: '15', describe: 'Seconds a --cluster worker may send no heartbeat before the run stops (exit 5)' })
       .option('coverage', { type: 'boolean', default: false, describe: 'Print per-action coverage (enabled, fired, new states)' }),
@@ -36,6 +41,7 @@ export const checkCommand: KmcCommand = {
     const ownership = ownersOf(argv.owners, argv.cluster);
     if (argv['resume-run'] !== undefined && ownership.cluster === undefined) throw new UserError(`--resume-run goes with --cluster: it names a run kept by a NATS server.`);
     if (argv['resume-run'] !== undefined && !/^[0-9a-f]{12}$/.test(String(argv['resume-run']))) throw new UserError(`--resume-run takes the 12-character id a cluster run printed when it started (run 0123456789ab on nats://…); got '${String(argv['resume-run'])}'.`);
+    const checkpointStore = checkpointStoreOf(argv['checkpoint-store'], ownership.cluster);
     if (ownership.owners !== undefined && argv.workers !== undefined) throw new UserError(`--workers and --owners do not go together: --owners ${ownership.owners} partitions the search among owners; leave out --workers.`);
     if (memoryBudgetBytes !== undefined && !plan.workersByDefault && (plan.workers ?? 1) > 1) {
       process.stderr.write(`warning: --workers ${plan.workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.\n`);
@@ -81,6 +87,7 @@ export const checkCommand: KmcCommand = {
               clusterWaitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']),
               clusterSilenceSeconds: positiveNumber('worker-timeout', argv['worker-timeout']),
               ...(argv['resume-run'] !== undefined ? { clusterResumeRun: String(argv['resume-run']) } : {}),
+              ...checkpointStore,
               onClusterNote: (line: string) => process.stderr.write(`${line}\n`),
             }
           : {}),
@@ -144,4 +151,15 @@ function ownersOf(rawOwners: unknown, rawCluster: unknown): { owners?: number; c
   const cluster = natsAddress('--cluster', rawCluster);
   if (owners === undefined) throw new UserError(`--cluster ${cluster} needs --owners N: the number of worker processes (kmc worker ${cluster}) the search is partitioned among.`);
   return { owners, cluster };
+}
+
+/** `--checkpoint-store nats|s3://bucket/prefix`, with --cluster: an S3 location in its canonical form, or nothing for the run's object store in NATS. */
+function checkpointStoreOf(raw: unknown, cluster: string | undefined): { clusterCheckpointStore?: string } {
+  if (raw === undefined) return {};
+  const value = String(raw);
+  if (cluster === undefined) throw new UserError(`--checkpoint-store goes with --cluster: it says where the checkpoints of a run on a cluster are kept (a search on this machine writes its own with --checkpoint DIR).`);
+  if (value === 'nats') return {};
+  const location = s3Location(value);
+  if (typeof location === 'string') throw new UserError(`--checkpoint-store ${value} names no place for checkpoints: ${location}. It takes ${CHECKPOINT_STORE_FORMS}.`);
+  return { clusterCheckpointStore: s3Url(location) };
 }

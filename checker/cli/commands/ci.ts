@@ -2,7 +2,7 @@
  * `kmc ci [suite]`: the gate for changes to a protocol design. Runs every check of a suite, compares
  * verdicts with the suite and sizes with the committed baseline, and writes the reports CI systems read.
  * Exit codes: 0 all matched, 1 a verdict differs (or drift without --allow-drift), 2 malformed suite or
- * usage, 3 a spec threw, 4 a budget ran out.
+ * usage, 3 a spec threw, 4 a budget ran out, 5 the --cluster could not run the checks.
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -25,7 +25,7 @@ import { RECORD_FILE, readRunRecord, writeRunRecord } from '../../ci/runRecord.t
 import { runCi, writeCounterexamples } from '../../ci/runCi.ts';
 import { summaryText } from '../../ci/summaryText.ts';
 import { shownPath } from '../../ci/sourceFile.ts';
-import { positiveInt, positiveNumber } from './commonOptions.ts';
+import { natsAddress, positiveInt, positiveNumber } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 
 /** Where `kmc ci` looks for a suite when none is named. */
@@ -33,7 +33,7 @@ export const SUITE_CANDIDATES = ['kmc.suite.yaml', 'kmc.suite.yml', 'kmc.suite.j
 
 export const ciCommand: KmcCommand = {
   command: 'ci [suite]',
-  describe: 'Run a suite of checks against their expected verdicts and baseline (exit 0 all matched, 1 verdict differs or drift, 2 bad suite, 3 spec threw, 4 budget ran out)',
+  describe: 'Run a suite of checks against their expected verdicts and baseline (exit 0 all matched, 1 verdict differs or drift, 2 bad suite, 3 spec threw, 4 budget ran out, 5 cluster failed)',
   builder: (y) =>
     y
       .positional('suite', { type: 'string', describe: `The suite file (YAML or JSON); default: the first of ${SUITE_CANDIDATES.join(', ')}` })
@@ -44,7 +44,12 @@ export const ciCommand: KmcCommand = {
       .option('junit', { type: 'string', describe: 'Write a JUnit XML report to this file' })
       .option('markdown', { type: 'string', describe: 'Write a Markdown summary to this file (also appended to $GITHUB_STEP_SUMMARY when set)' })
       .option('out', { type: 'string', describe: 'Folder for the counterexamples (.itf.json, .txt) of failing checks' })
-      .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once (results are the same for every value)' })
+      .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once on this machine (results are the same for every value; unused with --cluster)' })
+      .option('cluster', {
+        type: 'string',
+        describe: 'A NATS server with JetStream (nats://host:4222): the checks (and mutants) go to kmc worker processes through a work queue; the workers need your specs at the same paths',
+      })
+      .option('cluster-wait', { type: 'string', default: '30', describe: 'Seconds to wait for the first worker of a --cluster run' })
       .option('shard', { type: 'string', describe: `Run slice I of N (I/N, e.g. 2/4): checks I, I+N, I+2N, … of the suite, for a CI matrix; with --out, the slice's result is written there for --merge` })
       .option('merge', { type: 'string', array: true, describe: `Combine the slices of a sharded run (their --out folders, each holding ${RECORD_FILE}) into one report and exit code, as if the suite had run at once` })
       .option('only', { type: 'string', array: true, describe: 'Run only the checks with these names (* matches any text; repeatable)' })
@@ -67,6 +72,9 @@ export const ciCommand: KmcCommand = {
     const result = await runCi({
       suitePath,
       lanes: positiveInt('jobs', argv.jobs)!,
+      ...(argv.cluster !== undefined
+        ? { cluster: { url: natsAddress('--cluster', argv.cluster), waitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']) ?? 30 } }
+        : {}),
       ...(argv.only ? { only: (argv.only as unknown[]).map(String) } : {}),
       ...(argv.shard !== undefined ? { shard: parseShard(String(argv.shard)) } : {}),
       ...(argv.baseline !== undefined ? { baselinePath: String(argv.baseline) } : {}),
@@ -112,7 +120,7 @@ function report(result: CiResult, argv: Record<string, unknown>): ExitCode {
 
 /** `kmc ci --merge DIR…`: the slices' results as one run, reported as one run is. */
 function merge(argv: Record<string, unknown>): ExitCode {
-  const runOnly = ['suite', 'shard', 'only', 'update-baseline', 'baseline', 'tolerance', 'mutate', 'spec'].filter((k) => argv[k] !== undefined && argv[k] !== false);
+  const runOnly = ['suite', 'shard', 'only', 'update-baseline', 'baseline', 'tolerance', 'mutate', 'spec', 'cluster'].filter((k) => argv[k] !== undefined && argv[k] !== false);
   if (runOnly.length > 0) {
     throw new UserError(`--merge combines finished slices and runs nothing; it does not take ${runOnly.map((k) => (k === 'suite' ? 'a suite' : `--${k}`)).join(', ')} (give those to each kmc ci --shard I/N run).`);
   }

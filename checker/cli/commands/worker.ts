@@ -6,7 +6,7 @@ import { natsAddress } from './commonOptions.ts';
 
 export const workerCommand: KmcCommand = {
   command: 'worker <cluster>',
-  describe: 'Wait at a NATS server for searches to own part of (kmc check … --cluster <cluster> --owners N), one at a time',
+  describe: 'Wait at a NATS server for work of drivers run with --cluster <cluster> (part of a kmc check … --owners N search, walks of kmc simulate, checks of kmc ci), one run at a time',
   builder: (y) =>
     y
       .positional('cluster', { type: 'string', describe: 'The NATS server with JetStream, e.g. nats://127.0.0.1:4222' })

@@ -1,40 +1,16 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
+import { clusterForFile, clusterTiers, comparable, startNats, startWorkers, stopProcess } from './testCluster.ts';
 
 process.env.FORCE_COLOR = '0';
 const { kmcInProcess } = await import('../../cli/testSupport.ts');
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'dist/checker/cli/bin.mjs');
-const skip = natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false;
+const bin = join(fileURLToPath(new URL('../../..', import.meta.url)), 'dist/checker/cli/bin.mjs');
 /** The slow tier runs the three-server test and a run stopped and resumed; the fast tier the rest. */
-const fast = process.env.KMC_SLOW ? 'run by npm test' : skip;
-const slow = process.env.KMC_SLOW ? skip : 'three NATS servers electing a leader, or a run stopped and resumed, take seconds: set KMC_SLOW=1 (npm run test:slow)';
+const { skip, fast, slow } = clusterTiers(process.env.KMC_SLOW, 'three NATS servers electing a leader, or a run stopped and resumed, take seconds: set KMC_SLOW=1 (npm run test:slow)');
 
-let servers: NatsServers;
-let workers: ChildProcess[] = [];
-
-before(async () => {
-  if (skip) return;
-  servers = await startNats(1);
-  workers = startWorkers(bin, servers.urls[0]!, 3);
-});
-
-after(async () => {
-  if (skip) return;
-  await Promise.all(workers.map((w) => stopProcess(w)));
-  await servers.stop();
-});
-
-/** What must not depend on where the search ran: the JSON report without timings and memory. */
-function comparable(stdout: string): Record<string, unknown> {
-  const r = JSON.parse(stdout) as Record<string, unknown>;
-  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'ownership', 'collisionProbability']) delete r[k];
-  return r;
-}
+const url = clusterForFile(bin, 3, skip);
 
 const cases = [
   ['twophase', '--preset', 'rm3-commit-early'],
@@ -48,7 +24,7 @@ test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one pr
     const one = await kmcInProcess('check', ...c, '--json', '--workers', '1');
     assert.ok([0, 1].includes(one.code), one.stderr);
     for (const owners of [1, 2, 3]) {
-      const r = await kmcInProcess('check', ...c, '--json', '--owners', String(owners), '--cluster', servers.urls[0]!);
+      const r = await kmcInProcess('check', ...c, '--json', '--owners', String(owners), '--cluster', url());
       assert.equal(r.code, one.code, `${c.join(' ')} with ${owners} owners: ${r.stderr}`);
       assert.equal((JSON.parse(r.stdout) as { owners: number }).owners, owners);
       assert.deepEqual(comparable(r.stdout), comparable(one.stdout), `${c.join(' ')} with ${owners} owners`);
@@ -71,13 +47,13 @@ test('on a cluster of three NATS servers, workers on different servers: the same
 });
 
 test('a cluster that cannot run the search: exit 5 and a paragraph saying why and what to do', { skip: fast, timeout: 60_000 }, async () => {
-  const tooMany = await kmcInProcess('check', 'twophase', '--owners', '5', '--cluster', servers.urls[0]!, '--cluster-wait', '2');
+  const tooMany = await kmcInProcess('check', 'twophase', '--owners', '5', '--cluster', url(), '--cluster-wait', '2');
   assert.equal(tooMany.code, 5);
   assert.match(tooMany.stderr, /only 3 of 5 workers joined the run at nats:\/\/127\.0\.0\.1:\d+ within 2 s\. Start 2 more with: kmc worker nats:/);
   const nobody = await kmcInProcess('check', 'twophase', '--owners', '2', '--cluster', 'nats://127.0.0.1:1');
   assert.equal(nobody.code, 5);
   assert.match(nobody.stderr, /cannot reach a NATS server at nats:\/\/127\.0\.0\.1:1/);
-  const noOwners = await kmcInProcess('check', 'twophase', '--cluster', servers.urls[0]!);
+  const noOwners = await kmcInProcess('check', 'twophase', '--cluster', url());
   assert.equal(noOwners.code, 2);
   assert.match(noOwners.stderr, /--cluster nats:\/\/127\.0\.0\.1:\d+ needs --owners N/);
   const badUrl = await kmcInProcess('check', 'twophase', '--owners', '2', '--cluster', 'http://x');
@@ -90,12 +66,12 @@ test('a cluster that cannot run the search: exit 5 and a paragraph saying why an
 test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip: fast, timeout: 120_000 }, async () => {
   const args = ['simulate', 'replication', '--preset', 'elr', '--seed', '7', '--runs', '40', '--workers', '2', '--json'];
   const threads = JSON.parse((await kmcInProcess(...args)).stdout) as { status: string; workers: unknown[] };
-  const onCluster = await kmcInProcess(...args, '--cluster', servers.urls[0]!);
+  const onCluster = await kmcInProcess(...args, '--cluster', url());
   assert.equal(onCluster.code, 0, onCluster.stderr);
   const c = JSON.parse(onCluster.stdout) as { status: string; workers: unknown[] };
   assert.deepEqual([c.status, c.workers], [threads.status, threads.workers]);
 
-  const found = await kmcInProcess('simulate', 'replication', '--preset', 'lrs-pre-elr', '--seed', '7', '--runs', '200', '--workers', '4', '--json', '--cluster', servers.urls[0]!);
+  const found = await kmcInProcess('simulate', 'replication', '--preset', 'lrs-pre-elr', '--seed', '7', '--runs', '200', '--workers', '4', '--json', '--cluster', url());
   assert.equal(found.code, 1, found.stderr);
   const f = JSON.parse(found.stdout) as { property: string; seed: string; trace: { states: unknown[] }; workers: { seed: string; runs: number; status: string }[] };
   assert.equal(f.property, 'IsrHoldsCommitted');
@@ -108,14 +84,14 @@ test('kmc simulate --cluster: each walk has the seed, runs and counts it has in 
 test('--time-limit stops a cluster run at once with the counts of its last level and keeps it; --resume-run ends it with the report of one process', { skip: slow, timeout: 120_000 }, async () => {
   const model = ['check', 'twophase', '--param', 'rm=7', '--json'];
   const one = await kmcInProcess(...model, '--workers', '1');
-  const stopped = await kmcInProcess(...model, '--owners', '2', '--cluster', servers.urls[0]!, '--time-limit', '1.5');
+  const stopped = await kmcInProcess(...model, '--owners', '2', '--cluster', url(), '--time-limit', '1.5');
   assert.equal(stopped.code, 4, stopped.stderr);
   const s = JSON.parse(stopped.stdout) as { reason: string; distinct: number; seconds: number };
   assert.equal(s.reason, 'timeLimit');
   assert.ok(s.distinct > 0 && s.distinct < 296_448 && s.seconds < 4, `${s.distinct} states in ${s.seconds} s`);
   const run = /go on with --resume-run ([0-9a-f]{12})/.exec(stopped.stderr)?.[1];
   assert.ok(run, stopped.stderr);
-  const resumed = await kmcInProcess(...model, '--owners', '2', '--cluster', servers.urls[0]!, '--resume-run', run);
+  const resumed = await kmcInProcess(...model, '--owners', '2', '--cluster', url(), '--resume-run', run);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.deepEqual(comparable(resumed.stdout), comparable(one.stdout));
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
+import { comparable, natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'dist/checker/cli/bin.mjs');
@@ -23,12 +23,6 @@ before(() => {
   const r = spawnSync(process.execPath, [bin, 'check', ...MODEL, '--json', '--workers', '1'], { encoding: 'utf8' });
   expected = comparable(r.stdout);
 });
-
-function comparable(stdout: string): Record<string, unknown> {
-  const r = JSON.parse(stdout) as Record<string, unknown>;
-  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'ownership', 'collisionProbability']) delete r[k];
-  return r;
-}
 
 interface Driver {
   readonly process: ChildProcess;

@@ -1,7 +1,8 @@
 /**
  * The driver's side of a search on a cluster: a JetStream stream for the run's successor batches (one
- * subject and durable consumer per owner), an object store for large attachments and checkpoints,
- * workers recruited from the queue group `kmc worker` processes wait in, and an `OwnerLink` per owner.
+ * subject and durable consumer per owner), an object store for large attachments, a checkpoint store (that
+ * object store, or S3: checkpointStore.ts), workers recruited from the queue group `kmc worker` processes
+ * wait in, and an `OwnerLink` per owner.
  *
  * Failures. Every level each owner saves what it holds of it, and the driver then commits its counts.
  * A worker that falls silent (no heartbeat for `silenceSeconds`) or stops answering makes the driver tell
@@ -15,10 +16,15 @@ import { AckPolicy, connect, type NatsConnection, type ObjectStore, RetentionPol
 import type { ModelSource } from '../parallel/coordinator.ts';
 import { BUNDLED_SPECS } from '../../run/registry.ts';
 import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport, type Link, type OwnerGroup, type OwnerLink, OwnerLost } from '../owners/ownerProtocol.ts';
+import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts';
+import { ClusterError } from './clusterError.ts';
 import { bytesOf, float64sOf, open, seal } from './envelope.ts';
+import { NatsCheckpoints } from './natsCheckpoints.ts';
 import { isNatsError } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
 import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
+
+export { ClusterError };
 
 /** The spec as a worker loads it: a bundled spec by name, so each worker loads its own installation's copy; a user's by path. */
 export function specForWorkers(source: ModelSource): string {
@@ -27,11 +33,6 @@ export function specForWorkers(source: ModelSource): string {
 
 /** How long after the driver the workers may take to reconnect and drop their level, beyond the silence allowed. */
 const RECONNECT_GRACE_SECONDS = 5;
-
-/** A cluster that cannot run the search: no server, no JetStream, too few workers, a run not found. */
-export class ClusterError extends Error {
-  override readonly name = 'ClusterError';
-}
 
 export interface ClusterSetup {
   readonly symmetry: boolean;
@@ -42,6 +43,11 @@ export interface ClusterSetup {
   readonly silenceSeconds: number;
   /** Go on with this run from its last commit (its driver was stopped). */
   readonly resumeRun?: string;
+  /**
+   * Where the run's checkpoints and commits are kept, an s3:// URL (checkpointStore.ts), which the workers
+   * are told in their offers; by default, the run's object store in NATS.
+   */
+  readonly checkpointStore?: string;
   /** Told the run's id once its stream exists, so the user can resume it. */
   readonly onRun?: (run: string) => void;
   /** Told what happens to the cluster: a recovery, a resumption. */
@@ -73,7 +79,20 @@ export async function natsOwners(url: string, count: number, source: ModelSource
   const spec = specForWorkers(source);
   const run = setup.resumeRun ?? randomBytes(6).toString('hex');
   const n = names(run);
+  // A store in S3 first: a bucket that cannot be used stops the run before anything of it is made in NATS.
+  let external: CheckpointStore | undefined;
+  if (setup.checkpointStore !== undefined) {
+    try {
+      external = await openCheckpointStore(setup.checkpointStore, run);
+      await external.check();
+    } catch (e) {
+      external?.close();
+      await nc.close();
+      throw e;
+    }
+  }
   let objects: ObjectStore;
+  let checkpoints: CheckpointStore;
   let resumedFrom: CommitRecord | undefined;
   /** Owner parts: the run's owner count, which a resumed run keeps whatever the workers. */
   let parts = count;
@@ -90,9 +109,12 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       });
     }
     objects = await nc.jetstream().views.os(n.objects);
+    checkpoints = external ?? new NatsCheckpoints(objects, n.objects);
     if (setup.resumeRun !== undefined) {
-      const c = await objects.getBlob(n.commit);
-      if (c === null) throw new ClusterError(`run ${run} at ${url} has no commit to resume from: it stopped before its first level was saved. Start it again without --resume-run.`);
+      const c = await checkpoints.get(n.commit);
+      if (c === null) {
+        throw new ClusterError(`run ${run} at ${url} has no commit in ${checkpoints.where} to resume from: it stopped before its first level was saved, or it keeps its checkpoints elsewhere (resume it with the --checkpoint-store it was started with). Start it again without --resume-run.`);
+      }
       resumedFrom = JSON.parse(new TextDecoder().decode(c)) as CommitRecord;
       if (resumedFrom.spec !== spec || JSON.stringify(resumedFrom.params) !== JSON.stringify(source.params) || resumedFrom.symmetry !== setup.symmetry || resumedFrom.deadlock !== setup.deadlock) {
         throw new ClusterError(`run ${run} is a search of ${resumedFrom.spec} with ${JSON.stringify(resumedFrom.params)}${resumedFrom.symmetry ? ' and symmetry' : ''}, not of ${spec} with ${JSON.stringify(source.params)}: resume it with the same spec, preset, parameters and options.`);
@@ -100,6 +122,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       parts = resumedFrom.owners;
     }
   } catch (e) {
+    external?.close();
     await nc.close();
     if (e instanceof ClusterError) throw e;
     throw new ClusterError(`the NATS server at ${url} cannot hold the run's stream: ${e instanceof Error ? e.message : String(e)}. kmc needs JetStream: start the server with -js (nats-server -js).`);
@@ -124,7 +147,18 @@ export async function natsOwners(url: string, count: number, source: ModelSource
   const beat = setInterval(() => nc.publish(n.driver, session), HEARTBEAT_SECONDS * 1000);
   nc.publish(n.driver, session);
 
-  const offerFor = (index: number): Offer => ({ run, index, owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, silenceSeconds: setup.silenceSeconds, session });
+  const offerFor = (index: number): Offer => ({
+    run,
+    index,
+    owners: parts,
+    spec,
+    params: source.params,
+    symmetry: setup.symmetry,
+    deadlock: setup.deadlock,
+    silenceSeconds: setup.silenceSeconds,
+    session,
+    ...(setup.checkpointStore !== undefined ? { checkpointStore: setup.checkpointStore } : {}),
+  });
   /** The worker owning each part. */
   const owners: (Worker | null)[] = new Array<Worker | null>(parts).fill(null);
   let level = resumedFrom?.driver.depth ?? 0;
@@ -141,11 +175,14 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       try {
         const jsm = await nc.jetstreamManager();
         await jsm.streams.delete(n.stream);
+        // The run's object store, and the checkpoints in it unless they are kept elsewhere.
         await objects.destroy();
       } catch {
         // the server went away: nothing of the run is left to delete that it still holds
       }
+      await external?.destroy().catch((e: unknown) => setup.note?.(`the checkpoints of run ${run} are left behind: ${e instanceof Error ? e.message : String(e)}`));
     }
+    external?.close();
     await nc.drain().catch(() => {});
   };
 
@@ -171,8 +208,13 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     if (body?.ok) lastHeard[index] = Date.now();
     return Boolean(body?.ok);
   };
+  /** A worker's refusal; one that could not load the spec says where a worker looks for it (another says what to do itself). */
   const joinFailed = (error: string) =>
-    new ClusterError(`a worker could not join the run: ${error}. A worker loads a bundled spec from its own installation and a spec of yours from the driver's path: run the workers from the same image, with the spec at the same path.`);
+    new ClusterError(
+      /^cannot load the spec /.test(error)
+        ? `a worker could not join the run: ${error}. A worker loads a bundled spec from its own installation and a spec of yours from the driver's path: run the workers from the same image, with the spec at the same path.`
+        : `a worker could not join the run: ${error}`,
+    );
 
   /**
    * Gives every part without a worker one: idle workers first, until the wait is over; then the workers
@@ -308,7 +350,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     ...(resumedFrom !== undefined ? { resumedFrom: resumedFrom.driver } : {}),
     commit: async (state) => {
       const record: CommitRecord = { owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, driver: state };
-      await orLost('saving the commit', () => objects.putBlob({ name: n.commit }, new TextEncoder().encode(JSON.stringify(record))));
+      await orLost('saving the commit', () => checkpoints.put(n.commit, new TextEncoder().encode(JSON.stringify(record))));
       last = state;
       level = state.depth;
     },

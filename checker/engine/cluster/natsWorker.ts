@@ -3,7 +3,8 @@
  * queue group to be recruited, loads the model the driver names, and answers the driver's requests with
  * an `Owner`: successors go out in batches to their owners' subjects of the run's JetStream stream, and
  * come in from this owner's subject through a durable consumer. Each level it holds is saved to the run's
- * object store, so that after a lost worker every owner can go back to the last commit. Between slices
+ * checkpoint store (its object store in NATS, or the S3 bucket the offer names, reached with this worker's
+ * own credentials), so that after a lost worker every owner can go back to the last commit. Between slices
  * of work it sends a heartbeat; a driver silent for longer than the offer allows ends the run here, and
  * the worker waits for the next one.
  *
@@ -17,14 +18,15 @@ import { Expander } from '../expander.ts';
 import { loadSpec } from '../../run/loadSpec.ts';
 import { layoutOf, type PackedLayout, type PackedState } from '../state/packed.ts';
 import type { ParamValues } from '../../../spec/spec.ts';
-import { Owner } from '../owners/owner.ts';
+import { Owner, type Sliced } from '../owners/owner.ts';
 import type { InitialState, Stop } from '../owners/ownerProtocol.ts';
 import { bytesOf, open, seal, uint32sOf } from './envelope.ts';
-import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT, swarmNames, WORKERS_QUEUE } from './subjects.ts';
+import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
 import type { SwarmOffer } from './clusterSwarm.ts';
-import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
-import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
+import { type QueueOffer, takeUnits, type UnitRunner } from './jobQueue.ts';
 import { isNatsError } from './natsErrors.ts';
+import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts';
+import { NatsCheckpoints } from './natsCheckpoints.ts';
 
 /** What a driver offers a worker: its part of a run. */
 export interface Offer {
@@ -40,6 +42,8 @@ export interface Offer {
   readonly silenceSeconds: number;
   /** The driver's session: a driver that resumes the run has another, and this owner then gives the run up. */
   readonly session: string;
+  /** Where the run keeps its checkpoints, an s3:// URL reached with this worker's own credentials; by default, the run's object store. */
+  readonly checkpointStore?: string;
 }
 
 export interface WorkerOptions {
@@ -69,12 +73,13 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const done = new Promise<void>((resolve) => (finished = resolve));
   const take = (m: Msg): void => {
     const body = open(m.data).body;
-    if (body.kind === 'swarm') {
-      const offer = body as unknown as SwarmOffer;
+    const runner = QUEUE_RUNNERS[String(body.kind)];
+    if (runner) {
+      const offer = body as unknown as QueueOffer;
       owned++;
-      log(`walks of swarm ${offer.run}`);
-      walkSwarm(nc, offer, (error) => m.respond(seal(error === undefined ? { ok: true, id } : { error })))
-        .catch((e: unknown) => log(`swarm ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
+      log(`units of ${offer.kind} ${offer.run}`);
+      takeUnits(nc, offer, id, (error) => m.respond(seal(error === undefined ? { ok: true, id } : { error })), () => runner(offer))
+        .catch((e: unknown) => log(`${offer.kind} ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
         .finally(() => {
           owned--;
           served++;
@@ -116,6 +121,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   let expander: Expander<unknown>;
   let layout: PackedLayout;
   let objects: ObjectStore;
+  let checkpoints: CheckpointStore;
   try {
     const { definition } = await loadSpec(offer.spec);
     expander = new Expander(definition.build(offer.params), offer.symmetry);
@@ -123,6 +129,13 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     objects = await js.views.os(n.objects);
   } catch (e) {
     const message = `cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`;
+    ready(message);
+    throw new Error(message);
+  }
+  try {
+    checkpoints = offer.checkpointStore === undefined ? new NatsCheckpoints(objects, n.objects) : await openCheckpointStore(offer.checkpointStore, offer.run);
+  } catch (e) {
+    const message = `cannot use the checkpoint store ${offer.checkpointStore} on ${hostname()}: ${e instanceof Error ? e.message : String(e)}`;
     ready(message);
     throw new Error(message);
   }
@@ -197,10 +210,22 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
 
   /** Saves the level just ranked, for a rollback to it. */
   const checkpoint = async (): Promise<void> => {
-    await objects.putBlob({ name: n.checkpoint(offer.index, receiving) }, owner.levelDelta());
+    await checkpoints.put(n.checkpoint(offer.index, receiving), owner.levelDelta());
   };
   const check = (): void => {
     if (interrupted) throw new Interrupted('interrupted by the driver');
+  };
+  /**
+   * Work on a level done a slice at a time: a share of 10^8 states takes minutes, and the heartbeat must
+   * go on. `interruptible`: the driver may stop it between slices (not ranking, which leaves the owner's
+   * tables half changed: the level is taken in whole once begun).
+   */
+  const inSlices = async <R>(work: Sliced<R>, interruptible: boolean): Promise<R> => {
+    while (!work.step(performance.now() + SLICE_MS)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (interruptible) check();
+    }
+    return work.report();
   };
 
   const handlers: Record<string, (body: Record<string, unknown>, attachment: Uint8Array) => Promise<{ body: Record<string, unknown>; attachment?: Uint8Array }>> = {
@@ -240,7 +265,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
       }
       check();
       if (owner.batchesReceived > expected) throw new Error(`owner ${offer.index} took in ${owner.batchesReceived} batches of the ${expected} sent to it`);
-      const r = owner.absorb();
+      const r = await inSlices(owner.startAbsorbing(), true);
       const keys = bytesOf(r.keys);
       const { keys: _, ...rest } = r;
       if (keys.length <= MAX_INLINE_BYTES) return { body: rest, attachment: keys };
@@ -251,7 +276,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     rank: async (body, attachment) => {
       const bytes = typeof body.ranksObject === 'string' ? await objects.getBlob(body.ranksObject) : attachment;
       if (bytes === null) throw new Error(`the ranks object ${String(body.ranksObject)} is missing from ${n.objects}`);
-      owner.rank(uint32sOf(bytes));
+      await inSlices(owner.startRanking(uint32sOf(bytes)), false);
       taken.clear();
       receiving = level + 1;
       await checkpoint();
@@ -266,8 +291,8 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
       const to = body.level as number;
       const deltas: Uint8Array[] = [];
       for (let l = 0; l <= to; l++) {
-        const d = await objects.getBlob(n.checkpoint(offer.index, l));
-        if (d === null) throw new Error(`the checkpoint of owner ${offer.index} at level ${l} is missing from ${n.objects}`);
+        const d = await checkpoints.get(n.checkpoint(offer.index, l));
+        if (d === null) throw new Error(`the checkpoint of owner ${offer.index} at level ${l} is missing from ${checkpoints.where}`);
         deltas.push(d);
       }
       owner.restore(deltas);
@@ -320,42 +345,16 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     driverBeat.unsubscribe();
     resets.unsubscribe();
     messages.stop();
+    checkpoints.close();
     log(`run ${offer.run}: owner ${offer.index} done`);
   }
 }
 
-/** Takes walks of a swarm from its queue until none is left; once a walk found a violation, the rest end at once. */
-async function walkSwarm(nc: NatsConnection, offer: SwarmOffer, ready: (error?: string) => void): Promise<void> {
-  const n = swarmNames(offer.run);
-  let definition;
-  try {
-    definition = (await loadSpec(offer.spec)).definition;
-  } catch (e) {
-    const message = `cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`;
-    ready(message);
-    throw new Error(message);
-  }
-  let stopped = false;
-  const stops = nc.subscribe(n.stop, { callback: () => (stopped = true) });
-  const consumer = await nc.jetstream().consumers.get(n.stream, n.consumer);
-  ready();
-  try {
-    for (;;) {
-      const m = await consumer.next({ expires: 2000 });
-      if (m === null) break;
-      const { index, unit } = open(m.data).body as { index: number; unit: WalkUnit };
-      const working = setInterval(() => m.working(), 10_000);
-      try {
-        const outcome: WalkOutcome = stopped
-          ? { status: 'incomplete', reason: 'interrupted', stats: { seed: unit.seed, runs: 0, steps: 0, distinct: 0, seconds: 0 } }
-          : await runWalk(definition, unit, () => stopped);
-        nc.publish(n.walked, seal({ index, outcome }));
-        m.ack();
-      } finally {
-        clearInterval(working);
-      }
-    }
-  } finally {
-    stops.unsubscribe();
-  }
-}
+/**
+ * The work queues a worker takes units from (jobQueue.ts), by the offer's kind: how it runs their units.
+ * Loaded when first offered, so a worker that only owns parts of searches never loads the CI.
+ */
+const QUEUE_RUNNERS: Record<string, (offer: QueueOffer) => Promise<UnitRunner<never, unknown>>> = {
+  swarm: async (offer) => (await import('./clusterSwarm.ts')).walkRunner(offer as SwarmOffer),
+  ci: async () => (await import('../../ci/clusterPool.ts')).jobRunner(),
+};

@@ -38,11 +38,11 @@ export const HEARTBEAT_SECONDS = 1;
 /** Attachments past this size go through the object store (a NATS message carries 1 MB by default). */
 export const MAX_INLINE_BYTES = 512 * 1024;
 
-/** The names of a swarm on the cluster: its queue of walks, where their outcomes go, and its stop. */
-export const swarmNames = (run: string) => ({
-  stream: `KMC_SWARM_${run}`,
-  walks: `kmc.${run}.walks`,
-  consumer: 'walkers',
-  walked: `kmc.${run}.walked`,
+/** The names of a work queue on the cluster (jobQueue.ts): its stream of units, where their results go, and its stop. */
+export const queueNames = (run: string) => ({
+  stream: `KMC_QUEUE_${run}`,
+  units: `kmc.${run}.units`,
+  consumer: 'takers',
+  results: `kmc.${run}.results`,
   stop: `kmc.${run}.stop`,
 });

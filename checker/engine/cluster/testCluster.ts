@@ -3,6 +3,7 @@
  * processes, started from the tests and stopped by them. `nats-server` is Debian's package (.ci/run
  * installs it); where it is missing the cluster tests are skipped, unless KMC_REQUIRE_NATS is set.
  */
+import { after, before } from 'node:test';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,6 +17,37 @@ export function natsServerPath(): string | null {
   }
   if (process.env.KMC_REQUIRE_NATS) throw new Error('KMC_REQUIRE_NATS is set but nats-server is not installed (apt-get install nats-server)');
   return null;
+}
+
+/**
+ * Why a test of a cluster is skipped, or false: `skip` without nats-server; `fast`, the tests `npm test`
+ * runs (not run again by the slow tier); `slow`, those only the slow tier runs (`slowBecause` says why).
+ * `slowTier`: process.env.KMC_SLOW, read in the test file itself, where scripts/test.mjs looks for it to
+ * know the file has slow tests.
+ */
+export function clusterTiers(slowTier: string | undefined, slowBecause: string): { skip: string | false; fast: string | false; slow: string | false } {
+  const skip = natsServerPath() === null ? 'nats-server is not installed (.ci/run installs it from Debian)' : false;
+  return { skip, fast: slowTier ? 'run by npm test' : skip, slow: slowTier ? skip : slowBecause };
+}
+
+/**
+ * One NATS server and `workers` kmc worker processes for a test file: started before its tests (unless
+ * `skipped`), stopped after them. Returns the server's address, to read once they have started.
+ */
+export function clusterForFile(bin: string, workers: number, skipped: string | false): () => string {
+  let servers: NatsServers | undefined;
+  let started: ChildProcess[] = [];
+  before(async () => {
+    if (skipped) return;
+    servers = await startNats(1);
+    started = startWorkers(bin, servers.urls[0]!, workers);
+  });
+  after(async () => {
+    if (skipped) return;
+    await Promise.all(started.map((w) => stopProcess(w)));
+    await servers!.stop();
+  });
+  return () => servers!.urls[0]!;
 }
 
 export async function freePort(): Promise<number> {
@@ -88,6 +120,13 @@ async function untilJetStream(url: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+/** What must not depend on where a search ran: its JSON report without timings, memory and how it was partitioned. */
+export function comparable(stdout: string): Record<string, unknown> {
+  const r = JSON.parse(stdout) as Record<string, unknown>;
+  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'ownership', 'collisionProbability']) delete r[k];
+  return r;
 }
 
 /** `count` `kmc worker` processes of the built CLI at `bin`, waiting at `url`. */

@@ -1,0 +1,214 @@
+/**
+ * A work queue on the cluster: a driver's units of work handed out to `kmc worker` processes through a
+ * JetStream work-queue stream, their results gathered by unit index, so what the driver makes of them
+ * does not depend on which worker ran what, or when. The swarm of `kmc simulate --cluster` (walks) and
+ * `kmc ci --cluster` (checks) run on it; an offer's `kind` tells a worker how to run the units.
+ *
+ * A worker takes one unit at a time and renews its ack wait while at it; the unit of a worker that dies is
+ * delivered again once that wait passes, so the driver offers its queue again while results are out: idle
+ * workers (also ones started later) take such units up. A stop (the caller's, or one a result asks for)
+ * makes every worker answer the units it has not started with its runner's `notStarted`.
+ */
+import { randomBytes } from 'node:crypto';
+import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
+import { ClusterError } from './clusterError.ts';
+import { open, seal } from './envelope.ts';
+import { queueNames, RECONNECT, RECRUIT } from './subjects.ts';
+
+/** What a driver offers a worker: to take units from the queue of `run`, run as `kind` says. */
+export interface QueueOffer {
+  readonly kind: string;
+  readonly run: string;
+  /** The queue was stopped before this worker joined: it answers every unit as not started. */
+  readonly stopped: boolean;
+}
+
+export interface QueueOptions<R> {
+  /** Seconds to wait for the first worker. */
+  readonly waitSeconds: number;
+  /** Polled once workers have joined: true stops every worker. */
+  readonly shouldStop?: () => boolean;
+  /** Told each unit's result once, as it comes in; true stops every worker (a swarm's first violation). */
+  readonly onResult?: (index: number, result: R) => boolean | void;
+}
+
+export interface QueueRun<R> {
+  /** By unit index. */
+  readonly results: readonly R[];
+  /** How many workers sent results. */
+  readonly workers: number;
+}
+
+/** How a worker runs the units of one queue. */
+export interface UnitRunner<U, R> {
+  run(unit: U, shouldStop: () => boolean): Promise<R>;
+  /** The result of a unit taken after the stop. */
+  notStarted(unit: U): R;
+  close?(): Promise<void>;
+}
+
+/** A unit may take minutes: its worker says it is still at it every WORKING_MS (the ack wait is per message, renewed). */
+const ACK_WAIT_NS = 60_000_000_000;
+const WORKING_MS = 10_000;
+/** How long a worker waits for a unit before it leaves the queue (a unit delivered again goes to whoever is recruited then). */
+const IDLE_MS = 2000;
+/** How often the driver offers its queue again while results are out. */
+const RECRUIT_AGAIN_MS = 5000;
+/** Busy workers in a row that end a round of offers, and the pause after each. */
+const MAX_BUSY = 8;
+const BUSY_PAUSE_MS = 50;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Runs `units` on the workers that take `offer` (kind and what the runner needs), `what` naming the run in
+ * messages ("swarm"). Throws a ClusterError when there is no server, no JetStream or no worker.
+ */
+export async function runQueue<U, R>(url: string, what: string, offer: { readonly kind: string } & Record<string, unknown>, units: readonly U[], options: QueueOptions<R>): Promise<QueueRun<R>> {
+  if (units.length === 0) return { results: [], workers: 0 };
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: url, name: `kmc ${what} driver ${process.pid}`, ...RECONNECT });
+  } catch (e) {
+    throw new ClusterError(`cannot reach a NATS server at ${url}: ${messageOf(e)}. Start one with JetStream on (nats-server -js).`);
+  }
+  const run = randomBytes(6).toString('hex');
+  const n = queueNames(run);
+  const results = new Array<R>(units.length);
+  const arrived = new Array<boolean>(units.length).fill(false);
+  const workers = new Set<string>();
+  let stopped = false;
+  let closed = false;
+  let poll: NodeJS.Timeout | undefined;
+  let stopping: NodeJS.Timeout | undefined;
+  try {
+    try {
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: n.stream, subjects: [n.units], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+      await jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, ack_wait: ACK_WAIT_NS, max_deliver: -1 });
+    } catch (e) {
+      throw new ClusterError(`the NATS server at ${url} cannot hold the ${what}'s queue: ${messageOf(e)}. kmc needs JetStream: start the server with -js.`);
+    }
+    let allIn: () => void = () => {};
+    const done = new Promise<void>((resolve) => (allIn = resolve));
+    let pending = units.length;
+    // Said again every second until every result is in: a worker that joins after the first stop hears the next.
+    const stopAll = () => {
+      stopped = true;
+      nc.publish(n.stop);
+      stopping ??= setInterval(() => nc.publish(n.stop), 1000);
+    };
+    const parts = new Map<string, Uint8Array[]>();
+    nc.subscribe(n.results, {
+      callback: (_e, m) => {
+        const { body, attachment } = open(m.data);
+        const { index, by, part, count } = body as { index: number; by: string; part: number; count: number };
+        if (arrived[index]) return;
+        const key = `${index} ${by}`;
+        const got = parts.get(key) ?? new Array<Uint8Array>(count);
+        got[part] = attachment;
+        if (got.filter(Boolean).length < count) return void parts.set(key, got);
+        parts.delete(key);
+        arrived[index] = true;
+        workers.add(by);
+        const result = JSON.parse(decoder.decode(Buffer.concat(got))) as R;
+        results[index] = result;
+        if (options.onResult?.(index, result) === true) stopAll();
+        if (--pending === 0) allIn();
+      },
+    });
+    await nc.flush();
+    const js = nc.jetstream();
+    for (const [index, unit] of units.entries()) await js.publish(n.units, seal({ index, unit }));
+    // The queue group hands each offer to one worker, busy or not: a round goes on past busy ones (a moment
+    // later: one may be just leaving another queue), and ends when `most` joined, when MAX_BUSY in a row
+    // were busy, or when none answered (no worker at all).
+    const round = async (most: number): Promise<number> => {
+      let joined = 0;
+      for (let busy = 0; joined < most && busy < MAX_BUSY; ) {
+        const reply = await nc.request(RECRUIT, seal({ ...offer, run, stopped } satisfies QueueOffer), { timeout: 1000 }).catch(() => null);
+        const body = reply ? open(reply.data).body : null;
+        if (typeof body?.error === 'string') throw new ClusterError(`a worker could not join the ${what}: ${body.error}`);
+        if (body?.ok === true) joined++;
+        else if (body?.busy !== true) break;
+        else if (++busy < MAX_BUSY) await sleep(BUSY_PAUSE_MS);
+      }
+      return joined;
+    };
+    const deadline = Date.now() + options.waitSeconds * 1000;
+    let joined = 0;
+    while ((joined += await round(units.length)) === 0 && Date.now() <= deadline) await sleep(250);
+    if (joined === 0) throw new ClusterError(`no worker joined the ${what} at ${url} within ${options.waitSeconds} s. Start some with: kmc worker ${url}`);
+    if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && stopAll(), 50);
+    const again = async (): Promise<void> => {
+      for (;;) {
+        await sleep(RECRUIT_AGAIN_MS);
+        if (closed) return;
+        await round(pending);
+      }
+    };
+    await Promise.race([done, again()]);
+  } finally {
+    closed = true;
+    clearInterval(poll);
+    clearInterval(stopping);
+    try {
+      await (await nc.jetstreamManager()).streams.delete(n.stream);
+    } catch {
+      // the server went away: nothing of the queue is left to delete that it still holds
+    }
+    await nc.drain().catch(() => {});
+  }
+  return { results, workers: workers.size };
+}
+
+/**
+ * A worker's part of a queue: takes units until none comes for IDLE_MS, each run by the runner `prepare`
+ * makes (a unit taken after the stop is answered `notStarted`), and publishes each result signed `worker`.
+ * `ready` answers the offer, with the reason when the runner cannot be made (a spec that does not load).
+ */
+export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, worker: string, ready: (error?: string) => void, prepare: () => Promise<UnitRunner<U, R>>): Promise<void> {
+  const n = queueNames(offer.run);
+  let runner: UnitRunner<U, R>;
+  try {
+    runner = await prepare();
+  } catch (e) {
+    ready(messageOf(e));
+    throw e;
+  }
+  let stopped = offer.stopped;
+  const stops = nc.subscribe(n.stop, { callback: () => (stopped = true) });
+  try {
+    const consumer = await nc.jetstream().consumers.get(n.stream, n.consumer);
+    ready();
+    for (;;) {
+      // The driver deletes the queue once every result is in (a wait under way then fails), and offers it
+      // again while results are out: a worker whose wait fails, for whatever reason, can just leave.
+      const m = await consumer.next({ expires: IDLE_MS }).catch(() => null);
+      if (m === null) break;
+      const { index, unit } = open(m.data).body as { index: number; unit: U };
+      const working = setInterval(() => m.working(), WORKING_MS);
+      try {
+        const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped);
+        publishResult(nc, n.results, index, worker, result);
+        m.ack();
+      } finally {
+        clearInterval(working);
+      }
+    }
+  } finally {
+    stops.unsubscribe();
+    await runner.close?.();
+  }
+}
+
+/** A result in as many messages as the server's max_payload needs (a check's counterexample may be large). */
+function publishResult(nc: NatsConnection, subject: string, index: number, by: string, result: unknown): void {
+  const bytes = encoder.encode(JSON.stringify(result));
+  const size = Math.max(1024, (nc.info?.max_payload ?? 1024 * 1024) - 1024);
+  const count = Math.max(1, Math.ceil(bytes.length / size));
+  for (let part = 0; part < count; part++) nc.publish(subject, seal({ index, by, part, count }, bytes.subarray(part * size, (part + 1) * size)));
+}
