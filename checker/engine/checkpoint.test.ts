@@ -101,7 +101,7 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
     assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await checkModel(twoPhase.build(params), {}, label(params))).stats.generated]);
     // A partitioned search's checkpoint resumes only with owners; a checkpoint of one process only without.
-    await assert.rejects(checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners 2/);
+    await assert.rejects(checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners N \(2, or any other number of owners: the states are dealt out again\)/);
     rmSync(dir, { recursive: true, force: true });
     await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 200 }, label(params));
     await assert.rejects(checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params)), /written by a search not partitioned among owners: resume it without --owners/);
@@ -146,6 +146,23 @@ test('a checkpoint written by another version of the spec (same name, parameters
     const full = await checkModel(twoPhase.build(params), {}, label(params));
     assert.equal(resumed.stats.distinct, full.stats.distinct);
     assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('kmc check --owners 2 --checkpoint: a stopped run says how to go on, and --resume with 3 owners ends with the uninterrupted counts', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
+  const dir = tempDir();
+  try {
+    const stopped = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--owners', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '20000'], { encoding: 'utf8' });
+    assert.equal(stopped.status, 4, stopped.stderr);
+    assert.match(stopped.stderr, new RegExp(`The last checkpoint in ${dir} holds the search up to depth \\d+ \\([\\d,]+ states\\); the search since then is not saved\\. Continue with: kmc check twophase … --resume ${dir} --owners 2`));
+    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--owners', '3', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
+    const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number; owners: number };
+    const full = await checkModel(twoPhase.build({ rm: 6 }), {}, label({ rm: 6 }));
+    assert.deepEqual([report.status, report.owners, report.distinct, report.generated], ['holds', 3, full.stats.distinct, full.stats.generated]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -92,11 +92,11 @@ export function writeCheckpoint(target: CheckpointTarget, c: SavedSearch): void 
   writeCheckpointFiles(target.directory, bins, meta);
 }
 
-/** How far the checkpoint in `dir` goes (its manifest's depth and states), or null when there is none to read. */
-export function checkpointExtent(dir: string): { readonly depth: number; readonly distinct: number } | null {
+/** How far the checkpoint in `dir` goes (its manifest's depth and states, and its owners if it has them), or null when there is none to read. */
+export function checkpointExtent(dir: string): { readonly depth: number; readonly distinct: number; readonly owners?: number } | null {
   try {
-    const { depth, distinct } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { depth: number; distinct: number };
-    return { depth, distinct };
+    const { depth, distinct, owners } = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { depth: number; distinct: number; owners?: number };
+    return { depth, distinct, ...(owners !== undefined ? { owners } : {}) };
   } catch {
     return null;
   }
@@ -119,7 +119,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
     enabledCount: number[];
     firedCount: number[];
   }>(dir, VERSION);
-  if (meta.engine === 'owners') throw new CheckpointError(`the checkpoint in ${dir} was written by a search partitioned among ${meta.owners} owners: resume it with --owners ${meta.owners}`);
+  if (meta.engine === 'owners') throw new CheckpointError(`the checkpoint in ${dir} was written by a search partitioned among ${meta.owners} owners: resume it with --owners N (${meta.owners}, or any other number of owners: the states are dealt out again)`);
   const differs = identityDifference(meta.identity, expected);
   if (differs !== null) {
     throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and --symmetry, or start afresh.`);

@@ -139,9 +139,9 @@ async function checkpointNote(dir: string, spec: string, atStop: boolean): Promi
   const { checkpointExtent } = await import('../../engine/checkpoint.ts');
   const extent = checkpointExtent(dir);
   if (extent === null) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
-  const { depth, distinct } = extent;
+  const { depth, distinct, owners } = extent;
   const since = atStop ? 'written as the run stopped, so nothing is lost' : 'the search since then is not saved';
-  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}`;
+  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}${owners !== undefined ? ` --owners ${owners}` : ''}`;
 }
 
 /** `--owners N` and `--cluster nats://…`: a cluster needs a number of owners, and a NATS address. */
