@@ -386,31 +386,10 @@ export async function ownedBreadthFirst<S>(
   }
 }
 
-/** The `n`th least key (from 1) of every owner's new states. */
-function nthKey(absorbed: readonly AbsorbReport[], n: number): number {
+/** Calls `each(owner, key)` for the first `n` keys of every owner's new states, merged, least first. */
+function mergeKeys(absorbed: readonly AbsorbReport[], n: number, each: (owner: number, key: number) => void): void {
   const heads = new Array<number>(absorbed.length).fill(0);
-  let key = -1;
   for (let k = 0; k < n; k++) {
-    let best = -1;
-    key = Infinity;
-    for (let t = 0; t < absorbed.length; t++) {
-      const h = heads[t]!;
-      if (h < absorbed[t]!.count && absorbed[t]!.keys[h]! < key) {
-        key = absorbed[t]!.keys[h]!;
-        best = t;
-      }
-    }
-    heads[best]!++;
-  }
-  return key;
-}
-
-/** Each owner's ranks for its new states: their positions when every owner's keys are merged. */
-function mergeRanks(absorbed: readonly AbsorbReport[]): Uint32Array[] {
-  const ranks = absorbed.map((a) => new Uint32Array(a.count));
-  const heads = new Array<number>(absorbed.length).fill(0);
-  const total = absorbed.reduce((n, a) => n + a.count, 0);
-  for (let rank = 0; rank < total; rank++) {
     let best = -1;
     let bestKey = Infinity;
     for (let t = 0; t < absorbed.length; t++) {
@@ -420,8 +399,24 @@ function mergeRanks(absorbed: readonly AbsorbReport[]): Uint32Array[] {
         best = t;
       }
     }
-    ranks[best]![heads[best]!++] = rank;
+    heads[best]!++;
+    each(best, bestKey);
   }
+}
+
+/** The `n`th least key (from 1) of every owner's new states. */
+function nthKey(absorbed: readonly AbsorbReport[], n: number): number {
+  let last = -1;
+  mergeKeys(absorbed, n, (_, key) => (last = key));
+  return last;
+}
+
+/** Each owner's ranks for its new states: their positions when every owner's keys are merged. */
+function mergeRanks(absorbed: readonly AbsorbReport[]): Uint32Array[] {
+  const ranks = absorbed.map((a) => new Uint32Array(a.count));
+  const next = new Array<number>(absorbed.length).fill(0);
+  let rank = 0;
+  mergeKeys(absorbed, absorbed.reduce((n, a) => n + a.count, 0), (t) => (ranks[t]![next[t]!++] = rank++));
   return ranks;
 }
 
