@@ -30,7 +30,35 @@ export interface OwnerSetup {
   readonly index: number;
   readonly owners: number;
   readonly deadlock: boolean;
+  /**
+   * Owners sharing memory (threads): per owner, the next state of its level not yet claimed. An owner that
+   * has expanded its own part claims the others' states too, so a level waits for no owner left behind.
+   */
+  readonly claims?: Int32Array;
 }
+
+/** An owner's level as the others read it when they help expand it (`sharedPart`, `sharePeers`). */
+export interface SharedPart {
+  readonly held: SharedArrayBuffer;
+  readonly level: SharedArrayBuffer;
+  readonly ranks: SharedArrayBuffer;
+  readonly fingerprints: SharedArrayBuffer;
+  readonly generatedBy: SharedArrayBuffer;
+  readonly count: number;
+}
+
+/** A level's states, their ranks and fingerprints, and the successors each made once expanded. */
+interface LevelPart {
+  readonly bytes: Uint8Array;
+  readonly words: Int32Array;
+  readonly ranks: Uint32Array;
+  readonly fingerprints: Uint32Array;
+  readonly generatedBy: Uint32Array;
+  readonly count: number;
+}
+
+/** States an owner claims at a time from a level (its own or another's). */
+const CLAIM = 32;
 
 export class Owner<S> {
   private readonly width: number;
@@ -40,13 +68,13 @@ export class Owner<S> {
   private held = new FingerprintIndex();
   private records = new GrowableU32();
   // The level being expanded: this owner's states of it, in rank order.
-  private level = new Uint8Array(0);
-  private levelWords = new Int32Array(0);
+  private level = new Uint8Array(new SharedArrayBuffer(0));
+  private levelWords = new Int32Array(this.level.buffer);
   private levelRanks: Uint32Array = new Uint32Array(0);
-  private levelFingerprints = new Uint32Array(0);
+  private levelFingerprints: Uint32Array = new Uint32Array(0);
   private levelCount = 0;
   /** Successors generated per state of the level. */
-  private generatedBy = new Uint32Array(0);
+  private generatedBy: Uint32Array = new Uint32Array(0);
   /** Coverage when the level under way started (a level under way is not in a snapshot). */
   private enabledAtLevel: Float64Array;
   private firedAtLevel: Float64Array;
@@ -77,6 +105,8 @@ export class Owner<S> {
    * one of them holds is not sent. They change only when a level is ranked, never while one is expanded.
    */
   private peerTables: (FingerprintIndexView | null)[] = [];
+  /** The other owners' levels, where they share this owner's memory: their states not yet claimed are expanded here too. */
+  private peerLevels: (LevelPart | null)[] = [];
 
   constructor(
     private readonly expander: Expander<S>,
@@ -144,7 +174,6 @@ export class Owner<S> {
     let parentHi = 0;
     let parentLo = 0;
     let index = 0;
-    let r = 0;
     const visit = (t: S, action: number, _params: unknown, ordinal: number): void => {
       const i = index++;
       if (t === parent) return;
@@ -168,22 +197,57 @@ export class Owner<S> {
       if (sentBefore.has(hi, lo)) return;
       sentBefore.remember(hi, lo);
       const to = ownerOf(hi, setup.owners);
-      if (to === setup.index ? held.get(hi, lo) >= 0 : peerTables[to]?.has(hi, lo)) return;
       const v = t as unknown as PackedState;
+      if (to === setup.index) {
+        // A successor of this owner's own goes straight to the next level: no batch to write and read back.
+        if (held.get(hi, lo) < 0) this.keep(hi, lo, keyOf(parentRank, i), action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o, 0);
+        return;
+      }
+      if (peerTables[to]?.has(hi, lo)) return;
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
     };
     // Each parent is expanded from one buffer of its own (a successor starts as a copy of it).
     const parentCopy = new Uint8Array(slot);
     const parentWords = new Int32Array(parentCopy.buffer);
+    const claims = setup.claims;
+    const parts: (LevelPart | null)[] = claims ? this.peerLevels.slice() : [];
+    parts[setup.index] = this.ownPart();
+    // The states [at, end) of `part` are this owner's to expand: its own part first, then what the others left.
+    let victim = setup.index;
+    let tried = 0;
+    let part = parts[victim]!;
+    let at = 0;
+    let end = claims ? 0 : part.count;
+    const claim = (): boolean => {
+      if (!claims) return false;
+      for (;;) {
+        const first = Atomics.add(claims, victim, CLAIM);
+        if (first < part.count) {
+          at = first;
+          end = Math.min(first + CLAIM, part.count);
+          return true;
+        }
+        do {
+          if (++tried === setup.owners) return false;
+          victim = (victim + 1) % setup.owners;
+        } while (parts[victim] == null);
+        part = parts[victim]!;
+        // The cache of states sent held keys increasing with the parents' ranks; another owner's states come
+        // in ranks of their own, so a successor sent a moment ago may now come with a lesser key.
+        sentBefore.clear();
+      }
+    };
     const step = (untilMs: number): boolean => {
-      for (let k = 0; r < this.levelCount && stop === null; r++, k++) {
+      for (let k = 0; stop === null; k++) {
+        if (at === end && !claim()) break;
         if ((k & 255) === 255 && performance.now() >= untilMs) return false;
-        copyByWords(this.level, this.levelWords, r * slot, parentCopy, parentWords, 0, slot);
+        const r = at++;
+        copyByWords(part.bytes, part.words, r * slot, parentCopy, parentWords, 0, slot);
         parent = layout.wrapAt(parentCopy, 0) as S;
-        parentRank = this.levelRanks[r]!;
-        parentHi = this.levelFingerprints[2 * r]!;
-        parentLo = this.levelFingerprints[2 * r + 1]!;
+        parentRank = part.ranks[r]!;
+        parentHi = part.fingerprints[2 * r]!;
+        parentLo = part.fingerprints[2 * r + 1]!;
         index = 0;
         let count: number;
         try {
@@ -195,7 +259,7 @@ export class Owner<S> {
           stop = earlier(stop, this.stopAt(parentRank, index, 'error', index, expander.expandingAction, 'none', -1, parentHi, parentLo, -1, e));
           count = index;
         }
-        this.generatedBy[r] = index;
+        part.generatedBy[r] = index;
         generated += index;
         if (count === 0 && setup.deadlock && stop === null) stop = this.stopAt(parentRank, 0, 'deadlock', 0, expander.actions.length, 'none', -1, parentHi, parentLo, -1);
       }
@@ -205,14 +269,35 @@ export class Owner<S> {
     return { step, report: () => ({ sent, bytesSent, generated, stop }) };
   }
 
-  /** The buffer of this owner's table of states held, for the other owners' `sharePeerTables` (it moves when the table grows). */
-  get heldBuffer(): SharedArrayBuffer {
-    return this.held.buffer;
+  /** This owner's table of states held and its level, for the other owners' `sharePeers` (the buffers move as they grow). */
+  sharedPart(): SharedPart {
+    const buffer = (a: ArrayBufferView) => a.buffer as SharedArrayBuffer;
+    return { held: this.held.buffer, level: buffer(this.level), ranks: buffer(this.levelRanks), fingerprints: buffer(this.levelFingerprints), generatedBy: buffer(this.generatedBy), count: this.levelCount };
   }
 
-  /** The other owners' tables (`heldBuffer`), by owner index, null at this one: from now on their states are not sent. */
-  sharePeerTables(buffers: readonly (SharedArrayBuffer | null)[]): void {
-    this.peerTables = buffers.map((b, t) => (b === null || t === this.setup.index ? null : new FingerprintIndexView(b)));
+  /**
+   * The other owners' parts (`sharedPart`), by owner index, null at this one: from now on their states
+   * held are not sent, and, with `claims`, their states left unexpanded are expanded here too.
+   */
+  sharePeers(parts: readonly (SharedPart | null)[]): void {
+    const mine = (t: number) => t === this.setup.index;
+    this.peerTables = parts.map((p, t) => (p === null || mine(t) ? null : new FingerprintIndexView(p.held)));
+    this.peerLevels = parts.map((p, t) =>
+      p === null || mine(t)
+        ? null
+        : {
+            bytes: new Uint8Array(p.level),
+            words: new Int32Array(p.level),
+            ranks: new Uint32Array(p.ranks),
+            fingerprints: new Uint32Array(p.fingerprints),
+            generatedBy: new Uint32Array(p.generatedBy),
+            count: p.count,
+          },
+    );
+  }
+
+  private ownPart(): LevelPart {
+    return { bytes: this.level, words: this.levelWords, ranks: this.levelRanks, fingerprints: this.levelFingerprints, generatedBy: this.generatedBy, count: this.levelCount };
   }
 
   /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
@@ -409,14 +494,17 @@ export class Owner<S> {
   /** Starts a level of `n` states with these ranks. */
   private newLevel(n: number, ranks: Uint32Array): void {
     const slot = this.slot;
+    // In shared memory, so that owner threads can help expand it (`sharedPart`).
     if (this.level.length < n * slot) {
-      this.level = new Uint8Array(Math.ceil(n * 1.25 + 1) * slot);
+      this.level = new Uint8Array(new SharedArrayBuffer(Math.ceil(n * 1.25 + 1) * slot));
       this.levelWords = new Int32Array(this.level.buffer);
     }
-    this.levelRanks = ranks;
-    this.levelFingerprints = new Uint32Array(2 * n);
-    this.generatedBy = new Uint32Array(n);
+    this.levelRanks = new Uint32Array(new SharedArrayBuffer(4 * n));
+    this.levelRanks.set(ranks);
+    this.levelFingerprints = new Uint32Array(new SharedArrayBuffer(8 * n));
+    this.generatedBy = new Uint32Array(new SharedArrayBuffer(4 * n));
     this.levelCount = n;
+    if (this.setup.claims) Atomics.store(this.setup.claims, this.setup.index, 0);
   }
 
   /** State `k` of the level: held from now on, with how it was reached. */

@@ -8,7 +8,7 @@ import { Expander } from '../expander.ts';
 import { importDefinition } from '../../run/loadSpec.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';
 import type { ParamValues } from '../../../spec/spec.ts';
-import { Owner } from './owner.ts';
+import { Owner, type SharedPart } from './owner.ts';
 import type { InitialState, Stop } from './ownerProtocol.ts';
 
 export interface OwnerThreadSetup {
@@ -23,6 +23,8 @@ export interface OwnerThreadSetup {
   readonly peers: (MessagePort | null)[];
   /** Set to 1 by the driver to stop the level under way (a limit, a signal). */
   readonly interrupt: Int32Array;
+  /** Per owner, the next state of its level not yet claimed (Owner's `claims`). */
+  readonly claims: Int32Array;
 }
 
 /** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
@@ -41,7 +43,7 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const definition = await importDefinition(setup.modulePath);
   const expander = new Expander(definition.build(setup.params), setup.symmetry);
   const layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
-  const owner = new Owner(expander, layout, { index: setup.index, owners: setup.owners, deadlock: setup.deadlock }, (to, batch) => {
+  const owner = new Owner(expander, layout, { index: setup.index, owners: setup.owners, deadlock: setup.deadlock, claims: setup.claims }, (to, batch) => {
     if (to === setup.index) owner.receive(batch);
     else setup.peers[to]!.postMessage(batch, [batch.buffer as ArrayBuffer]);
   });
@@ -55,10 +57,10 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const handlers: Record<OwnerRequest['op'], (...args: never[]) => unknown> = {
     start: (initials: InitialState[]) => {
       owner.start(initials);
-      return owner.heldBuffer;
+      return owner.sharedPart();
     },
-    expand: async (peerTables: (SharedArrayBuffer | null)[]) => {
-      owner.sharePeerTables(peerTables);
+    expand: async (parts: (SharedPart | null)[]) => {
+      owner.sharePeers(parts);
       const expansion = owner.startExpanding();
       while (!expansion.step(performance.now() + SLICE_MS)) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -75,7 +77,7 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
     },
     rank: (ranks: Uint32Array) => {
       owner.rank(ranks);
-      return owner.heldBuffer;
+      return owner.sharedPart();
     },
     cut: (stop: Stop) => owner.cut(stop),
     coverage: () => owner.coverage(),
@@ -83,7 +85,7 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
     snapshot: () => owner.snapshot(),
     restoreSnapshot: (snapshot: Uint8Array) => {
       owner.restoreSnapshot(snapshot);
-      return owner.heldBuffer;
+      return owner.sharedPart();
     },
   };
   port.on('message', (m: OwnerRequest | 'close') => {

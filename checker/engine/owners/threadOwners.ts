@@ -7,6 +7,7 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ModelSource } from '../parallel/coordinator.ts';
 import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
 import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.ts';
+import type { SharedPart } from './owner.ts';
 
 export async function threadOwners(count: number, source: ModelSource, symmetry: boolean, deadlock: boolean): Promise<OwnerGroup> {
   // A port for each ordered pair of owners: peers[i][j] is i's end towards j.
@@ -19,9 +20,10 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
     }
   }
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
+  const claims = new Int32Array(new SharedArrayBuffer(4 * count));
   const threads = await Promise.all(
     Array.from({ length: count }, (_, index) => {
-      const setup: OwnerThreadSetup = { owner: true, modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]!, interrupt };
+      const setup: OwnerThreadSetup = { owner: true, modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]!, interrupt, claims };
       const worker = new Worker(new URL('../parallel/workerEntry.mjs', import.meta.url), { workerData: setup, transferList: peers[index]!.filter((p): p is MessagePort => p !== null) });
       return new Promise<Worker>((resolve, reject) => {
         worker.once('message', () => resolve(worker));
@@ -29,9 +31,10 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
       });
     }),
   );
-  // Each owner's table of states held, shared with the others for the next expansion (they read it, it
-  // changes only when a level is ranked): a successor its owner holds is not sent, as one thread would not queue it.
-  const heldTables: (SharedArrayBuffer | null)[] = new Array<SharedArrayBuffer | null>(count).fill(null);
+  // Each owner's table of states held and its level, shared with the others for the next expansion (they
+  // read them; they change only when a level is ranked): a successor its owner holds is not sent, as one
+  // thread would not queue it, and an owner done with its own part of a level expands what is left of others'.
+  const parts: (SharedPart | null)[] = new Array<SharedPart | null>(count).fill(null);
   const links = threads.map((worker, index): OwnerLink => {
     let next = 0;
     const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
@@ -54,15 +57,15 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
         worker.postMessage({ id, op, args } satisfies OwnerRequest);
       });
     return {
-      start: async (initials) => void (heldTables[index] = await call<SharedArrayBuffer>('start', initials)),
-      expand: () => call('expand', heldTables),
+      start: async (initials) => void (parts[index] = await call<SharedPart>('start', initials)),
+      expand: () => call('expand', parts),
       absorb: (expected) => call('absorb', expected),
-      rank: async (ranks) => void (heldTables[index] = await call<SharedArrayBuffer>('rank', ranks)),
+      rank: async (ranks) => void (parts[index] = await call<SharedPart>('rank', ranks)),
       cut: (stop) => call('cut', stop),
       coverage: () => call('coverage'),
       linkOf: (hi, lo) => call('link', hi, lo),
       snapshot: () => call('snapshot'),
-      restoreSnapshot: async (snapshot) => void (heldTables[index] = await call<SharedArrayBuffer>('restoreSnapshot', snapshot)),
+      restoreSnapshot: async (snapshot) => void (parts[index] = await call<SharedPart>('restoreSnapshot', snapshot)),
       close: async () => {
         worker.postMessage('close');
         await worker.terminate();
