@@ -107,6 +107,8 @@ export class Owner<S> {
   private peerTables: (FingerprintIndexView | null)[] = [];
   /** The other owners' levels, where they share this owner's memory: their states not yet claimed are expanded here too. */
   private peerLevels: (LevelPart | null)[] = [];
+  /** Every other owner reads this one's table of states held (`sharePeers`): what they send, this one does not hold. */
+  private sendersReadHeld = false;
 
   constructor(
     private readonly expander: Expander<S>,
@@ -282,6 +284,7 @@ export class Owner<S> {
   sharePeers(parts: readonly (SharedPart | null)[]): void {
     const mine = (t: number) => t === this.setup.index;
     this.peerTables = parts.map((p, t) => (p === null || mine(t) ? null : new FingerprintIndexView(p.held)));
+    this.sendersReadHeld = parts.length === this.setup.owners && parts.every((p, t) => p !== null || mine(t));
     this.peerLevels = parts.map((p, t) =>
       p === null || mine(t)
         ? null
@@ -313,7 +316,7 @@ export class Owner<S> {
   receive(batch: Uint8Array): void {
     this.received++;
     readBatch(batch, this.width, (hi, lo, parentRank, index, step, parentHi, parentLo, bytes, at) => {
-      if (this.held.get(hi, lo) >= 0) return;
+      if (!this.sendersReadHeld && this.held.get(hi, lo) >= 0) return;
       this.keep(hi, lo, keyOf(parentRank, index), step, parentHi, parentLo, bytes, at, 0);
     });
   }
