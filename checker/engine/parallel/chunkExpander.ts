@@ -9,10 +9,10 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
+import { type EncodedLevel, EncodedLevelReader } from './encodedLevel.ts';
 import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport, levelStride } from './packedProtocol.ts';
 import { SuccessorBatch } from '../successorBatch.ts';
 import { sendSpecError, type SentSpecError } from './protocol.ts';
-import { copyByWords } from '../../../spec/layout/bytes.ts';
 
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
 export interface SeenFingerprints {
@@ -47,8 +47,7 @@ export class ChunkExpander {
   private readonly known = new RecentFingerprints(1 << 16);
   private seen: SeenFingerprints | null = null;
   private witnessesReached: Uint8Array = new Uint8Array(0);
-  private states: Uint8Array = new Uint8Array(0);
-  private stateWords: Int32Array = new Int32Array(0);
+  private states: EncodedLevelReader | null = null;
   /** Bytes from one state of a level, or of a report, to the next (levelStride). */
   private readonly stride: number;
   private parent: unknown = null;
@@ -183,9 +182,8 @@ export class ChunkExpander {
   }
 
   /** A new level: its states, the fingerprints seen before it, the witnesses reached before it. */
-  startLevel(states: Uint8Array, seen: SeenFingerprints, witnessesReached: Uint8Array): void {
-    this.states = states;
-    this.stateWords = new Int32Array(states.buffer, states.byteOffset, states.length >> 2);
+  startLevel(level: EncodedLevel, seen: SeenFingerprints, witnessesReached: Uint8Array): void {
+    this.states = new EncodedLevelReader(level, this.layout.width, this.stride);
     this.seen = seen;
     this.witnessesReached = witnessesReached;
     this.sent.clear();
@@ -206,7 +204,7 @@ export class ChunkExpander {
         enabledBefore.set(enabledCount);
         firedBefore.set(firedCount);
       }
-      copyByWords(this.states, this.stateWords, pos * this.stride, this.parentCopy, this.parentWords, 0, this.stride);
+      this.states!.read(pos, this.parentCopy, this.parentWords);
       this.parent = layout.wrapAt(this.parentCopy, 0);
       try {
         expander.successors(this.parent, this.visit);
@@ -224,7 +222,7 @@ export class ChunkExpander {
 
   /** The report of chunk `chunk`: positions [start, end) of the level. */
   expand(chunk: number, start: number, end: number): ChunkReport {
-    const { expander, parents, candidates, bytes, layout, stride } = this;
+    const { expander, parents, candidates, bytes, layout } = this;
     parents.clear();
     candidates.clear();
     bytes.clear();
@@ -236,12 +234,12 @@ export class ChunkExpander {
     const firedBefore = this.firedBefore;
     enabledBefore.set(enabledCount);
     firedBefore.set(firedCount);
-    const { parentCopy, parentWords, states, stateWords } = this;
+    const { parentCopy, parentWords } = this;
+    const states = this.states!;
     for (let pos = start; pos < end; pos++) {
       // The parent is expanded from one private buffer, reused for every parent (each successor starts as
-      // a copy of it), copied there a word at a time: states lie a word apart, so no state needs a byte
-      // loop or a subarray of the level made for it (copyInto's way for one off a word or wide).
-      copyByWords(states, stateWords, pos * stride, parentCopy, parentWords, 0, stride);
+      // a copy of it), decoded there from the level.
+      states.read(pos, parentCopy, parentWords);
       const s = layout.wrapAt(parentCopy, 0);
       this.parent = s;
       const header = parents.length;

@@ -2,7 +2,8 @@
  * Breadth-first search of packed states with worker threads, giving exactly the counts, coverage and
  * traces of the sequential search (bfs.ts) for any number of workers.
  *
- * Each level lives once, as bytes in shared memory. Workers expand chunks of it and send back, per
+ * Each level lives once, in shared memory, each state as its difference from the one before it
+ * (encodedLevel.ts). Workers expand chunks of it and send back, per
  * parent, its counts, and each successor they could not rule out (not in the shared fingerprint set as
  * it stood) with its fingerprint, its properties' verdict and its bytes. This thread merges the chunks
  * in order, which is the sequential order: it alone decides which candidates are new, logs them and
@@ -26,7 +27,7 @@ import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../checkpoint.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { receiveSpecError } from './protocol.ts';
-import { copyByWords } from '../../../spec/layout/bytes.ts';
+import { decodeLevel, EncodedLevelWriter } from './encodedLevel.ts';
 import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, levelStride, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 /** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
@@ -34,35 +35,6 @@ const LOOKAHEAD = 8;
 
 /** The longest this thread sleeps waiting for a report before its event loop runs. */
 const WAIT_MS = 20;
-
-/** The next level, grown in place as accepted states are appended, `stride` bytes apart (levelStride). */
-class LevelBuffer {
-  bytes: Uint8Array;
-  private words: Int32Array;
-  count = 0;
-  constructor(private readonly stride: number, capacity: number) {
-    this.bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1 << 16, capacity * stride)));
-    this.words = new Int32Array(this.bytes.buffer);
-  }
-  /** This buffer with no states, for the next level but one (its memory is kept). */
-  emptied(): this {
-    this.count = 0;
-    return this;
-  }
-  /** Appends the state at `at` of a report's bytes `b` (`bw`: its words), padding included. */
-  push(b: Uint8Array, bw: Int32Array, at: number): void {
-    const stride = this.stride;
-    const end = (this.count + 1) * stride;
-    if (end > this.bytes.length) {
-      const bigger = new Uint8Array(new SharedArrayBuffer((Math.ceil((this.bytes.length * 1.5) / stride) + 1) * stride));
-      bigger.set(this.bytes.subarray(0, this.count * stride));
-      this.bytes = bigger;
-      this.words = new Int32Array(bigger.buffer);
-    }
-    copyByWords(b, bw, at, this.bytes, this.words, this.count * stride, stride);
-    this.count++;
-  }
-}
 
 class WorkerHandle {
   private readonly worker: Worker;
@@ -182,19 +154,22 @@ async function search<S>(
   const maxStates = options.maxStates ?? Infinity;
   let generated = resume.generated;
   let depth = resume.depth;
-  let { bytes: levelBytes } = frontier.contiguous(0, stride);
   let levelSize = frontier.remaining;
   let levelFirstId = log.size - levelSize;
-  let nextLevel = new LevelBuffer(stride, levelSize * 2);
-  /** The buffer of the level being expanded, once it is one this search wrote: the level after next is written into it. */
-  let levelBuffer: LevelBuffer | null = null;
+  /** The level being expanded: the one searched in one thread is handed over encoded as the search encodes its own. */
+  let levelBuffer = handedOver(frontier, width, stride);
+  let level = levelBuffer.level();
+  let nextLevel = new EncodedLevelWriter(width, stride, levelSize * 2);
   // The workers' heaps count against the budget too; each reports its own with every chunk.
   const workerHeaps = new Float64Array(workers.length);
   const first = expander.initialStates()[0];
   if (!isPacked(first)) throw new Error('the packed search needs a spec declared with a layout');
   const own = new ChunkExpander(expander as Expander<unknown>, layoutOf(first), -1);
   const actions = expander.actions.length;
-  const memory = () => seen.bytes + log.bytes + levelBytes.byteLength + nextLevel.bytes.byteLength + workerHeaps.reduce((a, b) => a + b, 0);
+  /** The search's own tables and levels, as one thread reports its tables and frontier. */
+  const searchBytes = () => seen.bytes + log.bytes + levelBuffer.bytes + nextLevel.bytes;
+  /** What the memory budget holds the search to: its tables and levels, and the workers' heaps. */
+  const memory = () => searchBytes() + workerHeaps.reduce((a, b) => a + b, 0);
   let pastBudget = false;
   /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
   let outside = 0;
@@ -209,7 +184,7 @@ async function search<S>(
     queued: 0,
     newStates,
     witnessesReached,
-    offHeapBytes: memory(),
+    offHeapBytes: searchBytes(),
     workers: pool.count,
   });
 
@@ -220,10 +195,10 @@ async function search<S>(
     const nextChunk = new SharedArrayBuffer(4);
     const claim = new Int32Array(nextChunk);
     for (const w of workers) {
-      w.send({ type: 'level', states: levelBytes.buffer as SharedArrayBuffer, count: levelSize, starts, nextChunk, seen: seen.buffer, witnessesReached });
+      w.send({ type: 'level', level, starts, nextChunk, seen: seen.buffer, witnessesReached });
     }
     // This thread's chunks see the witnesses as the workers do: as they were when the level started.
-    own.startLevel(levelBytes, seen, Uint8Array.from(witnessesReached));
+    own.startLevel(level, seen, Uint8Array.from(witnessesReached));
     const waiting = new Map<number, Chunk>();
     const take = (m: FromPackedWorker): void => {
       if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
@@ -270,7 +245,7 @@ async function search<S>(
     if (nextLevel.count === 0) break;
     depth++;
     levelFirstId = log.size - nextLevel.count;
-    levelBytes = nextLevel.bytes;
+    level = nextLevel.level();
     levelSize = nextLevel.count;
     const spare = levelBuffer;
     levelBuffer = nextLevel;
@@ -279,7 +254,7 @@ async function search<S>(
       writeCheckpoint(checkpoint, {
         seen,
         log,
-        level: endToEnd(levelBytes, levelSize, width, stride),
+        level: decodeLevel(level, width, stride),
         levelStarts,
         depth,
         generated,
@@ -292,7 +267,7 @@ async function search<S>(
       if (finishing) return outcome({ kind: 'incomplete', reason: 'interrupted' });
     }
     // Memory already written is reused: each first write to a page of a fresh buffer is a page fault.
-    nextLevel = spare !== null ? spare.emptied() : new LevelBuffer(stride, levelSize * 2);
+    nextLevel = spare.emptied();
   }
   return outcome({ kind: 'complete' });
 
@@ -383,10 +358,11 @@ async function search<S>(
   }
 }
 
-/** `count` states `stride` bytes apart in `level`, end to end (a checkpoint's level, as one thread writes it). */
-function endToEnd(level: Uint8Array, count: number, width: number, stride: number): Uint8Array {
-  if (stride === width) return level.subarray(0, count * width);
-  const out = new Uint8Array(count * width);
-  for (let i = 0; i < count; i++) out.set(level.subarray(i * stride, i * stride + width), i * width);
-  return out;
+/** The level the search in one thread hands over, encoded (it is the first few hundred states). */
+function handedOver(frontier: ByteFrontier<unknown>, width: number, stride: number): EncodedLevelWriter {
+  const { bytes } = frontier.contiguous(0, stride);
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  const level = new EncodedLevelWriter(width, stride, frontier.remaining * 2);
+  for (let i = 0; i < frontier.remaining; i++) level.push(bytes, words, i * stride);
+  return level;
 }

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { EncodedLevel } from './encodedLevel.ts';
 import type { SentSpecError } from './protocol.ts';
 
 /**
@@ -60,9 +61,8 @@ export interface PackedWorkerSetup {
 export type ToPackedWorker =
   | {
       readonly type: 'level';
-      /** `count` states, `levelStride(width)` bytes apart. */
-      readonly states: SharedArrayBuffer;
-      readonly count: number;
+      /** The level's states, each as its difference from the one before (encodedLevel.ts). */
+      readonly level: EncodedLevel;
       /** Where each chunk starts, then `count` (levelChunks.ts). */
       readonly starts: Int32Array;
       /** One Int32: the next chunk to claim (Atomics.add). */

@@ -23,7 +23,7 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
   const chunks = new ChunkExpander(expander as Expander<unknown>, layoutOf(first), setup.index);
 
   function expandLevel(m: Extract<ToPackedWorker, { type: 'level' }>): void {
-    chunks.startLevel(new Uint8Array(m.states), new FingerprintSetView(m.seen), m.witnessesReached);
+    chunks.startLevel(m.level, new FingerprintSetView(m.seen), m.witnessesReached);
     const starts = m.starts;
     const total = starts.length - 1;
     const nextChunk = new Int32Array(m.nextChunk);
