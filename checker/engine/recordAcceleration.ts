@@ -12,6 +12,13 @@ import { Record } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
 
 const HASH = '__kmcHashCode';
+
+/** What a Record instance holds (Immutable.js 5): field indices and defaults on its class, its values in a List. */
+interface RecordInternals {
+  readonly _indices: { readonly [field: string]: unknown };
+  readonly _defaultValues: { readonly [field: string]: unknown };
+  readonly _values: { readonly _origin: number; readonly _capacity: number; readonly _tail: { readonly array: unknown[] } | null; get(index: number): unknown };
+}
 let installed = false;
 
 export function accelerateRecords(): void {
@@ -20,6 +27,8 @@ export function accelerateRecords(): void {
   const proto = Record.prototype as unknown as {
     equals(this: object, other: unknown): boolean;
     hashCode(this: object): number;
+    get(this: RecordInternals, k: string, notSetValue?: unknown): unknown;
+    has(this: RecordInternals, k: string): boolean;
   };
   const originalEquals = proto.equals;
   const originalHashCode = proto.hashCode;
@@ -39,6 +48,22 @@ export function accelerateRecords(): void {
       // A Record holding non-Immutable values: Immutable decides.
     }
     return originalEquals.call(this, other);
+  };
+
+  // A field read (`r.term`, `r.get('term')`) is most of what a guard does. Immutable's goes through `has`,
+  // `hasOwnProperty` and the List of values' `get`; a Record of up to 32 fields keeps its values in the
+  // List's one tail node, read here directly. Same answers: a name that is not a field gives notSetValue
+  // (its index is not a number), a value not set gives the default.
+  proto.get = function get(this: RecordInternals, k: string, notSetValue?: unknown): unknown {
+    const index = this._indices[k];
+    if (typeof index !== 'number') return notSetValue;
+    const values = this._values;
+    const tail = values._tail;
+    const value = values._origin === 0 && values._capacity <= 32 && tail ? tail.array[index] : values.get(index);
+    return value === undefined ? this._defaultValues[k] : value;
+  };
+  proto.has = function has(this: RecordInternals, k: string): boolean {
+    return typeof this._indices[k] === 'number';
   };
 
   proto.hashCode = function hashCode(this: object): number {
