@@ -183,6 +183,7 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
       usage('ci --shard past the count', ['ci', '--shard', '5/4'], /^error: --shard /),
       usage('ci --merge of nothing', ['ci', '--merge', join(dir, 'no-slices', '*')], /^error: /),
       usage('ci --jobs 0', ['ci', '--jobs', '0'], /^error: --jobs /),
+      { ...usage('ci --jobs with --cluster', ['ci', '--jobs', '4', '--cluster', 'nats://127.0.0.1:1'], /^error: --jobs sets how many checks run at once on this machine/), detail: /Drop --jobs or --cluster\./ },
       // Design diffs
       usage('diff without variants', ['diff', 'twophase'], /^error: /),
       usage('diff with an unknown preset', ['diff', 'twophase', '--a-preset', 'rm3', '--b-preset', 'rm9'], /^error: .*rm9/),

@@ -44,7 +44,7 @@ export const ciCommand: KmcCommand = {
       .option('junit', { type: 'string', describe: 'Write a JUnit XML report to this file' })
       .option('markdown', { type: 'string', describe: 'Write a Markdown summary to this file (also appended to $GITHUB_STEP_SUMMARY when set)' })
       .option('out', { type: 'string', describe: 'Folder for the counterexamples (.itf.json, .txt) of failing checks' })
-      .option('jobs', { type: 'number', default: availableParallelism(), describe: 'Checks run at once on this machine (results are the same for every value; unused with --cluster)' })
+      .option('jobs', { type: 'number', describe: `Checks run at once on this machine (default: its ${availableParallelism()} cores; results are the same for every value; not with --cluster, where each kmc worker runs one check at a time)` })
       .option('cluster', {
         type: 'string',
         describe: 'A NATS server with JetStream (nats://host:4222): the checks (and mutants) go to kmc worker processes through a work queue; the workers need your specs at the same paths',
@@ -69,9 +69,12 @@ export const ciCommand: KmcCommand = {
     if (tolerance !== undefined && !(Number.isFinite(tolerance) && tolerance >= 0)) {
       throw new UserError(`--tolerance takes a fraction of at least 0 (0.1 = 10%); got '${String(argv.tolerance)}'.`);
     }
+    if (argv.jobs !== undefined && argv.cluster !== undefined) {
+      throw new UserError(`--jobs sets how many checks run at once on this machine; with --cluster the checks run on the kmc worker processes, one at a time each, so start as many workers as checks should run at once. Drop --jobs or --cluster.`);
+    }
     const result = await runCi({
       suitePath,
-      lanes: positiveInt('jobs', argv.jobs)!,
+      lanes: argv.jobs === undefined ? availableParallelism() : positiveInt('jobs', argv.jobs)!,
       ...(argv.cluster !== undefined
         ? { cluster: { url: natsAddress('--cluster', argv.cluster), waitSeconds: positiveNumber('cluster-wait', argv['cluster-wait']) ?? 30 } }
         : {}),
