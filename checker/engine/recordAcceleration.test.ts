@@ -6,7 +6,7 @@ import { accelerateRecords } from './recordAcceleration.ts';
 /** The answers of Immutable.js's own Record code, read before the acceleration is installed. */
 const Point = Record({ x: 0, y: 0, label: 'p' as string | undefined, toll: List<number>() }, 'Point');
 const wideKeys = Array.from({ length: 40 }, (_, i) => `f${i}`);
-const Wide = Record(Object.fromEntries(wideKeys.map((k, i) => [k, i])) as Record<string, number>, 'Wide');
+const Wide = Record(Object.fromEntries(wideKeys.map((k, i) => [k, i])) as { [field: string]: number }, 'Wide');
 const probes = ['x', 'y', 'label', 'toll', 'z', 'toString', 'constructor', 'hasOwnProperty', '__proto__', '_indices', 'size'];
 
 function answers(): unknown[] {

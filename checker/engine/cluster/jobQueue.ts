@@ -52,6 +52,9 @@ const ACK_WAIT_NS = 60_000_000_000;
 const WORKING_MS = 10_000;
 /** How long a worker waits for a unit before it leaves the queue (a unit delivered again goes to whoever is recruited then). */
 const IDLE_MS = 2000;
+/** How long a worker tries to have a result stored (the server restarting), and the pause between tries. */
+const STORE_TRIES_MS = 30_000;
+const STORE_RETRY_MS = 500;
 /** How often the driver offers its queue again while results are out. */
 const RECRUIT_AGAIN_MS = 5000;
 /** Busy workers in a row that end a round of offers, and the pause after each. */
@@ -89,6 +92,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
       const jsm = await nc.jetstreamManager();
       await jsm.streams.add({ name: n.stream, subjects: [n.units], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
       await jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, ack_wait: ACK_WAIT_NS, max_deliver: -1 });
+      await jsm.streams.add({ name: n.resultsStream, subjects: [n.results], retention: RetentionPolicy.Limits, storage: StorageType.File });
     } catch (e) {
       throw new ClusterError(`the NATS server at ${url} cannot hold the ${what}'s queue: ${messageOf(e)}. kmc needs JetStream: start the server with -js.`);
     }
@@ -102,24 +106,29 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
       stopping ??= setInterval(() => nc.publish(n.stop), 1000);
     };
     const parts = new Map<string, Uint8Array[]>();
-    nc.subscribe(n.results, {
-      callback: (_e, m) => {
-        const { body, attachment } = open(m.data);
-        const { index, by, part, count } = body as { index: number; by: string; part: number; count: number };
-        if (arrived[index]) return;
-        const key = `${index} ${by}`;
-        const got = parts.get(key) ?? new Array<Uint8Array>(count);
-        got[part] = attachment;
-        if (got.filter(Boolean).length < count) return void parts.set(key, got);
-        parts.delete(key);
-        arrived[index] = true;
-        workers.add(by);
-        const result = JSON.parse(decoder.decode(Buffer.concat(got))) as R;
-        results[index] = result;
-        if (options.onResult?.(index, result) === true) stopAll();
-        if (--pending === 0) allIn();
-      },
-    });
+    /** One message of a result: the result is taken once all its parts are in, the first time it comes. */
+    const take = (data: Uint8Array): void => {
+      const { body, attachment } = open(data);
+      const { index, by, part, count } = body as { index: number; by: string; part: number; count: number };
+      if (arrived[index]) return;
+      const key = `${index} ${by}`;
+      const got = parts.get(key) ?? new Array<Uint8Array>(count);
+      got[part] = attachment;
+      if (got.filter(Boolean).length < count) return void parts.set(key, got);
+      parts.delete(key);
+      arrived[index] = true;
+      workers.add(by);
+      const result = JSON.parse(decoder.decode(Buffer.concat(got))) as R;
+      results[index] = result;
+      if (options.onResult?.(index, result) === true) stopAll();
+      if (--pending === 0) allIn();
+    };
+    // The results are read from the stream the server stores them in (an ordered consumer, which goes on
+    // from where it was when the driver's connection comes back): none is lost while the driver is away.
+    const stored = await (await nc.jetstream().consumers.get(n.resultsStream)).consume();
+    void (async () => {
+      for await (const m of stored) take(m.data);
+    })().catch(() => {});
     await nc.flush();
     const js = nc.jetstream();
     for (const [index, unit] of units.entries()) await js.publish(n.units, seal({ index, unit }));
@@ -155,10 +164,12 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     closed = true;
     clearInterval(poll);
     clearInterval(stopping);
-    try {
-      await (await nc.jetstreamManager()).streams.delete(n.stream);
-    } catch {
-      // the server went away: nothing of the queue is left to delete that it still holds
+    for (const stream of [n.stream, n.resultsStream]) {
+      try {
+        await (await nc.jetstreamManager()).streams.delete(stream);
+      } catch {
+        // the server went away: nothing of the queue is left to delete that it still holds
+      }
     }
     await nc.drain().catch(() => {});
   }
@@ -193,7 +204,9 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
       const working = setInterval(() => m.working(), WORKING_MS);
       try {
         const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped);
-        publishResult(nc, n.results, index, worker, result);
+        // Acknowledged once the server has stored the result: a unit whose result could not be stored is
+        // delivered again after its ack wait, to this worker or another.
+        if (!(await publishResult(nc, n.results, index, worker, result))) continue;
         m.ack();
       } finally {
         clearInterval(working);
@@ -205,10 +218,28 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
   }
 }
 
-/** A result in as many messages as the server's max_payload needs (a check's counterexample may be large). */
-function publishResult(nc: NatsConnection, subject: string, index: number, by: string, result: unknown): void {
+/**
+ * A result in as many messages as the server's max_payload needs (a check's counterexample may be large),
+ * each stored by the server before the next is sent; tried again while the server is away, up to
+ * STORE_TRIES_MS. False when it could not be stored.
+ */
+async function publishResult(nc: NatsConnection, subject: string, index: number, by: string, result: unknown): Promise<boolean> {
+  const js = nc.jetstream();
   const bytes = encoder.encode(JSON.stringify(result));
   const size = Math.max(1024, (nc.info?.max_payload ?? 1024 * 1024) - 1024);
   const count = Math.max(1, Math.ceil(bytes.length / size));
-  for (let part = 0; part < count; part++) nc.publish(subject, seal({ index, by, part, count }, bytes.subarray(part * size, (part + 1) * size)));
+  const until = Date.now() + STORE_TRIES_MS;
+  for (let part = 0; part < count; part++) {
+    const message = seal({ index, by, part, count }, bytes.subarray(part * size, (part + 1) * size));
+    for (;;) {
+      try {
+        await js.publish(subject, message);
+        break;
+      } catch {
+        if (Date.now() >= until || nc.isClosed()) return false;
+        await sleep(STORE_RETRY_MS);
+      }
+    }
+  }
+  return true;
 }

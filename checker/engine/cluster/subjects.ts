@@ -44,5 +44,7 @@ export const queueNames = (run: string) => ({
   units: `kmc.${run}.units`,
   consumer: 'takers',
   results: `kmc.${run}.results`,
+  /** Results are stored, so one sent while the driver is away from the server is read when it is back. */
+  resultsStream: `KMC_RESULTS_${run}`,
   stop: `kmc.${run}.stop`,
 });

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'nats';
+import { open, seal } from './envelope.ts';
+import { type QueueOffer, runQueue, takeUnits } from './jobQueue.ts';
+import { RECONNECT, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
+import { clusterTiers, startNats } from './testCluster.ts';
+
+const { skip } = clusterTiers(process.env.KMC_SLOW, 'no slow case here');
+
+test('a result sent while the server restarts is not lost: the queue ends with every result, each once', { skip, timeout: 60_000 }, async () => {
+  const servers = await startNats(1);
+  const url = servers.urls[0]!;
+  const worker = await connect({ servers: url, ...RECONNECT });
+  let restarted: () => void = () => {};
+  const afterRestart = new Promise<void>((resolve) => (restarted = resolve));
+  let started: () => void = () => {};
+  const firstStarted = new Promise<void>((resolve) => (started = resolve));
+  try {
+    // A worker in this process whose first unit ends only once the server has been killed and started again,
+    // so its result goes out while the driver's connection may not be back yet.
+    worker.subscribe(RECRUIT, {
+      queue: WORKERS_QUEUE,
+      callback: (_e, m) => {
+        const offer = open(m.data).body as unknown as QueueOffer;
+        void takeUnits<number, number>(worker, offer, 'w1', (error) => m.respond(seal(error === undefined ? { ok: true } : { error })), async () => ({
+          run: async (unit) => {
+            if (unit === 0) {
+              started();
+              await afterRestart;
+            }
+            return unit * 10;
+          },
+          notStarted: () => -1,
+        })).catch(() => {});
+      },
+    });
+    await worker.flush();
+    const seen: number[] = [];
+    const queue = runQueue<number, number>(url, 'test queue', { kind: 'test' }, [0, 1, 2], {
+      waitSeconds: 10,
+      onResult: (index) => void seen.push(index),
+    });
+    await firstStarted;
+    await servers.restart();
+    restarted();
+    const { results, workers } = await queue;
+    assert.deepEqual(results, [0, 10, 20]);
+    assert.deepEqual([...seen].sort(), [0, 1, 2]);
+    assert.equal(workers, 1);
+  } finally {
+    await worker.close().catch(() => {});
+    await servers.stop();
+  }
+});
