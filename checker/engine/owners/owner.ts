@@ -13,7 +13,8 @@ import { GrowableU32 } from '../state/growable.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
-import { copyByWords, copyState } from '../../../spec/layout/bytes.ts';
+import { copyState } from '../../../spec/layout/bytes.ts';
+import { decodeLevel, type EncodedLevel, EncodedLevelReader, EncodedLevelWriter } from '../state/encodedLevel.ts';
 import { keyOrder } from './keyOrder.ts';
 import { HELD_WORDS, readSnapshot, writeSnapshot } from './ownerSnapshot.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
@@ -40,7 +41,7 @@ export interface OwnerSetup {
 /** An owner's level as the others read it when they help expand it (`sharedPart`, `sharePeers`). */
 export interface SharedPart {
   readonly held: SharedArrayBuffer;
-  readonly level: SharedArrayBuffer;
+  readonly level: EncodedLevel;
   readonly ranks: SharedArrayBuffer;
   readonly fingerprints: SharedArrayBuffer;
   readonly generatedBy: SharedArrayBuffer;
@@ -49,8 +50,7 @@ export interface SharedPart {
 
 /** A level's states, their ranks and fingerprints, and the successors each made once expanded. */
 interface LevelPart {
-  readonly bytes: Uint8Array;
-  readonly words: Int32Array;
+  readonly level: EncodedLevel;
   readonly ranks: Uint32Array;
   readonly fingerprints: Uint32Array;
   readonly generatedBy: Uint32Array;
@@ -68,8 +68,8 @@ export class Owner<S> {
   private held = new FingerprintIndex();
   private records = new GrowableU32();
   // The level being expanded: this owner's states of it, in rank order.
-  private level = new Uint8Array(new SharedArrayBuffer(0));
-  private levelWords = new Int32Array(this.level.buffer);
+  /** Stored as differences between consecutive states, in shared memory (owner threads help expand it). */
+  private level: EncodedLevelWriter;
   private levelRanks: Uint32Array = new Uint32Array(0);
   private levelFingerprints: Uint32Array = new Uint32Array(0);
   private levelCount = 0;
@@ -119,6 +119,7 @@ export class Owner<S> {
   ) {
     this.width = layout.width;
     this.slot = (layout.width + 3) & ~3;
+    this.level = new EncodedLevelWriter(this.width, this.slot, PENDING_START);
     this.pendingBytes = new Uint8Array(PENDING_START * this.slot);
     this.pendingWords = new Int32Array(this.pendingBytes.buffer);
     this.batches = Array.from({ length: setup.owners }, () => new CandidateBatch(this.width));
@@ -129,7 +130,7 @@ export class Owner<S> {
   /** Memory this owner's tables and levels take. */
   get bytes(): number {
     const pendingTables = this.pendingKeys.byteLength + this.pendingSteps.byteLength + this.pendingLinks.byteLength + this.pendingFingerprints.byteLength;
-    return this.held.bytes + this.records.bytes + this.level.byteLength + this.pending.bytes + pendingTables + this.pendingBytes.byteLength;
+    return this.held.bytes + this.records.bytes + this.level.bytes + this.pending.bytes + pendingTables + this.pendingBytes.byteLength;
   }
 
   start(initials: readonly InitialState[]): void {
@@ -219,6 +220,7 @@ export class Owner<S> {
     let victim = setup.index;
     let tried = 0;
     let part = parts[victim]!;
+    let reader = new EncodedLevelReader(part.level, this.width, slot);
     let at = 0;
     let end = claims ? 0 : part.count;
     const claim = (): boolean => {
@@ -235,6 +237,7 @@ export class Owner<S> {
           victim = (victim + 1) % setup.owners;
         } while (parts[victim] == null);
         part = parts[victim]!;
+        reader = new EncodedLevelReader(part.level, this.width, slot);
         // The cache of states sent held keys increasing with the parents' ranks; another owner's states come
         // in ranks of their own, so a successor sent a moment ago may now come with a lesser key.
         sentBefore.clear();
@@ -245,7 +248,7 @@ export class Owner<S> {
         if (at === end && !claim()) break;
         if ((k & 255) === 255 && performance.now() >= untilMs) return false;
         const r = at++;
-        copyByWords(part.bytes, part.words, r * slot, parentCopy, parentWords, 0, slot);
+        reader.read(r, parentCopy, parentWords);
         parent = layout.wrapAt(parentCopy, 0) as S;
         parentRank = part.ranks[r]!;
         parentHi = part.fingerprints[2 * r]!;
@@ -274,7 +277,7 @@ export class Owner<S> {
   /** This owner's table of states held and its level, for the other owners' `sharePeers` (the buffers move as they grow). */
   sharedPart(): SharedPart {
     const buffer = (a: ArrayBufferView) => a.buffer as SharedArrayBuffer;
-    return { held: this.held.buffer, level: buffer(this.level), ranks: buffer(this.levelRanks), fingerprints: buffer(this.levelFingerprints), generatedBy: buffer(this.generatedBy), count: this.levelCount };
+    return { held: this.held.buffer, level: this.level.level(), ranks: buffer(this.levelRanks), fingerprints: buffer(this.levelFingerprints), generatedBy: buffer(this.generatedBy), count: this.levelCount };
   }
 
   /**
@@ -289,8 +292,7 @@ export class Owner<S> {
       p === null || mine(t)
         ? null
         : {
-            bytes: new Uint8Array(p.level),
-            words: new Int32Array(p.level),
+            level: p.level,
             ranks: new Uint32Array(p.ranks),
             fingerprints: new Uint32Array(p.fingerprints),
             generatedBy: new Uint32Array(p.generatedBy),
@@ -300,7 +302,7 @@ export class Owner<S> {
   }
 
   private ownPart(): LevelPart {
-    return { bytes: this.level, words: this.levelWords, ranks: this.levelRanks, fingerprints: this.levelFingerprints, generatedBy: this.generatedBy, count: this.levelCount };
+    return { level: this.level.level(), ranks: this.levelRanks, fingerprints: this.levelFingerprints, generatedBy: this.generatedBy, count: this.levelCount };
   }
 
   /** The level under way is dropped (the driver stopped it): coverage as it was when the level started, nothing taken in. */
@@ -416,11 +418,15 @@ export class Owner<S> {
     new Float64Array(out.buffer, 16, 2 * actions).set([...this.expander.enabledCount, ...this.expander.firedCount]);
     const rec = this.records.view();
     const first = rec.length / RECORD_WORDS - n;
+    const reader = new EncodedLevelReader(this.level.level(), width, this.slot);
+    const one = new Uint8Array(this.slot);
+    const oneWords = new Int32Array(one.buffer);
     for (let k = 0; k < n; k++) {
       const w = (head + k * stride) >> 2;
       const r = (first + k) * RECORD_WORDS;
       words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, this.levelRanks[k]!], w);
-      out.set(this.level.subarray(k * this.slot, k * this.slot + width), head + k * stride + DELTA_WORDS * 4);
+      reader.read(k, one, oneWords);
+      out.set(one.subarray(0, width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
   }
@@ -463,8 +469,7 @@ export class Owner<S> {
       held[id * HELD_WORDS + 1] = lo;
       held.set(rec.subarray(id * RECORD_WORDS, (id + 1) * RECORD_WORDS), id * HELD_WORDS + 2);
     });
-    const level = new Uint8Array(n * width);
-    for (let k = 0; k < n; k++) level.set(this.level.subarray(k * this.slot, k * this.slot + width), k * width);
+    const level = decodeLevel(this.level.level(), width, this.slot);
     const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
     return writeSnapshot({ width, enabled, fired, held, ranks: this.levelRanks.subarray(0, n), level });
   }
@@ -496,12 +501,8 @@ export class Owner<S> {
 
   /** Starts a level of `n` states with these ranks. */
   private newLevel(n: number, ranks: Uint32Array): void {
-    const slot = this.slot;
     // In shared memory, so that owner threads can help expand it (`sharedPart`).
-    if (this.level.length < n * slot) {
-      this.level = new Uint8Array(new SharedArrayBuffer(Math.ceil(n * 1.25 + 1) * slot));
-      this.levelWords = new Int32Array(this.level.buffer);
-    }
+    this.level.emptied();
     this.levelRanks = new Uint32Array(new SharedArrayBuffer(4 * n));
     this.levelRanks.set(ranks);
     this.levelFingerprints = new Uint32Array(new SharedArrayBuffer(8 * n));
@@ -512,7 +513,8 @@ export class Owner<S> {
 
   /** State `k` of the level: held from now on, with how it was reached. */
   private admit(k: number, hi: number, lo: number, parentHi: number, parentLo: number, step: number, initial: number, bytes: Uint8Array, at: number): void {
-    copyState(bytes, at, this.level, this.levelWords, k * this.slot, this.width);
+    if (k !== this.level.count) throw new Error(`owner ${this.setup.index}: state ${k} of a level admitted after ${this.level.count}`);
+    this.level.push(bytes, at);
     this.levelFingerprints[2 * k] = hi;
     this.levelFingerprints[2 * k + 1] = lo;
     this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
@@ -556,8 +558,12 @@ export class Owner<S> {
     expander.enabledCount.set(this.enabledAtLevel);
     expander.firedCount.set(this.firedAtLevel);
     const none = (): void => {};
+    const reader = new EncodedLevelReader(this.level.level(), this.width, slot);
+    const parentBytes = new Uint8Array(slot);
+    const parentWords = new Int32Array(parentBytes.buffer);
     for (let r = 0; r < this.levelCount && this.levelRanks[r]! <= stopRank; r++) {
-      const parent = layout.wrapAt(this.level, r * slot) as S;
+      reader.read(r, parentBytes, parentWords);
+      const parent = layout.wrapAt(parentBytes, 0) as S;
       if (this.levelRanks[r]! < stopRank) {
         expander.successors(parent, none);
         continue;

@@ -9,7 +9,7 @@ import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { GrowableBytes, GrowableU32 } from '../state/growable.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
-import { type EncodedLevel, EncodedLevelReader } from './encodedLevel.ts';
+import { type EncodedLevel, EncodedLevelReader } from '../state/encodedLevel.ts';
 import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport, levelStride } from './packedProtocol.ts';
 import { SuccessorBatch } from '../successorBatch.ts';
 import { sendSpecError, type SentSpecError } from './protocol.ts';

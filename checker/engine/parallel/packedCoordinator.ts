@@ -27,7 +27,7 @@ import type { ModelSource } from './coordinator.ts';
 import type { Checkpoints } from '../checkpoint.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
 import { receiveSpecError } from './protocol.ts';
-import { decodeLevel, EncodedLevelWriter } from './encodedLevel.ts';
+import { decodeLevel, EncodedLevelWriter } from '../state/encodedLevel.ts';
 import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, levelStride, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 
 /** How many candidates ahead of the one merged the fingerprint table's slot is fetched. */
@@ -276,7 +276,6 @@ async function search<S>(
     const p = c.parents;
     const cand = c.candidates;
     const bytes = c.bytes;
-    const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
     let at = 0;
     let ci = 0;
     let pos = firstPos;
@@ -318,7 +317,7 @@ async function search<S>(
         }
         const bits = cand[o + 6]!;
         if (bits !== 0) for (let w = 0; w < 32; w++) if (bits & (1 << w)) witnessesReached[w] = 1;
-        nextLevel.push(bytes, words, ci * stride);
+        nextLevel.push(bytes, ci * stride);
         if (verdict !== 0) {
           stopAt(firstPos, pos, action, cand[o + 4]!);
           return { kind: 'violation', stateId: id, invariant: verdict - 1 };
@@ -361,8 +360,7 @@ async function search<S>(
 /** The level the search in one thread hands over, encoded (it is the first few hundred states). */
 function handedOver(frontier: ByteFrontier<unknown>, width: number, stride: number): EncodedLevelWriter {
   const { bytes } = frontier.contiguous(0, stride);
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
   const level = new EncodedLevelWriter(width, stride, frontier.remaining * 2);
-  for (let i = 0; i < frontier.remaining; i++) level.push(bytes, words, i * stride);
+  for (let i = 0; i < frontier.remaining; i++) level.push(bytes, i * stride);
   return level;
 }

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { EncodedLevel } from './encodedLevel.ts';
+import type { EncodedLevel } from '../state/encodedLevel.ts';
 import type { SentSpecError } from './protocol.ts';
 
 /**

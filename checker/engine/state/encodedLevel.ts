@@ -1,11 +1,12 @@
 /**
- * A level of the packed search in shared memory, each state stored as its difference from the one before
- * it (frontierCodec.ts), as the search in one thread stores its frontier. A level is appended in the
- * order the coordinator merges it, which is the order one thread finds it: mostly siblings that differ in
- * a few fields, so a KRaft state of 509 bytes takes a few dozen. Every BLOCK states the difference starts
- * again from zeros, so a worker decodes any chunk of the level from the block it starts in.
+ * A level of a breadth-first search in shared memory, each state stored as its difference from the one
+ * before it (frontierCodec.ts), as the search in one thread stores its frontier. The worker threads'
+ * coordinator appends a level in the order one thread finds it, mostly siblings that differ in a few
+ * fields (a KRaft state of 509 bytes takes a few dozen); an owner appends its part of a level in rank
+ * order. Every BLOCK states the difference starts again from zeros, so a thread decodes any chunk of a
+ * level from the block it starts in.
  */
-import { copyByWords } from '../../../spec/layout/bytes.ts';
+import { copyByWords, copyState } from '../../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from '../frontierCodec.ts';
 
 /** States per block: a chunk starts decoding at most BLOCK - 1 states before its first. */
@@ -34,7 +35,7 @@ export class EncodedLevelWriter {
 
   constructor(
     private readonly width: number,
-    /** Bytes from one state to the next in the buffers states are appended from (a word multiple). */
+    /** A state's width to the next word: the readers' buffers (`EncodedLevelReader.read`). */
     private readonly stride: number,
     capacityStates: number,
   ) {
@@ -65,8 +66,8 @@ export class EncodedLevelWriter {
     return this.code.byteLength + this.blocks.byteLength;
   }
 
-  /** Appends the state at `at` of `b` (`bw`: its words; `at` a multiple of 4). */
-  push(b: Uint8Array, bw: Int32Array, at: number): void {
+  /** Appends the state at `at` of `b`. */
+  push(b: Uint8Array, at: number): void {
     if (this.count % BLOCK === 0) {
       const block = this.count / BLOCK;
       if (block === this.blocks.length) this.blocks = grown(this.blocks, this.blocks.length * 2);
@@ -74,7 +75,7 @@ export class EncodedLevelWriter {
       this.prev.fill(0);
     }
     if (this.used + this.room > this.code.length) this.code = grown(this.code, Math.max(this.used + this.room, Math.ceil(this.code.length * 1.5)));
-    copyByWords(b, bw, at, this.cur, this.curWords, 0, this.stride);
+    copyState(b, at, this.cur, this.curWords, 0, this.width);
     this.used += encodeAligned(this.prev, this.prev32, this.cur, this.cur32, this.width, this.code, this.used);
     this.count++;
   }

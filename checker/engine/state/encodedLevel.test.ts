@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BLOCK, decodeLevel, EncodedLevelReader, EncodedLevelWriter } from './encodedLevel.ts';
-import { levelStride } from './packedProtocol.ts';
+import { levelStride } from '../parallel/packedProtocol.ts';
 
 /** `count` states of `width` bytes, `stride` apart: runs of siblings that differ in a byte or two, as a BFS level has. */
 function states(count: number, width: number, seed: number): Uint8Array {
@@ -28,10 +28,9 @@ for (const width of [1, 13, 509]) {
     const stride = levelStride(width);
     const count = 5 * BLOCK + 17;
     const raw = states(count, width, width);
-    const words = new Int32Array(raw.buffer);
     // Room for a few states only: the code and the block table grow as states come.
     const writer = new EncodedLevelWriter(width, stride, 3);
-    for (let i = 0; i < count; i++) writer.push(raw, words, i * stride);
+    for (let i = 0; i < count; i++) writer.push(raw, i * stride);
     assert.equal(writer.count, count);
     const level = writer.level();
     assert.equal(level.count, count);
@@ -60,14 +59,14 @@ test('siblings cost a few bytes each, not their width; an emptied writer holds t
     raw[i * stride + ((i * 37) % width)] = i & 0xff;
   }
   const writer = new EncodedLevelWriter(width, stride, count);
-  for (let i = 0; i < count; i++) writer.push(raw, new Int32Array(raw.buffer), i * stride);
+  for (let i = 0; i < count; i++) writer.push(raw, i * stride);
   // Each state but a block's first (against zeros) is two or three control bytes and its one new byte.
   assert.ok(writer.encodedBytes < count * 10, `${writer.encodedBytes} bytes for ${count} states of ${width}`);
   const first = writer.level();
   const allocated = writer.bytes;
   const again = states(count, width, 8);
   writer.emptied();
-  for (let i = 0; i < count; i++) writer.push(again, new Int32Array(again.buffer), i * stride);
+  for (let i = 0; i < count; i++) writer.push(again, i * stride);
   assert.equal(writer.bytes, allocated);
   assert.equal(writer.level().code, first.code);
   const whole = decodeLevel(writer.level(), width, stride);
