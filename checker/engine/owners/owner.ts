@@ -210,9 +210,7 @@ export class Owner<S> {
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
     };
-    // Each parent is expanded from one buffer of its own (a successor starts as a copy of it).
-    const parentCopy = new Uint8Array(slot);
-    const parentWords = new Int32Array(parentCopy.buffer);
+    // Each parent is expanded from the level reader's own buffer, decoded over the one before it (a successor starts as a copy of it).
     const claims = setup.claims;
     const parts: (LevelPart | null)[] = claims ? this.peerLevels.slice() : [];
     parts[setup.index] = this.ownPart();
@@ -248,8 +246,7 @@ export class Owner<S> {
         if (at === end && !claim()) break;
         if ((k & 255) === 255 && performance.now() >= untilMs) return false;
         const r = at++;
-        reader.read(r, parentCopy, parentWords);
-        parent = layout.wrapAt(parentCopy, 0) as S;
+        parent = layout.wrapAt(reader.at(r), 0) as S;
         parentRank = part.ranks[r]!;
         parentHi = part.fingerprints[2 * r]!;
         parentLo = part.fingerprints[2 * r + 1]!;

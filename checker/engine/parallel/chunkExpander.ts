@@ -57,8 +57,6 @@ export class ChunkExpander {
   private heapUsed = 0;
   private heapMeasuredAt = -Infinity;
   private readonly batch = new SuccessorBatch<unknown>();
-  private readonly parentCopy: Uint8Array;
-  private readonly parentWords: Int32Array;
   private readonly visit: (t: unknown, action: number, params: unknown, ordinal: number) => void;
 
   constructor(
@@ -68,8 +66,6 @@ export class ChunkExpander {
   ) {
     this.actions = expander.actions.length;
     this.stride = levelStride(layout.width);
-    this.parentCopy = new Uint8Array(this.stride);
-    this.parentWords = new Int32Array(this.parentCopy.buffer);
     this.enabledBefore = new Float64Array(this.actions);
     this.firedBefore = new Float64Array(this.actions);
     const constrained = expander.constrained;
@@ -204,8 +200,7 @@ export class ChunkExpander {
         enabledBefore.set(enabledCount);
         firedBefore.set(firedCount);
       }
-      this.states!.read(pos, this.parentCopy, this.parentWords);
-      this.parent = layout.wrapAt(this.parentCopy, 0);
+      this.parent = layout.wrapAt(this.states!.at(pos), 0);
       try {
         expander.successors(this.parent, this.visit);
       } catch (e) {
@@ -234,13 +229,11 @@ export class ChunkExpander {
     const firedBefore = this.firedBefore;
     enabledBefore.set(enabledCount);
     firedBefore.set(firedCount);
-    const { parentCopy, parentWords } = this;
     const states = this.states!;
     for (let pos = start; pos < end; pos++) {
-      // The parent is expanded from one private buffer, reused for every parent (each successor starts as
-      // a copy of it), decoded there from the level.
-      states.read(pos, parentCopy, parentWords);
-      const s = layout.wrapAt(parentCopy, 0);
+      // The parent is expanded from the reader's own buffer, where it is decoded over the one before it
+      // (each successor starts as a copy of it).
+      const s = layout.wrapAt(states.at(pos), 0);
       this.parent = s;
       const header = parents.length;
       for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);

@@ -91,10 +91,10 @@ export class EncodedLevelReader {
   private readonly code: Uint8Array;
   private readonly blocks: Int32Array;
   readonly count: number;
-  /** The state at `at`, decoded, and where the next state's code starts. */
+  /** The state at `last`, decoded, and where the next state's code starts. */
   private readonly state: Uint8Array;
   private readonly stateWords: Int32Array;
-  private at = -1;
+  private last = -1;
   private next = 0;
 
   constructor(
@@ -111,18 +111,27 @@ export class EncodedLevelReader {
 
   /** Copies the state at position `pos` into `into` at offset 0 (`intoWords`: its words); fastest in increasing order. */
   read(pos: number, into: Uint8Array, intoWords: Int32Array): void {
+    copyByWords(this.at(pos), this.stateWords, 0, into, intoWords, 0, this.stride);
+  }
+
+  /**
+   * The state at position `pos`, in this reader's own buffer (at offset 0, padded to a word): valid until
+   * the next call, which decodes the next state over it. A search expands a parent from it: views never
+   * write into the bytes they read.
+   */
+  at(pos: number): Uint8Array {
     if (pos < 0 || pos >= this.count) throw new Error(`no state ${pos} in a level of ${this.count}`);
     const block = Math.floor(pos / BLOCK);
-    if (pos <= this.at || Math.floor(this.at / BLOCK) !== block) {
+    if (pos <= this.last || Math.floor(this.last / BLOCK) !== block) {
       this.state.fill(0);
-      this.at = block * BLOCK - 1;
+      this.last = block * BLOCK - 1;
       this.next = this.blocks[block]!;
     }
-    while (this.at < pos) {
+    while (this.last < pos) {
       this.next = decodeState(this.code, this.next, this.state, 0, this.width);
-      this.at++;
+      this.last++;
     }
-    copyByWords(this.state, this.stateWords, 0, into, intoWords, 0, this.stride);
+    return this.state;
   }
 }
 
