@@ -210,7 +210,8 @@ export class Owner<S> {
       this.batches[to]!.push(hi, lo, parentRank, i, action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
       flush(to, false);
     };
-    // Each parent is expanded from the level reader's own buffer, decoded over the one before it (a successor starts as a copy of it).
+    // Each parent is expanded from the level reader's own buffer, decoded over the one before it (a
+    // successor starts as a copy of it).
     const claims = setup.claims;
     const parts: (LevelPart | null)[] = claims ? this.peerLevels.slice() : [];
     parts[setup.index] = this.ownPart();
