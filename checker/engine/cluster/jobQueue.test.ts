@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'nats';
+import { AckPolicy, connect, RetentionPolicy, StorageType } from 'nats';
 import { open, seal } from './envelope.ts';
 import { type QueueOffer, runQueue, takeUnits } from './jobQueue.ts';
-import { RECONNECT, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
+import { queueNames, RECONNECT, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
 import { clusterTiers, startNats } from './testCluster.ts';
 
 const { skip } = clusterTiers(process.env.KMC_SLOW, 'no slow case here');
@@ -50,6 +50,39 @@ test('a result sent while the server restarts is not lost: the queue ends with e
     assert.equal(workers, 1);
   } finally {
     await worker.close().catch(() => {});
+    await servers.stop();
+  }
+});
+
+test("a worker whose result's queue was deleted (the driver had it from another worker) moves on at once, not after its tries", { skip, timeout: 60_000 }, async () => {
+  const servers = await startNats(1);
+  const url = servers.urls[0]!;
+  const nc = await connect({ servers: url });
+  try {
+    // The driver's side of a queue of one unit, made here by hand.
+    const n = queueNames('deadbeef0001');
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({ name: n.stream, subjects: [n.units], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
+    await jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, max_deliver: -1 });
+    await jsm.streams.add({ name: n.resultsStream, subjects: [n.results], retention: RetentionPolicy.Limits, storage: StorageType.File });
+    await nc.jetstream().publish(n.units, seal({ index: 0, unit: 7 }));
+    const offer: QueueOffer = { kind: 'test', run: 'deadbeef0001', stopped: false };
+    const started = Date.now();
+    let ran = 0;
+    await takeUnits<number, number>(nc, offer, 'w1', () => {}, async () => ({
+      run: async (unit) => {
+        ran++;
+        // Meanwhile the driver has every result and deletes its queue.
+        await jsm.streams.delete(n.resultsStream);
+        await jsm.streams.delete(n.stream);
+        return unit;
+      },
+      notStarted: () => -1,
+    }));
+    assert.equal(ran, 1);
+    assert.ok(Date.now() - started < 10_000, `the worker left after ${Date.now() - started} ms; it tries a result for 30 s only while its queue is there`);
+  } finally {
+    await nc.close();
     await servers.stop();
   }
 });

@@ -206,7 +206,7 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
         const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped);
         // Acknowledged once the server has stored the result: a unit whose result could not be stored is
         // delivered again after its ack wait, to this worker or another.
-        if (!(await publishResult(nc, n.results, index, worker, result))) continue;
+        if (!(await publishResult(nc, n.results, n.resultsStream, index, worker, result))) continue;
         m.ack();
       } finally {
         clearInterval(working);
@@ -223,7 +223,7 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
  * each stored by the server before the next is sent; tried again while the server is away, up to
  * STORE_TRIES_MS. False when it could not be stored.
  */
-async function publishResult(nc: NatsConnection, subject: string, index: number, by: string, result: unknown): Promise<boolean> {
+async function publishResult(nc: NatsConnection, subject: string, stream: string, index: number, by: string, result: unknown): Promise<boolean> {
   const js = nc.jetstream();
   const bytes = encoder.encode(JSON.stringify(result));
   const size = Math.max(1024, (nc.info?.max_payload ?? 1024 * 1024) - 1024);
@@ -235,11 +235,26 @@ async function publishResult(nc: NatsConnection, subject: string, index: number,
       try {
         await js.publish(subject, message);
         break;
-      } catch {
-        if (Date.now() >= until || nc.isClosed()) return false;
+      } catch (e) {
+        if (Date.now() >= until || nc.isClosed() || (await deleted(nc, stream, e))) return false;
         await sleep(STORE_RETRY_MS);
       }
     }
   }
   return true;
+}
+
+/**
+ * Whether a result could not be stored because its stream is gone: no stream took it (503) and the server
+ * says there is none (404), so the driver has every result and deleted its queue. A server starting again
+ * answers 503 too, while its streams are still there: then the result is tried again.
+ */
+async function deleted(nc: NatsConnection, stream: string, e: unknown): Promise<boolean> {
+  if ((e as { code?: string }).code !== '503') return false;
+  try {
+    await (await nc.jetstreamManager()).streams.info(stream);
+    return false;
+  } catch (f) {
+    return (f as { code?: string }).code === '404';
+  }
 }
