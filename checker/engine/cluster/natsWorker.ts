@@ -71,46 +71,58 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   let served = 0;
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
+  /**
+   * Only an idle worker is in the queue group the offers go to: a busy one leaves it, so a driver's offer
+   * reaches an idle worker at once instead of by chance (one that comes meanwhile is answered busy).
+   */
+  let offers: Subscription | null = null;
+  const listen = (on: boolean): void => {
+    if (on && offers === null) {
+      offers = nc.subscribe(RECRUIT, {
+        queue: WORKERS_QUEUE,
+        callback: (_err, m) => {
+          if (owned > 0 || (options.once && served > 0)) return m.respond(seal({ busy: true }));
+          take(m);
+        },
+      });
+    } else if (!on && offers !== null) {
+      offers.unsubscribe();
+      offers = null;
+    }
+  };
+  /** One part more (or one less) of a run or a queue: the worker leaves the offers' group while it has any. */
+  const own = (delta: 1 | -1): void => {
+    owned += delta;
+    if (delta === -1) served++;
+    listen(owned === 0 && !(options.once && served > 0) && !nc.isClosed());
+    if (options.once && owned === 0 && served > 0) finished();
+  };
   const take = (m: Msg): void => {
     const body = open(m.data).body;
     const runner = QUEUE_RUNNERS[String(body.kind)];
     if (runner) {
       const offer = body as unknown as QueueOffer;
-      owned++;
+      own(1);
       log(`units of ${offer.kind} ${offer.run}`);
       takeUnits(nc, offer, id, (error) => m.respond(seal(error === undefined ? { ok: true, id } : { error })), () => runner(offer))
         .catch((e: unknown) => log(`${offer.kind} ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
-        .finally(() => {
-          owned--;
-          served++;
-          if (options.once && owned === 0) finished();
-        });
+        .finally(() => own(-1));
       return;
     }
     const offer = body as unknown as Offer;
-    owned++;
+    own(1);
     log(`owner ${offer.index} of ${offer.owners} in run ${offer.run}`);
     // The offer is taken once this worker is ready for the driver's first request.
     const ready = (error?: string) => m.respond(seal(error === undefined ? { ok: true, id, host: hostname(), pid: process.pid } : { error }));
     serveRun(nc, offer, id, log, ready)
       .catch((e: unknown) => log(`run ${offer.run} ended here: ${e instanceof Error ? e.message : String(e)}`))
-      .finally(() => {
-        owned--;
-        served++;
-        if (options.once && owned === 0) finished();
-      });
+      .finally(() => own(-1));
   };
   // An idle worker takes offers from the queue; any worker takes those made to it by name.
-  const offers: Subscription = nc.subscribe(RECRUIT, {
-    queue: WORKERS_QUEUE,
-    callback: (_err, m) => {
-      if (owned > 0 || (options.once && served > 0)) return m.respond(seal({ busy: true }));
-      take(m);
-    },
-  });
+  listen(true);
   const direct = nc.subscribe(offersTo(id), { callback: (_err, m) => take(m) });
   await Promise.race([done, nc.closed()]);
-  offers.unsubscribe();
+  listen(false);
   direct.unsubscribe();
   if (!nc.isClosed()) await nc.drain();
 }
