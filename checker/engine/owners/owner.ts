@@ -417,14 +417,11 @@ export class Owner<S> {
     const rec = this.records.view();
     const first = rec.length / RECORD_WORDS - n;
     const reader = new EncodedLevelReader(this.level.level(), width, this.slot);
-    const one = new Uint8Array(this.slot);
-    const oneWords = new Int32Array(one.buffer);
     for (let k = 0; k < n; k++) {
       const w = (head + k * stride) >> 2;
       const r = (first + k) * RECORD_WORDS;
       words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, this.levelRanks[k]!], w);
-      reader.read(k, one, oneWords);
-      out.set(one.subarray(0, width), head + k * stride + DELTA_WORDS * 4);
+      out.set(reader.at(k).subarray(0, width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
   }
@@ -557,11 +554,8 @@ export class Owner<S> {
     expander.firedCount.set(this.firedAtLevel);
     const none = (): void => {};
     const reader = new EncodedLevelReader(this.level.level(), this.width, slot);
-    const parentBytes = new Uint8Array(slot);
-    const parentWords = new Int32Array(parentBytes.buffer);
     for (let r = 0; r < this.levelCount && this.levelRanks[r]! <= stopRank; r++) {
-      reader.read(r, parentBytes, parentWords);
-      const parent = layout.wrapAt(parentBytes, 0) as S;
+      const parent = layout.wrapAt(reader.at(r), 0) as S;
       if (this.levelRanks[r]! < stopRank) {
         expander.successors(parent, none);
         continue;

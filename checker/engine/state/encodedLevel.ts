@@ -6,7 +6,7 @@
  * order. Every BLOCK states the difference starts again from zeros, so a thread decodes any chunk of a
  * level from the block it starts in.
  */
-import { copyByWords, copyState } from '../../../spec/layout/bytes.ts';
+import { copyState } from '../../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from '../frontierCodec.ts';
 
 /** States per block: a chunk starts decoding at most BLOCK - 1 states before its first. */
@@ -93,31 +93,25 @@ export class EncodedLevelReader {
   readonly count: number;
   /** The state at `last`, decoded, and where the next state's code starts. */
   private readonly state: Uint8Array;
-  private readonly stateWords: Int32Array;
   private last = -1;
   private next = 0;
 
   constructor(
     level: EncodedLevel,
     private readonly width: number,
-    private readonly stride: number,
+    /** The state's width to the next word. */
+    stride: number,
   ) {
     this.code = new Uint8Array(level.code);
     this.blocks = new Int32Array(level.blocks);
     this.count = level.count;
     this.state = new Uint8Array(stride);
-    this.stateWords = new Int32Array(this.state.buffer);
-  }
-
-  /** Copies the state at position `pos` into `into` at offset 0 (`intoWords`: its words); fastest in increasing order. */
-  read(pos: number, into: Uint8Array, intoWords: Int32Array): void {
-    copyByWords(this.at(pos), this.stateWords, 0, into, intoWords, 0, this.stride);
   }
 
   /**
    * The state at position `pos`, in this reader's own buffer (at offset 0, padded to a word): valid until
-   * the next call, which decodes the next state over it. A search expands a parent from it: views never
-   * write into the bytes they read.
+   * the next call, which decodes the next state over it (fastest in increasing order). A search expands a
+   * parent from it: views never write into the bytes they read.
    */
   at(pos: number): Uint8Array {
     if (pos < 0 || pos >= this.count) throw new Error(`no state ${pos} in a level of ${this.count}`);
@@ -139,12 +133,7 @@ export class EncodedLevelReader {
 export function decodeLevel(level: EncodedLevel, width: number, stride: number): Uint8Array {
   const reader = new EncodedLevelReader(level, width, stride);
   const out = new Uint8Array(level.count * width);
-  const one = new Uint8Array(stride);
-  const words = new Int32Array(one.buffer);
-  for (let i = 0; i < level.count; i++) {
-    reader.read(i, one, words);
-    out.set(one.subarray(0, width), i * width);
-  }
+  for (let i = 0; i < level.count; i++) out.set(reader.at(i).subarray(0, width), i * width);
   return out;
 }
 
