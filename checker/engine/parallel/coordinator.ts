@@ -1,7 +1,9 @@
 /**
- * Breadth-first search with worker threads, giving exactly the counts and traces of the sequential
- * search (bfs.ts) for any number of workers. Workers expand; this thread merges their reports in the
- * sequential order, owns the seen-set and the state log, and decides where the search ends.
+ * Breadth-first search of Immutable.js states with worker threads, giving exactly the counts and traces
+ * of the sequential search (bfs.ts) for any number of workers. Workers expand their shares of a level and
+ * keep the states they made; this thread merges their reports in the sequential order, owns the seen-set
+ * and the state log, decides where the search ends and which worker's candidates make the next level
+ * (protocol.ts). A new state stays with the worker that made it: its share of the next level.
  */
 import { Worker } from 'node:worker_threads';
 import type { ParamValues } from '../../../spec/spec.ts';
@@ -127,6 +129,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
   const workerHeaps = new Float64Array(n);
   const memory = () => seen.bytes + log.bytes + workerHeaps.reduce((a, b) => a + b, 0);
   let { levelFirstId, levelSize } = await rebuildLevels(workers, resume);
+  /** Per position in the level, the worker that holds the state there. */
+  let holders = Uint16Array.from({ length: levelSize }, (_, pos) => pos % n);
 
   while (levelSize > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
@@ -138,12 +142,16 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     const reports = expanded.done;
     reports.forEach((r, i) => (workerHeaps[i] = r.heapUsed));
 
-    // Merge in position order: position p was expanded by worker p % n, as its (p / n)-th record.
+    // Merge in position order: each worker expanded its share in position order, one record a state.
     const parentCursor = new Array<number>(n).fill(0);
     const candidateCursor = new Array<number>(n).fill(0);
     const accepted: number[] = []; // NEW_STATE_WORDS per new state
     /** Per new state, its index among its parent's successors. */
     const acceptedIndex: number[] = [];
+    /** Per new state, the worker that holds its parent, and the parent's index in that worker's share. */
+    const acceptedFrom: number[] = [];
+    const acceptedParent: number[] = [];
+    const parentsMerged = new Array<number>(n).fill(0);
     const parentEnds: { position: number; generatedBefore: number; pairsFrom: number; worker: number }[] = [];
     let stop: SearchEnd | null = null;
     const firstNewId = log.size;
@@ -151,7 +159,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     let pastBudget = false;
     let outsideViolation: SearchEnd | null = null;
     for (let pos = 0; pos < levelSize; pos++) {
-      const wi = pos % n;
+      const wi = holders[pos]!;
       const report = reports[wi]!;
       if (report.error !== null && report.error.position === pos && parentCursor[wi]! >= report.parents.length) break;
       const at = parentCursor[wi]!;
@@ -178,6 +186,8 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
           outsideViolation = { kind: 'violation', stateId: outsideId, invariant: hi };
           accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
           acceptedIndex.push(c[ci + 4]!);
+          acceptedFrom.push(wi);
+          acceptedParent.push(parentsMerged[wi]!);
           candidateCursor[wi]! += cands - k - 1;
           break;
         }
@@ -191,8 +201,11 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
         newStates[c[ci + 2]!]!++;
         accepted.push(pos, c[ci + 2]!, c[ci + 3]!);
         acceptedIndex.push(c[ci + 4]!);
+        acceptedFrom.push(wi);
+        acceptedParent.push(parentsMerged[wi]!);
       }
       parentEnds.push({ position: pos, generatedBefore, pairsFrom: at, worker: wi });
+      parentsMerged[wi]!++;
       mergedTo = pos;
       if (report.error !== null && report.error.position === pos) {
         stop = { kind: 'error', stateId: parentId, error: receiveSpecError(report.error.cause) };
@@ -211,9 +224,10 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     if (stop === null && outsideViolation === null && mergedTo < levelSize - 1) throw new Error('parallel merge: a worker report ended early');
     countCoverage(reports.map((r) => r.parents), parentEnds);
 
-    // Every worker rebuilds the new level; each checks its share of it.
-    const newStatesWords = Uint32Array.from(accepted);
-    for (const w of workers) w.send({ type: 'advance', newStates: newStatesWords, firstId: firstNewId, check: true });
+    // Each worker makes, and checks, the new states whose parents it holds.
+    const keeps = Array.from({ length: n }, () => [] as number[]);
+    acceptedFrom.forEach((w, k) => keeps[w]!.push(acceptedParent[k]!, accepted[k * NEW_STATE_WORDS + 1]!, accepted[k * NEW_STATE_WORDS + 2]!, k));
+    workers.forEach((w, i) => w.send({ type: 'advance', keep: Uint32Array.from(keeps[i]!), firstId: firstNewId }));
     const checks = await Promise.all(workers.map((w) => w.receive('checked')));
     checks.forEach((c, i) => (workerHeaps[i] = c.heapUsed));
     let violation: { id: number; invariant: number } | null = null;
@@ -240,6 +254,7 @@ async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options
     if (reason !== null) return outcome({ kind: 'incomplete', reason });
     levelFirstId = firstNewId;
     levelSize = accepted.length / NEW_STATE_WORDS;
+    holders = Uint16Array.from(acceptedFrom);
     if (levelSize === 0) break;
     depth++;
 
@@ -302,7 +317,10 @@ async function withinLimits<T>(work: Promise<T>, check: () => IncompleteReason |
   }
 }
 
-/** Has every worker rebuild the levels the sequential search explored, up to the one to expand next. */
+/**
+ * Has every worker rebuild the levels the sequential search explored, up to the one to expand next, and
+ * keep its share of that one.
+ */
 async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
   const { levelStarts, log } = resume;
   const levelEnd = (l: number) => levelStarts[l + 1] ?? log.size;
@@ -318,9 +336,10 @@ async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Prom
       triples[at + 1] = log.actionOf(id);
       triples[at + 2] = log.ordinalOf(id);
     }
-    for (const w of workers) w.send({ type: 'advance', newStates: triples, firstId: first, check: false });
-    await Promise.all(workers.map((w) => w.receive('checked')));
+    for (const w of workers) w.send({ type: 'replay', newStates: triples });
+    await Promise.all(workers.map((w) => w.receive('replayed')));
   }
+  for (const w of workers) w.send({ type: 'share' });
   const levelFirstId = levelStarts[levelStarts.length - 1]!;
   return { levelFirstId, levelSize: log.size - levelFirstId };
 }

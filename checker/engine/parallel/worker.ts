@@ -5,7 +5,7 @@ import { importDefinition } from '../../run/loadSpec.ts';
 import { accelerateRecords } from '../recordAcceleration.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { GrowableU32 } from '../state/growable.ts';
-import { CANDIDATE_WORDS, NEW_STATE_WORDS, OUTSIDE_CONSTRAINT, PARENT_HEADER, sendSpecError, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
+import { KEEP_WORDS, NEW_STATE_WORDS, OUTSIDE_CONSTRAINT, PARENT_HEADER, sendSpecError, type FromWorker, type ToWorker, type WorkerSetup } from './protocol.ts';
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -15,15 +15,18 @@ const heapUsed = () => process.memoryUsage().heapUsed;
 accelerateRecords();
 const definition = await importDefinition(setup.modulePath);
 const expander = new Expander(definition.build(setup.params), setup.symmetry);
+/** This worker's share of the current level, in position order, and each state's position in the level. */
 let level: unknown[] = [];
+let positions: number[] = [];
 
 function expand(seenBuffer: SharedArrayBuffer): void {
   const seen = new FingerprintSetView(seenBuffer);
   const parents = new GrowableU32();
   const candidates = new GrowableU32();
   const fired = new Uint32Array(expander.actions.length);
-  for (let pos = setup.index; pos < level.length; pos += setup.count) {
-    const s = level[pos];
+  for (let i = 0; i < level.length; i++) {
+    const s = level[i];
+    const pos = positions[i]!;
     const header = parents.length;
     for (let k = 0; k < PARENT_HEADER; k++) parents.push(0);
     let generated = 0;
@@ -85,19 +88,39 @@ function finishRecord(parents: GrowableU32, header: number, generated: number, c
   parents.set(header + 3, pairs);
 }
 
-function advance(newStates: Uint32Array, firstId: number, check: boolean): void {
+/** Rebuilds the next level searched in one thread, whole, by re-running one action per state. */
+function replay(newStates: Uint32Array): void {
   const next: unknown[] = new Array(newStates.length / NEW_STATE_WORDS);
+  for (let i = 0; i < next.length; i++) {
+    const at = i * NEW_STATE_WORDS;
+    next[i] = expander.nthSuccessor(level[newStates[at]!], newStates[at + 1]!, newStates[at + 2]!);
+  }
+  level = next;
+  positions = Array.from(next, (_, pos) => pos);
+}
+
+/** Keeps this worker's share of a whole level: positions index, index + count, … */
+function share(): void {
+  level = level.filter((_, pos) => pos % setup.count === setup.index);
+  positions = positions.filter((pos) => pos % setup.count === setup.index);
+}
+
+/** Makes this worker's share of the next level from its share of the current one, and checks it. */
+function advance(keep: Uint32Array, firstId: number): void {
+  const next: unknown[] = new Array(keep.length / KEEP_WORDS);
+  const nextPositions: number[] = new Array(next.length);
   const witnessMin = new Float64Array(expander.witnesses.length).fill(-1);
   const reached = new Uint8Array(expander.witnesses.length);
   let violation: { id: number; invariant: number } | null = null;
   for (let i = 0; i < next.length; i++) {
-    const at = i * NEW_STATE_WORDS;
-    const id = firstId + i;
+    const at = i * KEEP_WORDS;
+    const action = keep[at + 1]!;
+    const pos = keep[at + 3]!;
+    const id = firstId + pos;
+    nextPositions[i] = pos;
     try {
-      const action = newStates[at + 1]!;
-      const t = expander.nthSuccessor(level[newStates[at]!], action & ~OUTSIDE_CONSTRAINT, newStates[at + 2]!);
+      const t = expander.nthSuccessor(level[keep[at]!], action & ~OUTSIDE_CONSTRAINT, keep[at + 2]!);
       next[i] = t;
-      if (!check || i % setup.count !== setup.index) continue;
       if (violation === null) {
         const bad = expander.firstViolation(t);
         if (bad >= 0) violation = { id, invariant: bad };
@@ -113,6 +136,7 @@ function advance(newStates: Uint32Array, firstId: number, check: boolean): void 
     }
   }
   level = next;
+  positions = nextPositions;
   send({ type: 'checked', violation, witnessMin, error: null, heapUsed: heapUsed() });
 }
 
@@ -122,14 +146,22 @@ port.on('message', (m: ToWorker) => {
       case 'start': {
         const inits = expander.initialStates();
         level = Array.from(m.initIndexes, (i) => inits[i]);
+        positions = Array.from(level, (_, pos) => pos);
         send({ type: 'started' });
         break;
       }
       case 'expand':
         expand(m.seen);
         break;
+      case 'replay':
+        replay(m.newStates);
+        send({ type: 'replayed' });
+        break;
+      case 'share':
+        share();
+        break;
       case 'advance':
-        advance(m.newStates, m.firstId, m.check);
+        advance(m.keep, m.firstId);
         break;
       case 'stop':
         port.close();
