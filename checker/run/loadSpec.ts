@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Module, createRequire } from 'node:module';
+import { Module, createRequire, register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import type { SpecDefinition } from '../../spec/spec.ts';
@@ -66,6 +66,7 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
  * (tsx's scoped import loads a second copy of every module the spec imports, kmc's own included), and
  * kmc's entry points are put in the CommonJS cache as the ES modules they are (tsx compiles a required
  * ES module into a CommonJS copy of its own). In a source checkout run through tsx, TypeScript already loads.
+ * In a source checkout run compiled, kmc's own sources resolve to their compiled twins (ownSourcesHooks.ts).
  */
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
@@ -74,6 +75,7 @@ async function importModule(modulePath: string): Promise<unknown> {
     // module; its exports object is its default export.
     if (!import.meta.url.endsWith('.ts')) {
       if (!startedWithTsx() || !isMainThread) await registerTsx();
+      useCompiledTwins();
       await shareOwnEntryPoints();
     }
     return { default: createRequire(import.meta.url)(modulePath) as unknown };
@@ -81,6 +83,7 @@ async function importModule(modulePath: string): Promise<unknown> {
   if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
   // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
   if (!startedWithTsx() || !isMainThread) await registerTsx();
+  useCompiledTwins();
   await shareOwnEntryPoints();
   return import(url);
 }
@@ -119,6 +122,14 @@ function registerTsx(): Promise<void> {
     esm.register();
     cjs.register();
   }));
+}
+
+let twinsRegistered = false;
+/** kmc's own sources resolve to their compiled twins in this thread (ownSourcesHooks.ts); after tsx's hooks, so it runs first and maps what tsx resolved. */
+function useCompiledTwins(): void {
+  if (twinsRegistered) return;
+  twinsRegistered = true;
+  register('./ownSourcesHooks.js', import.meta.url);
 }
 
 /**
