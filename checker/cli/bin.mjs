@@ -7,7 +7,10 @@
 // no search outlives the process that started kmc. The child gets a heap sized to the machine when no
 // limit was chosen: V8's default (about 4 GiB) is below what a big search can use, and V8 fixes the limit
 // when the process starts.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 
@@ -19,6 +22,7 @@ const limitChosen = /--max-old-space-size/.test(`${process.env.NODE_OPTIONS ?? '
 const WATCHED = ['check', 'ci', 'simulate', 'diff'];
 
 if (WATCHED.includes(command) && process.env.KMC_LAUNCHER_PID === undefined && !args.includes('--help') && !args.includes('-h')) {
+  buildIfStale();
   const { launch } = await import('./launcher.mjs');
   // A young generation of 4 MB semi-spaces instead of V8's 16 for a heap this large: a search makes
   // short-lived views by the million, and a larger nursery only raised the peak RSS (8 MB against 4: a
@@ -43,5 +47,31 @@ if (WATCHED.includes(command) && process.env.KMC_LAUNCHER_PID === undefined && !
   } else {
     (await import('tsx/esm/api')).register();
     await (await import('./cli.ts')).run();
+  }
+}
+
+/**
+ * kmc run compiled from a source checkout (dist/checker/cli/ beside spec/ and scripts/build.mjs): sources
+ * saved since the last build are built first, so a check never runs the rules as they were before an edit.
+ */
+function buildIfStale() {
+  const root = new URL('../../../', import.meta.url);
+  const stamp = new URL('dist/.built', root);
+  const build = new URL('scripts/build.mjs', root);
+  if (!import.meta.url.endsWith('/dist/checker/cli/bin.mjs') || !existsSync(build) || !existsSync(stamp)) return;
+  const builtAt = statSync(stamp).mtimeMs;
+  const changed = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).find((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return e.name !== 'fixtures' && changed(path);
+      return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && e.name !== 'testSupport.ts' && statSync(path).mtimeMs >= builtAt;
+    });
+  const stale = ['spec', 'checker', 'invariants', 'traces'].map((d) => fileURLToPath(new URL(d, root))).some((d) => existsSync(d) && changed(d));
+  if (!stale) return;
+  process.stderr.write('kmc: sources changed since the last build; building (npm run build)\n');
+  const built = spawnSync(process.execPath, [fileURLToPath(build)], { cwd: fileURLToPath(root), stdio: ['ignore', 2, 2] });
+  if (built.status !== 0) {
+    process.stderr.write('error: the build of the changed sources failed (above): fix them and run the command again; kmc runs compiled, and dist/ holds the sources as they were.\n');
+    process.exit(2);
   }
 }
