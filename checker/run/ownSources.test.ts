@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from './ownSourcesHooks.ts';
+import { twinResolver } from './ownSourcesHooks.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'dist/checker/cli/bin.mjs');
@@ -33,18 +34,17 @@ test('a bundled layout spec checked by its source path counts as by its name, in
 });
 
 test('a source resolves to its compiled twin while it is as built; changed since, it is refused with what to do', async () => {
-  const name = `zzOwnSourcesProbe${process.pid}`;
-  const source = join(root, 'spec', `${name}.ts`);
-  const twin = join(root, 'dist/spec', `${name}.js`);
-  const alone = join(root, 'spec', `${name}Alone.ts`);
-  mkdirSync(join(root, 'dist/spec'), { recursive: true });
-  writeFileSync(source, 'export const x = 1;\n');
-  writeFileSync(twin, 'export const x = 1;\n');
-  writeFileSync(alone, 'export const x = 1;\n');
+  const checkout = mkdtempSync(join(tmpdir(), 'kmc-twins-'));
+  const source = join(checkout, 'spec/model.ts');
+  const twin = join(checkout, 'dist/spec/model.js');
+  const alone = join(checkout, 'spec/mine.ts');
+  for (const dir of ['spec', 'dist/spec']) mkdirSync(join(checkout, dir), { recursive: true });
+  for (const f of [source, twin, alone]) writeFileSync(f, 'export const x = 1;\n');
+  const builtAt = Date.now();
+  const resolve = twinResolver(pathToFileURL(join(checkout, 'dist/')).href, builtAt);
   const next = async (specifier: string) => ({ url: specifier, format: 'module' });
   try {
-    const builtAt = statSync(join(root, 'dist/.built')).mtimeMs / 1000;
-    utimesSync(source, builtAt - 10, builtAt - 10);
+    utimesSync(source, (builtAt - 10_000) / 1000, (builtAt - 10_000) / 1000);
     const as = await resolve(pathToFileURL(source).href, {}, next);
     assert.equal(as.url, pathToFileURL(twin).href);
     assert.equal(as.format, 'module');
@@ -52,12 +52,12 @@ test('a source resolves to its compiled twin while it is as built; changed since
     assert.equal((await resolve(pathToFileURL(alone).href, {}, next)).url, pathToFileURL(alone).href);
     // Already compiled, or outside the checkout: as resolved.
     assert.equal((await resolve(pathToFileURL(twin).href, {}, next)).url, pathToFileURL(twin).href);
-    assert.equal((await resolve('file:///elsewhere/spec.ts', {}, next)).url, 'file:///elsewhere/spec.ts');
-    utimesSync(source, builtAt + 10, builtAt + 10);
+    assert.equal((await resolve('file:///elsewhere/spec/model.ts', {}, next)).url, 'file:///elsewhere/spec/model.ts');
+    utimesSync(source, (builtAt + 10_000) / 1000, (builtAt + 10_000) / 1000);
     await assert.rejects(resolve(pathToFileURL(source).href, {}, next), {
-      message: `spec/${name}.ts changed after kmc was last built: run \`npm run build\` and check again (kmc runs compiled, from dist/, and a spec must use the very modules kmc runs)`,
+      message: 'spec/model.ts changed after kmc was last built: run `npm run build` and check again (kmc runs compiled, from dist/, and a spec must use the very modules kmc runs)',
     });
   } finally {
-    for (const f of [source, twin, alone]) rmSync(f, { force: true });
+    rmSync(checkout, { recursive: true, force: true });
   }
 });

@@ -15,30 +15,38 @@ interface Resolved {
 }
 type NextResolve = (specifier: string, context: unknown) => Promise<Resolved>;
 
+/**
+ * The resolve hook for a checkout whose compiled tree is `dist` (a file URL ending in `/`), built when
+ * `builtAt` (ms; Infinity: no record of the build, its twins are taken as they are).
+ */
+export function twinResolver(dist: string, builtAt: number): (specifier: string, context: unknown, next: NextResolve) => Promise<Resolved> {
+  const root = new URL('../', dist).href;
+  return async (specifier, context, next) => {
+    const resolved = await next(specifier, context);
+    const url = resolved.url;
+    if (!url.startsWith(root) || url.startsWith(dist) || !url.endsWith('.ts') || url.includes('/node_modules/')) return resolved;
+    const relative = url.slice(root.length);
+    const twin = fileURLToPath(`${dist}${relative.slice(0, -'.ts'.length)}.js`);
+    if (!existsSync(twin)) return resolved;
+    if (statSync(fileURLToPath(url)).mtimeMs > builtAt) {
+      throw new Error(
+        `${relative} changed after kmc was last built: run \`npm run build\` and check again (kmc runs compiled, from dist/, and a spec must use the very modules kmc runs)`,
+      );
+    }
+    return { ...resolved, url: pathToFileURL(twin).href, format: 'module' };
+  };
+}
+
 /** dist/, beside this file's folder checker/run/. */
 const dist = new URL('../../', import.meta.url).href;
-/** The checkout dist/ was built from. */
-const root = new URL('../', dist).href;
+
 /** Dated when the last build started (scripts/build.mjs): a source saved after it is not in dist/. */
-const builtAt = (() => {
+function lastBuildStart(): number {
   try {
     return statSync(fileURLToPath(new URL('.built', dist))).mtimeMs;
   } catch {
-    return Infinity; // no record of the build: its twins are taken as they are
+    return Infinity;
   }
-})();
-
-export async function resolve(specifier: string, context: unknown, next: NextResolve): Promise<Resolved> {
-  const resolved = await next(specifier, context);
-  const url = resolved.url;
-  if (!url.startsWith(root) || url.startsWith(dist) || !url.endsWith('.ts') || url.includes('/node_modules/')) return resolved;
-  const relative = url.slice(root.length);
-  const twin = fileURLToPath(`${dist}${relative.slice(0, -'.ts'.length)}.js`);
-  if (!existsSync(twin)) return resolved;
-  if (statSync(fileURLToPath(url)).mtimeMs > builtAt) {
-    throw new Error(
-      `${relative} changed after kmc was last built: run \`npm run build\` and check again (kmc runs compiled, from dist/, and a spec must use the very modules kmc runs)`,
-    );
-  }
-  return { ...resolved, url: pathToFileURL(twin).href, format: 'module' };
 }
+
+export const resolve = twinResolver(dist, lastBuildStart());
