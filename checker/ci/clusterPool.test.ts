@@ -19,7 +19,7 @@ process.env.FORCE_COLOR = '0';
 const { kmcInProcess } = await import('../cli/testSupport.ts');
 const bin = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/checker/cli/bin.mjs');
 /** The slow tier runs the killed worker, whose check comes back only after its ack wait; the fast tier the rest. */
-const { fast, slow } = clusterTiers(process.env.KMC_SLOW, "a killed worker's check comes back after its ack wait of 60 s: set KMC_SLOW=1 (npm run test:slow)");
+const { fast, slow } = clusterTiers(process.env.KMC_SLOW, "a killed worker's check comes back after its ack wait of 15 s: set KMC_SLOW=1 (npm run test:slow)");
 const url = clusterForFile(bin, 2, fast);
 
 /** A suite file of these checks, each a YAML mapping on one line. */

@@ -47,9 +47,15 @@ export interface UnitRunner<U, R> {
   close?(): Promise<void>;
 }
 
-/** A unit may take minutes: its worker says it is still at it every WORKING_MS (the ack wait is per message, renewed). */
-const ACK_WAIT_NS = 60_000_000_000;
-const WORKING_MS = 10_000;
+/**
+ * A unit may take minutes: its worker says it is still at it every WORKING_MS (the ack wait is per message,
+ * renewed), so the wait needs only to outlast a few of those. It is how long the unit of a worker that died
+ * waits before another worker runs it. Nothing holds the renewals back: a check runs in a worker thread,
+ * and a walk gives the event loop a turn every 50 ms. (A unit delivered twice is run twice; the driver
+ * takes its first result.)
+ */
+const ACK_WAIT_NS = 15_000_000_000;
+const WORKING_MS = 3000;
 /** How long a worker waits for a unit before it leaves the queue (a unit delivered again goes to whoever is recruited then). */
 const IDLE_MS = 2000;
 /** How long a worker tries to have a result stored (the server restarting), and the pause between tries. */
