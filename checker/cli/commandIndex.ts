@@ -20,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   diff: { usage: 'diff <spec>', summary: 'check two variants of a design side by side: what B fixes and what it breaks', load: async () => (await import('./commands/diff.ts')).diffCommand },
   layout: { usage: 'layout suggest <spec>', summary: 'suggest a state layout for a spec kept on Immutable.js, from the states it reaches', load: async () => (await import('./commands/layout.ts')).layoutCommand },
   worker: { usage: 'worker <cluster>', summary: 'own part of searches run on a cluster (kmc check --cluster … --owners N)', load: async () => (await import('./commands/worker.ts')).workerCommand },
+  runs: { usage: 'runs <cluster>', summary: 'the runs a NATS server holds (searches kept for --resume-run), and dropping them', load: async () => (await import('./commands/runs.ts')).runsCommand },
   init: { usage: 'init [dir]', summary: 'start a spec project: package.json, an example spec, a suite and a CI workflow', load: async () => (await import('./commands/init.ts')).initCommand },
 };
 

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import { ClusterError } from './clusterError.ts';
 import { open, seal } from './envelope.ts';
-import { queueNames, RECONNECT, RECRUIT } from './subjects.ts';
+import { HEARTBEAT_SECONDS, queueNames, RECONNECT, RECRUIT } from './subjects.ts';
 
 /** What a driver offers a worker: to take units from the queue of `run`, run as `kind` says. */
 export interface QueueOffer {
@@ -93,6 +93,9 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
   let closed = false;
   let poll: NodeJS.Timeout | undefined;
   let stopping: NodeJS.Timeout | undefined;
+  // Said every second while the queue is at work, as a search's driver does: `kmc runs` tells it from one left behind.
+  const beat = setInterval(() => nc.publish(n.driver), HEARTBEAT_SECONDS * 1000);
+  nc.publish(n.driver);
   try {
     try {
       const jsm = await nc.jetstreamManager();
@@ -168,6 +171,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     await Promise.race([done, again()]);
   } finally {
     closed = true;
+    clearInterval(beat);
     clearInterval(poll);
     clearInterval(stopping);
     for (const stream of [n.stream, n.resultsStream]) {

@@ -47,4 +47,6 @@ export const queueNames = (run: string) => ({
   /** Results are stored, so one sent while the driver is away from the server is read when it is back. */
   resultsStream: `KMC_RESULTS_${run}`,
   stop: `kmc.${run}.stop`,
+  /** The driver says it is alive (every HEARTBEAT_SECONDS), as a search's does: `kmc runs` tells a queue at work from one left behind. */
+  driver: `kmc.${run}.driver`,
 });
