@@ -161,3 +161,22 @@ test('a worker killed (SIGKILL) in the middle of a level, checkpoints in S3: eve
   assert.deepEqual(await s3.keys(), []);
   await Promise.all(workers.map((w) => stopProcess(w)));
 });
+
+test('kmc runs: a search kept with its checkpoints in S3 is listed as having none in NATS; --drop with its --checkpoint-store deletes both', { skip: slow, timeout: 120_000 }, async () => {
+  const mine = startWorkers(bin, servers.urls[0]!, 1);
+  try {
+    const url = servers.urls[0]!;
+    const stopped = await kmcInProcess('check', 'twophase', '--param', 'rm=9', '--owners', '1', '--cluster', url, '--time-limit', '3', '--checkpoint-store', `s3://${BUCKET}/dropme`);
+    assert.equal(stopped.code, 4, stopped.stderr);
+    const run = /go on with --resume-run ([0-9a-f]{12})/.exec(stopped.stderr)![1]!;
+    assert.ok((await s3.keys('dropme/')).includes(`dropme/kmc-${run}/commit`));
+    const listed = await kmcInProcess('runs', url);
+    assert.match(listed.stdout, new RegExp(`^${run}  search  kept .*\\n  no commit in NATS: stopped before its first level was saved, or its checkpoints are in S3 \\(--checkpoint-store\\)$`, 'm'));
+    const dropped = await kmcInProcess('runs', url, '--drop', run, '--checkpoint-store', `s3://${BUCKET}/dropme`);
+    assert.equal(dropped.code, 0, dropped.stderr);
+    assert.deepEqual(await s3.keys('dropme/'), []);
+    assert.deepEqual((await streams()).filter((s) => s.includes(run)), []);
+  } finally {
+    await Promise.all(mine.map((w) => stopProcess(w)));
+  }
+});
