@@ -127,7 +127,7 @@ test('usage errors with --json print one JSON object on stdout', async () => {
 test('unknown commands list the commands; unknown options suggest the nearest', async () => {
   const cmd = await kmc('frobnicate');
   assert.equal(cmd.code, 2);
-  assert.match(cmd.stderr, /Unknown command 'frobnicate'\. The commands are list, check, simulate, replay, render, ci, diff, layout, worker or init/);
+  assert.match(cmd.stderr, /Unknown command 'frobnicate'\. The commands are list, check, simulate, replay, render, ci, diff, layout, worker, runs or init/);
   const near = await kmc('chek', 'twophase');
   assert.match(near.stderr, /Unknown command 'chek' \(did you mean 'check'\?\)/);
   const flag = await kmc('check', 'twophase', '--presett', 'rm3');

@@ -1,9 +1,9 @@
 /**
  * Breadth-first search of Immutable.js states with worker threads, giving exactly the counts and traces
- * of the sequential search (bfs.ts) for any number of workers. Workers expand their shares of a level and
- * keep the states they made; this thread merges their reports in the sequential order, owns the seen-set
- * and the state log, decides where the search ends and which worker's candidates make the next level
- * (protocol.ts). A new state stays with the worker that made it: its share of the next level.
+ * of the sequential search (bfs.ts) for any number of workers. Workers expand their shares of a level;
+ * this thread merges their reports in the sequential order, owns the seen-set and the state log, and
+ * decides where the search ends. A new state belongs to the worker that expanded its parent, which makes
+ * it again (one action re-run), checks it and expands it next (protocol.ts).
  */
 import { Worker } from 'node:worker_threads';
 import type { ParamValues } from '../../../spec/spec.ts';

@@ -70,7 +70,7 @@ export type FromWorker =
       readonly candidates: Uint32Array;
       /** Spec code threw while expanding the parent at this position (its partial record is last). */
       readonly error: { readonly position: number; readonly cause: SentSpecError } | null;
-      /** The worker's V8 heap in use (its share of the level and the states it made live there), counted against the memory budget. */
+      /** The worker's V8 heap in use (its share of the level lives there), counted against the memory budget. */
       readonly heapUsed: number;
     }
   | {
