@@ -7,7 +7,7 @@
 // no search outlives the process that started kmc. The child gets a heap sized to the machine when no
 // limit was chosen: V8's default (about 4 GiB) is below what a big search can use, and V8 fixes the limit
 // when the process starts.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,25 +53,56 @@ if (WATCHED.includes(command) && process.env.KMC_LAUNCHER_PID === undefined && !
 /**
  * kmc run compiled from a source checkout (dist/checker/cli/ beside spec/ and scripts/build.mjs): sources
  * saved since the last build are built first, so a check never runs the rules as they were before an edit.
+ * One build at a time: a kmc started meanwhile waits for it, then builds only if sources are still newer.
+ * KMC_NO_BUILD=1 turns this off (the test runner builds once, before its tests start kmc).
  */
 function buildIfStale() {
   const root = new URL('../../../', import.meta.url);
   const stamp = new URL('dist/.built', root);
   const build = new URL('scripts/build.mjs', root);
-  if (!import.meta.url.endsWith('/dist/checker/cli/bin.mjs') || !existsSync(build) || !existsSync(stamp)) return;
-  const builtAt = statSync(stamp).mtimeMs;
-  const changed = (dir) =>
+  if (process.env.KMC_NO_BUILD === '1' || !import.meta.url.endsWith('/dist/checker/cli/bin.mjs') || !existsSync(build) || !existsSync(stamp)) return;
+  const changed = (dir, builtAt) =>
     readdirSync(dir, { withFileTypes: true }).find((e) => {
       const path = join(dir, e.name);
-      if (e.isDirectory()) return e.name !== 'fixtures' && changed(path);
+      if (e.isDirectory()) return e.name !== 'fixtures' && changed(path, builtAt);
       return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && e.name !== 'testSupport.ts' && statSync(path).mtimeMs >= builtAt;
     });
-  const stale = ['spec', 'checker', 'invariants', 'traces'].map((d) => fileURLToPath(new URL(d, root))).some((d) => existsSync(d) && changed(d));
-  if (!stale) return;
-  process.stderr.write('kmc: sources changed since the last build; building (npm run build)\n');
-  const built = spawnSync(process.execPath, [fileURLToPath(build)], { cwd: fileURLToPath(root), stdio: ['ignore', 2, 2] });
-  if (built.status !== 0) {
+  const stale = () => {
+    const builtAt = statSync(stamp).mtimeMs;
+    return ['spec', 'checker', 'invariants', 'traces'].map((d) => fileURLToPath(new URL(d, root))).some((d) => existsSync(d) && changed(d, builtAt));
+  };
+  if (!stale()) return;
+  const lock = fileURLToPath(new URL('dist/.building', root));
+  while (!takeLock(lock)) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    if (!existsSync(lock) && !stale()) return;
+  }
+  let failed = false;
+  try {
+    if (!stale()) return;
+    process.stderr.write('kmc: sources changed since the last build; building (npm run build)\n');
+    failed = spawnSync(process.execPath, [fileURLToPath(build)], { cwd: fileURLToPath(root), stdio: ['ignore', 2, 2] }).status !== 0;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  if (failed) {
     process.stderr.write('error: the build of the changed sources failed (above): fix them and run the command again; kmc runs compiled, and dist/ holds the sources as they were.\n');
     process.exit(2);
   }
+}
+
+/** Takes the build lock (a folder: making one is atomic); one left by a build that died 10 minutes ago is taken over. */
+function takeLock(lock) {
+  try {
+    mkdirSync(lock);
+    return true;
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+  }
+  try {
+    if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+  } catch {
+    // released meanwhile
+  }
+  return false;
 }
