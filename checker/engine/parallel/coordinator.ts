@@ -1,14 +1,16 @@
 /**
  * Breadth-first search of Immutable.js states with worker threads, giving exactly the counts and traces
- * of the sequential search (bfs.ts) for any number of workers. Workers expand their shares of a level;
- * this thread merges their reports in the sequential order, owns the seen-set and the state log, and
- * decides where the search ends. A new state belongs to the worker that expanded its parent, which makes
- * it again (one action re-run), checks it and expands it next (protocol.ts).
+ * of the sequential search (bfs.ts) for any number of workers. Workers expand their shares of a level
+ * (this thread is one of them: `--workers N` starts N - 1 threads); this thread merges their reports in the
+ * sequential order, owns the seen-set and the state log, and decides where the search ends. A new state
+ * belongs to the worker that expanded its parent, which makes it again (one action re-run), checks it and
+ * expands it next (protocol.ts).
  */
 import { Worker } from 'node:worker_threads';
 import type { ParamValues } from '../../../spec/spec.ts';
-import type { Expander } from '../expander.ts';
-import { SpecError } from '../expander.ts';
+import { Expander } from '../expander.ts';
+import { yieldToEventLoop } from '../limits.ts';
+import { ImmutableShare } from './immutableShare.ts';
 import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
@@ -21,7 +23,14 @@ export interface ModelSource {
   readonly params: ParamValues;
 }
 
-class WorkerHandle {
+/** A worker of the search, as the coordinator talks to it: a thread, or this thread's own share. */
+interface ShareHandle {
+  send(m: ToWorker): void;
+  receive<T extends FromWorker['type']>(type: T): Promise<Extract<FromWorker, { type: T }>>;
+  stop(): Promise<void>;
+}
+
+class WorkerHandle implements ShareHandle {
   private readonly worker: Worker;
   private waiting: ((m: FromWorker) => void) | null = null;
   private readonly inbox: FromWorker[] = [];
@@ -66,6 +75,55 @@ class WorkerHandle {
   }
 }
 
+/** How long this thread expands its share before its event loop turns (signals, the limits' timer). */
+const SLICE_MS = 40;
+
+/**
+ * This thread's own share, the last worker: a message with a reply is carried out when the reply is asked
+ * for, so the threads have theirs first and work meanwhile.
+ */
+class LocalShare implements ShareHandle {
+  private pending: ToWorker | null = null;
+  private stopped = false;
+
+  constructor(private readonly share: ImmutableShare) {}
+
+  send(m: ToWorker): void {
+    if (m.type === 'share') this.share.share();
+    else this.pending = m;
+  }
+
+  async receive<T extends FromWorker['type']>(type: T): Promise<Extract<FromWorker, { type: T }>> {
+    const m = this.pending!;
+    this.pending = null;
+    return (await this.carryOut(m)) as Extract<FromWorker, { type: T }>;
+  }
+
+  private async carryOut(m: ToWorker): Promise<FromWorker> {
+    switch (m.type) {
+      case 'start':
+        this.share.start(m.initIndexes);
+        return { type: 'started' };
+      case 'replay':
+        this.share.replay(m.newStates);
+        return { type: 'replayed' };
+      case 'expand':
+        this.share.beginExpand(m.seen);
+        // A search that a limit ends mid-level stops this share too; its report then goes unread.
+        while (!this.share.expandFor(SLICE_MS) && !this.stopped) await yieldToEventLoop();
+        return this.share.expanded();
+      case 'advance':
+        return this.share.advance(m.keep, m.firstId);
+      default:
+        throw new Error(`worker protocol: ${m.type} has no reply`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+}
+
 export async function parallelBreadthFirst<S>(
   expander: Expander<S>,
   source: ModelSource,
@@ -74,19 +132,22 @@ export async function parallelBreadthFirst<S>(
   workerCount: number,
   resume: ResumePoint,
 ): Promise<SearchOutcome> {
-  const workers = Array.from(
-    { length: workerCount },
-    (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry: options.symmetry ?? false, index, count: workerCount }),
-  );
+  // `workerCount` workers: this thread, the last, and workerCount - 1 threads (so N workers keep N cores busy).
+  const symmetry = options.symmetry ?? false;
+  const threads = Array.from({ length: workerCount - 1 }, (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry, index, count: workerCount }));
+  // With an expander of its own: the search takes coverage from the workers' reports, so the expander that
+  // keeps the search's counts must not also count this share's successors as they are made.
+  const own = new LocalShare(new ImmutableShare(new Expander(expander.model, symmetry) as Expander<unknown>, workerCount - 1, workerCount));
+  const workers: ShareHandle[] = [...threads, own];
   try {
-    await Promise.all(workers.map((w) => w.receive('ready')));
+    await Promise.all(threads.map((w) => w.receive('ready')));
     return await search(expander, workers, options, limits, resume);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
 }
 
-async function search<S>(expander: Expander<S>, workers: WorkerHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint): Promise<SearchOutcome> {
+async function search<S>(expander: Expander<S>, workers: ShareHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint): Promise<SearchOutcome> {
   const n = workers.length;
   const { seen, log, newStates } = resume;
   const witnessesReached = new Uint8Array(expander.witnesses.length);
@@ -321,7 +382,7 @@ async function withinLimits<T>(work: Promise<T>, check: () => IncompleteReason |
  * Has every worker rebuild the levels the sequential search explored, up to the one to expand next, and
  * keep its share of that one.
  */
-async function rebuildLevels(workers: WorkerHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
+async function rebuildLevels(workers: ShareHandle[], resume: ResumePoint): Promise<{ levelFirstId: number; levelSize: number }> {
   const { levelStarts, log } = resume;
   const levelEnd = (l: number) => levelStarts[l + 1] ?? log.size;
   const initIndexes = Uint32Array.from({ length: levelEnd(0) }, (_, id) => log.ordinalOf(id));

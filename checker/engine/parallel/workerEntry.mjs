@@ -1,6 +1,6 @@
 // Worker thread entry. In the published package the compiled workers sit beside this file; in a source
 // checkout the TypeScript is loaded through tsx. The coordinator says which worker it wants: packed
-// states in shared memory, Immutable.js states rebuilt by re-execution, one seeded simulation of a swarm,
+// states in shared memory, a share of Immutable.js states (immutableShare.ts), one seeded simulation of a swarm,
 // or an owner of a partitioned search.
 import { existsSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
