@@ -23,6 +23,17 @@ interface Listed {
   bytes: number;
   search?: { spec: string; params: unknown; owners: number; depth: number; distinct: number };
 }
+async function streamNames(url: string): Promise<string[]> {
+  const nc = await connect({ servers: url });
+  try {
+    const names: string[] = [];
+    for await (const name of (await nc.jetstreamManager()).streams.names()) names.push(name);
+    return names;
+  } finally {
+    await nc.close();
+  }
+}
+
 const listed = async (url: string): Promise<Listed[]> => {
   const r = await kmc('runs', url, '--json');
   assert.equal(r.code, 0, r.stderr);
@@ -68,18 +79,25 @@ test('kmc runs: a kept search with its counts and how to go on, a killed driver\
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr, `error: The NATS server at ${url} holds no run 0123456789ab. It holds ${search}, ${queue.run}; --drop takes their ids, or 'kept' for every run not at work.\n`);
 
+    // A search whose driver died before it made its object store: listed without a commit, and listing it
+    // makes none (opening an object store that is not there would).
+    const bare = 'abcdef012345';
+    const nc0 = await connect({ servers: url });
+    try {
+      await (await nc0.jetstreamManager()).streams.add({ name: `KMC_${bare}`, subjects: [`kmc.${bare}.batch.*`] });
+    } finally {
+      await nc0.close();
+    }
+    const bareRun = (await listed(url)).find((r) => r.run === bare);
+    assert.deepEqual([bareRun?.kind, bareRun?.live, bareRun?.search], ['search', false, undefined]);
+    assert.equal((await streamNames(url)).includes(`OBJ_kmc-${bare}`), false);
+
     const dropped = await kmc('runs', url, '--drop', 'kept');
     assert.equal(dropped.code, 0, dropped.stderr);
-    assert.match(dropped.stdout, new RegExp(`^Dropped search ${search} \\([\\d.]+ MB\\)\\.\\nDropped queue ${queue.run} \\([\\d.]+ MB\\)\\.\\n$`));
+    assert.match(dropped.stdout, new RegExp(`^Dropped search ${search} \\([\\d.]+ MB\\)\\.\\nDropped queue ${queue.run} \\([\\d.]+ MB\\)\\.\\nDropped search ${bare} \\([\\d.]+ MB\\)\\.\\n$`));
     assert.equal((await kmc('runs', url)).stdout, `The NATS server at ${url} holds no run.\n`);
     // Nothing of either is left on the server: no stream, no object store.
-    const nc = await connect({ servers: url });
-    try {
-      const streams = await (await nc.jetstreamManager()).streams.names().next();
-      assert.deepEqual(streams.filter((s) => s.includes(search) || s.includes(queue!.run)), []);
-    } finally {
-      await nc.close();
-    }
+    assert.deepEqual((await streamNames(url)).filter((s) => s.startsWith('KMC_') || s.startsWith('OBJ_kmc-')), []);
   } finally {
     if (driver) await stopProcess(driver, 'SIGKILL');
     await stopProcess(worker!);

@@ -4,7 +4,7 @@
  * queue (`kmc ci --cluster`, `kmc simulate --cluster`) whose driver was killed leaves its two streams. Both
  * stay on the server's disk until someone drops them: `kmc runs <url>` lists them, `--drop` deletes them.
  */
-import { connect, type NatsConnection, type StreamInfo } from 'nats';
+import { connect, type JetStreamClient, type NatsConnection, type StreamInfo } from 'nats';
 import { ClusterError } from './clusterError.ts';
 import { HEARTBEAT_SECONDS, names, queueNames } from './subjects.ts';
 import { openCheckpointStore } from './checkpointStore.ts';
@@ -60,46 +60,50 @@ async function runsOn(nc: NatsConnection, listenMs: number): Promise<HeldRun[]> 
   const heard = new Set<string>();
   const beats = nc.subscribe('kmc.*.driver', { callback: (_e, m) => heard.add(m.subject.split('.')[1]!) });
   const listened = new Promise((resolve) => setTimeout(resolve, listenMs));
-  let streams: StreamInfo[];
+  const streams: StreamInfo[] = [];
   try {
     const jsm = await nc.jetstreamManager();
-    streams = await jsm.streams.list().next();
+    for await (const s of jsm.streams.list()) streams.push(s);
   } catch (e) {
     beats.unsubscribe();
     throw new ClusterError(`the NATS server cannot list its streams: ${e instanceof Error ? e.message : String(e)}. kmc's runs are JetStream streams: is JetStream on (nats-server -js)?`);
   }
-  const runs = new Map<string, { kind: HeldRun['kind']; created: number; bytes: number }>();
+  const runs = new Map<string, { kind: HeldRun['kind']; created: number; bytes: number; objects: boolean }>();
   for (const s of streams) {
     const name = s.config.name;
     const search = SEARCH.exec(name) ?? OBJECTS.exec(name);
     const queue = QUEUE.exec(name);
     const run = (search ?? queue)?.[1];
     if (run === undefined) continue;
-    const held = runs.get(run) ?? { kind: queue ? 'queue' : 'search', created: Infinity, bytes: 0 };
+    const held = runs.get(run) ?? { kind: queue ? 'queue' : 'search', created: Infinity, bytes: 0, objects: false };
     held.created = Math.min(held.created, Date.parse(s.created));
     held.bytes += s.state.bytes;
+    held.objects ||= OBJECTS.test(name);
     runs.set(run, held);
   }
   const js = nc.jetstream();
   const found: HeldRun[] = [];
   for (const [run, held] of runs) {
-    let search: HeldRun['search'];
-    if (held.kind === 'search') {
-      const commit = await js.views
-        .os(names(run).objects)
-        .then((os) => os.getBlob(names(run).commit))
-        .catch(() => null);
-      if (commit !== null) {
-        const c = JSON.parse(new TextDecoder().decode(commit)) as { spec: string; params: unknown; owners: number; driver: { depth: number; distinct: number } };
-        // The commit's depth is the level to expand next, counted from 0.
-        search = { spec: c.spec, params: c.params, owners: c.owners, depth: c.driver.depth + 1, distinct: c.driver.distinct };
-      }
-    }
+    // Opened only where it is: opening an object store that is not there makes one.
+    const search = held.objects ? await committed(js, run) : undefined;
     found.push({ run, kind: held.kind, created: new Date(held.created), bytes: held.bytes, live: false, ...(search ? { search } : {}) });
   }
   await listened;
   beats.unsubscribe();
   return found.map((r) => (heard.has(r.run) ? { ...r, live: true } : r)).sort((a, b) => a.created.getTime() - b.created.getTime() || a.run.localeCompare(b.run));
+}
+
+/** What a search's commit in its object store says, or undefined (none, or not readable). */
+async function committed(js: JetStreamClient, run: string): Promise<HeldRun['search']> {
+  try {
+    const commit = await (await js.views.os(names(run).objects)).getBlob(names(run).commit);
+    if (commit === null) return undefined;
+    const c = JSON.parse(new TextDecoder().decode(commit)) as { spec: string; params: unknown; owners: number; driver: { depth: number; distinct: number } };
+    // The commit's depth is the level to expand next, counted from 0.
+    return { spec: c.spec, params: c.params, owners: c.owners, depth: c.driver.depth + 1, distinct: c.driver.distinct };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
