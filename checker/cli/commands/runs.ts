@@ -27,13 +27,14 @@ export const runsCommand: KmcCommand = {
       }
     };
     const store = checkpointStoreOf(argv['checkpoint-store'], argv.drop !== undefined);
+    const asked = argv.drop === undefined ? [] : (argv.drop as unknown[]).map(String);
+    if (argv.drop !== undefined && asked.length === 0) throw new UserError(`--drop takes the ids of the runs to delete (kmc runs ${url} lists them), or 'kept' for every run not at work.`);
     const held = await onCluster(() => heldRuns(url, argv.drop === undefined ? undefined : DROP_LISTEN_MS));
     if (argv.drop === undefined) {
       if (argv.json) process.stdout.write(`${JSON.stringify({ runs: held }, null, 2)}\n`);
       else process.stdout.write(held.length === 0 ? `The NATS server at ${url} holds no run.\n` : `${held.map((r) => describe(r, url)).join('\n')}\n`);
       return ExitCode.Holds;
     }
-    const asked = (argv.drop as string[]).map(String);
     const toDrop = asked.includes('kept') ? held.filter((r) => !r.live) : asked.map((id) => pick(held, id, url));
     for (const r of toDrop) await onCluster(() => dropRun(url, r, store));
     if (argv.json) process.stdout.write(`${JSON.stringify({ dropped: toDrop.map((r) => r.run) }, null, 2)}\n`);

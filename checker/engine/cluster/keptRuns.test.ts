@@ -105,7 +105,7 @@ test('kmc runs: a kept search with its counts and how to go on, a killed driver\
   }
 });
 
-test('kmc runs: no server there is exit 5, an address that is not one exit 2, --checkpoint-store without --drop exit 2', async () => {
+test('kmc runs: no server there is exit 5, an address that is not one exit 2, --drop with no run or --checkpoint-store without --drop exit 2', async () => {
   const port = await freePort();
   const none = await kmc('runs', `nats://127.0.0.1:${port}`);
   assert.equal(none.code, 5);
@@ -113,6 +113,9 @@ test('kmc runs: no server there is exit 5, an address that is not one exit 2, --
   const bad = await kmc('runs', 'http://127.0.0.1:4222');
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /kmc runs takes the address of a NATS server, such as nats:\/\/127\.0\.0\.1:4222/);
+  const nothing = await kmc('runs', `nats://127.0.0.1:${port}`, '--drop');
+  assert.equal(nothing.code, 2);
+  assert.equal(nothing.stderr, `error: --drop takes the ids of the runs to delete (kmc runs nats://127.0.0.1:${port} lists them), or 'kept' for every run not at work.\n`);
   const store = await kmc('runs', `nats://127.0.0.1:${port}`, '--checkpoint-store', 's3://bucket');
   assert.equal(store.code, 2);
   assert.equal(store.stderr, 'error: --checkpoint-store goes with --drop: the checkpoints of the searches dropped are deleted there too.\n');
