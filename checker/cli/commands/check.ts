@@ -1,12 +1,11 @@
 /** `kmc check <spec>`: exhaustive search, with a shortest counterexample when a property fails. */
 import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
-import { natsAddress, parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
+import { checkpointStoreValue, natsAddress, parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
 import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 import { UserError } from '../../run/userError.ts';
-import { CHECKPOINT_STORE_FORMS, s3Location, s3Url } from '../../engine/cluster/checkpointStore.ts';
 
 export const checkCommand: KmcCommand = {
   command: 'check <spec>',
@@ -158,8 +157,6 @@ function checkpointStoreOf(raw: unknown, cluster: string | undefined): { cluster
   if (raw === undefined) return {};
   const value = String(raw);
   if (cluster === undefined) throw new UserError(`--checkpoint-store goes with --cluster: it says where the checkpoints of a run on a cluster are kept (a search on this machine writes its own with --checkpoint DIR).`);
-  if (value === 'nats') return {};
-  const location = s3Location(value);
-  if (typeof location === 'string') throw new UserError(`--checkpoint-store ${value} names no place for checkpoints: ${location}. It takes ${CHECKPOINT_STORE_FORMS}.`);
-  return { clusterCheckpointStore: s3Url(location) };
+  const store = checkpointStoreValue(value);
+  return store === undefined ? {} : { clusterCheckpointStore: store };
 }

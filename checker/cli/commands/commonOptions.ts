@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { UserError } from '../../run/userError.ts';
+import { CHECKPOINT_STORE_FORMS, s3Location, s3Url } from '../../engine/cluster/checkpointStore.ts';
 
 /** Which spec, preset and parameters. */
 export function specArguments(y: Argv): Argv {
@@ -67,4 +68,12 @@ export function workersWithinCores(raw: unknown, cores = availableParallelism())
     throw new UserError(`--workers ${workers} is more than the ${cores} cores of this machine; more threads than cores only slow a search down. Use --workers ${cores} or fewer.`);
   }
   return workers;
+}
+
+/** A `--checkpoint-store` value: an S3 location in its canonical form, or undefined for `nats` (the run's object store). */
+export function checkpointStoreValue(value: string): string | undefined {
+  if (value === 'nats') return undefined;
+  const location = s3Location(value);
+  if (typeof location === 'string') throw new UserError(`--checkpoint-store ${value} names no place for checkpoints: ${location}. It takes ${CHECKPOINT_STORE_FORMS}.`);
+  return s3Url(location);
 }

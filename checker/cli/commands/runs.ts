@@ -2,9 +2,8 @@
 import type { KmcCommand } from '../command.ts';
 import { ExitCode } from '../../run/exitCodes.ts';
 import { UserError } from '../../run/userError.ts';
-import { natsAddress } from './commonOptions.ts';
+import { checkpointStoreValue, natsAddress } from './commonOptions.ts';
 import type { HeldRun } from '../../engine/cluster/keptRuns.ts';
-import { CHECKPOINT_STORE_FORMS, s3Location, s3Url } from '../../engine/cluster/checkpointStore.ts';
 
 export const runsCommand: KmcCommand = {
   command: 'runs <cluster>',
@@ -58,10 +57,7 @@ function checkpointStoreOf(raw: unknown, dropping: boolean): string | undefined 
   if (raw === undefined) return undefined;
   const value = String(raw);
   if (!dropping) throw new UserError(`--checkpoint-store goes with --drop: the checkpoints of the searches dropped are deleted there too.`);
-  if (value === 'nats') return undefined;
-  const location = s3Location(value);
-  if (typeof location === 'string') throw new UserError(`--checkpoint-store ${value} names no place for checkpoints: ${location}. It takes ${CHECKPOINT_STORE_FORMS}.`);
-  return s3Url(location);
+  return checkpointStoreValue(value);
 }
 
 function describe(r: HeldRun, url: string): string {
