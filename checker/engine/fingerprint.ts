@@ -11,7 +11,8 @@
  * and every collection caches its two lanes on itself the first time it is hashed, so hashing a successor
  * costs only the path that changed.
  */
-import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed } from '../../spec/immutable.ts';
+import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed, Record } from '../../spec/immutable.ts';
+import type { RecordInternals } from '../../spec/recordFieldReads.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { hash64, hashed } from './state/hash64.ts';
 
@@ -250,11 +251,17 @@ export class Fingerprinter {
 
   private record(r: object): void {
     const keys = (Object.getPrototypeOf(r) as Prototype)[RECORD_KEYS]!;
-    const get = (r as { get(k: string): unknown }).get;
+    const record = r as RecordInternals;
+    const get = record.get;
+    // Record's own `get` reads field i from the List of values (its tail node's array up to 32 fields):
+    // read there directly. A class overriding `get` is read through it.
+    const values = record._values;
+    const tail = get === Record.prototype.get && values._origin === 0 && values._capacity <= 32 ? (values._tail ?? null) : null;
     let a = 0x6a09e667 ^ keys.length;
     let b = 0x3c6ef372 ^ keys.length;
     for (let i = 0; i < keys.length; i++) {
-      this.value(get.call(r, keys[i]!));
+      const at = tail === null ? undefined : tail.array[i];
+      this.value(at !== undefined ? at : get.call(r, keys[i]!));
       a = step1(a, this.hi);
       b = step2(b ^ a, this.lo);
     }

@@ -10,15 +10,10 @@
  */
 import { Record } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
+import type { RecordInternals } from '../../spec/recordFieldReads.ts';
 
 const HASH = '__kmcHashCode';
 
-/** What a Record instance holds (Immutable.js 5): field indices and defaults on its class, its values in a List. */
-interface RecordInternals {
-  readonly _indices: { readonly [field: string]: unknown };
-  readonly _defaultValues: { readonly [field: string]: unknown };
-  readonly _values: { readonly _origin: number; readonly _capacity: number; readonly _tail: { readonly array: unknown[] } | null; get(index: number): unknown };
-}
 let installed = false;
 
 export function accelerateRecords(): void {
@@ -59,7 +54,7 @@ export function accelerateRecords(): void {
     if (typeof index !== 'number') return notSetValue;
     const values = this._values;
     const tail = values._tail;
-    const value = values._origin === 0 && values._capacity <= 32 && tail ? tail.array[index] : values.get(index);
+    const value = values._origin === 0 && values._capacity <= 32 && tail != null ? tail.array[index] : values.get(index);
     return value === undefined ? this._defaultValues[k] : value;
   };
   proto.has = function has(this: RecordInternals, k: string): boolean {
