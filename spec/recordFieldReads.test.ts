@@ -95,4 +95,15 @@ test("a spec importing Record from 'immutable' makes classes that read by index,
       if (rm !== 'r1') assert.notDeepEqual(lanes(Msg({ type, rm: 'r1' })), lanes(Msg({ type, rm })));
     }
   }
+  // A field named like an index (first among an object's keys), records with no value set, some set, all set.
+  const Odd = SpecRecord<{ b: number; '2': string; a: string | null }>({ b: 1, '2': 'two', a: null });
+  class OddThroughGet extends Odd {
+    override get(k: 'b' | '2' | 'a', notSet?: unknown): any {
+      return super.get(k, notSet as never);
+    }
+  }
+  for (const values of [{}, { b: 5 }, { '2': 'deux' }, { a: 'x', b: 7 }, { b: 1, '2': 'two', a: null }]) {
+    assert.deepEqual(lanes(Odd(values)), lanes(new OddThroughGet(values)), JSON.stringify(values));
+  }
+  assert.notDeepEqual(lanes(Odd({ b: 5 })), lanes(Odd({ '2': 'deux' })));
 });

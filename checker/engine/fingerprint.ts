@@ -34,7 +34,9 @@ const PACKED = 7;
 // Decided once per prototype and kept on it: a property load is cheaper than a Map lookup.
 const KIND = Symbol('kmc.kind');
 const RECORD_KEYS = Symbol('kmc.recordKeys');
-type Prototype = { [KIND]?: number; [RECORD_KEYS]?: string[] };
+/** Per key of RECORD_KEYS, its default. */
+const RECORD_DEFAULTS = Symbol('kmc.recordDefaults');
+type Prototype = { [KIND]?: number; [RECORD_KEYS]?: string[]; [RECORD_DEFAULTS]?: unknown[] };
 
 /** The error a spec gets when its state holds something that is not an Immutable value or a primitive. */
 export class UnhashableValueError extends Error {}
@@ -47,7 +49,11 @@ function kindOf(v: object): number {
     kind = PACKED;
   } else if (isRecord(v)) {
     kind = RECORD;
-    proto[RECORD_KEYS] = Object.keys((v as unknown as { toObject(): object }).toObject());
+    // In the order of the List of values: a Record's keys are its defaults' `Object.keys`, as these are.
+    const keys = Object.keys((v as unknown as { toObject(): object }).toObject());
+    const defaults = (v as unknown as RecordInternals)._defaultValues;
+    proto[RECORD_KEYS] = keys;
+    proto[RECORD_DEFAULTS] = keys.map((k) => defaults[k]);
   } else if (!isImmutable(v)) {
     kind = 0;
   } else if (isKeyed(v)) kind = isOrdered(v) ? ORDERED_MAP : MAP;
@@ -250,18 +256,25 @@ export class Fingerprinter {
   }
 
   private record(r: object): void {
-    const keys = (Object.getPrototypeOf(r) as Prototype)[RECORD_KEYS]!;
+    const proto = Object.getPrototypeOf(r) as Prototype;
+    const keys = proto[RECORD_KEYS]!;
     const record = r as RecordInternals;
     const get = record.get;
-    // Record's own `get` reads field i from the List of values (its tail node's array up to 32 fields):
-    // read there directly. A class overriding `get` is read through it.
+    // Record's own `get` reads a field's value from the List of values (its tail node's array up to 32
+    // fields; none there is the field's default): read there directly. A class overriding `get` is read through it.
     const values = record._values;
-    const tail = get === Record.prototype.get && values._origin === 0 && values._capacity <= 32 ? (values._tail ?? null) : null;
+    const direct = get === Record.prototype.get && values._origin === 0 && values._capacity <= 32;
+    const array = direct ? values._tail?.array : undefined;
+    const defaults = proto[RECORD_DEFAULTS]!;
     let a = 0x6a09e667 ^ keys.length;
     let b = 0x3c6ef372 ^ keys.length;
     for (let i = 0; i < keys.length; i++) {
-      const at = tail === null ? undefined : tail.array[i];
-      this.value(at !== undefined ? at : get.call(r, keys[i]!));
+      let v: unknown;
+      if (direct) {
+        v = array === undefined ? undefined : array[i];
+        if (v === undefined) v = defaults[i];
+      } else v = get.call(r, keys[i]!);
+      this.value(v);
       a = step1(a, this.hi);
       b = step2(b ^ a, this.lo);
     }
