@@ -21,13 +21,14 @@ function readings(Record: AnyRecordFactory): unknown[] {
   const Point = Record({ x: 0, y: 0, label: 'p' as string | undefined, size: 3, toll: null as unknown }, 'Point');
   const Wide = Record(Object.fromEntries(wideKeys.map((k, i) => [k, i])));
   const Empty = Record({});
-  class Shouting extends Record({ word: 'hi', times: 1 }) {
+  type Getting = new (values?: object) => { get(k: string, notSet?: unknown): unknown; set(k: string, v: unknown): unknown };
+  class Shouting extends (Record({ word: 'hi', times: 1 }) as Getting) {
     override get(k: string, notSet?: unknown): unknown {
       const v = super.get(k, notSet);
       return typeof v === 'string' ? v.toUpperCase() : v;
     }
   }
-  class Doubled extends Record({ n: 1, m: 2 }) {
+  class Doubled extends (Record({ n: 1, m: 2 }) as Getting) {
     get n(): number {
       return 2 * (this.get('n') as number);
     }

@@ -15,7 +15,7 @@ import type { CheckOptions } from './options.ts';
 import type { ActionCoverage, CheckResult, Stats } from './result.ts';
 import type { SearchOutcome } from './search.ts';
 import { NondeterminismError, rebuildSteps } from './traceBuilder.ts';
-import { accelerateRecords } from './recordAcceleration.ts';
+import { accelerateImmutable } from './immutableAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './parallel/coordinator.ts';
 import type { OwnerCheckpoints } from './owners/ownedSearch.ts';
@@ -48,7 +48,7 @@ export async function checkModel<S>(
   label: CheckLabel,
   source?: ModelSource,
 ): Promise<CheckResult<S>> {
-  accelerateRecords();
+  accelerateImmutable();
   validate(model, options);
   const expander = new Expander(model, options.symmetry ?? false);
   const limits = new Limits(options);

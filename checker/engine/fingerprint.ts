@@ -18,8 +18,17 @@ import { hash64, hashed } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
 const H2 = '__kmcFp2';
+/**
+ * On a Map or Set made by one `set`, `add` or `remove` from a collection already hashed (collectionEdits.ts),
+ * until it is hashed: that collection, the key (a Set's element) the edit touched and what it put there
+ * (REMOVED for a removal).
+ */
+export const EDITED_FROM = '__kmcFrom';
+export const EDITED_KEY = '__kmcKey';
+export const EDITED_VALUE = '__kmcValue';
+export const REMOVED: unknown = Symbol('kmc.removed');
 
-type Cached = { [H1]?: number; [H2]?: number };
+type Cached = { [H1]?: number; [H2]?: number; [EDITED_FROM]?: Cached; [EDITED_KEY]?: unknown; [EDITED_VALUE]?: unknown };
 
 // Collection kinds, decided once per prototype.
 const RECORD = 1;
@@ -79,6 +88,42 @@ function step1(h: number, x: number): number {
 function step2(h: number, x: number): number {
   return fmix(Math.imul(h + x, 0x27d4eb2f) ^ 0x165667b1);
 }
+
+// The steps are bijections, so a Map's or Set's sums of entries come back from its cached lanes: an edited
+// collection's lanes are its parent's sums less the entry taken out plus the entry put in, at no memory.
+/** The inverse of odd `a` modulo 2^32 (Newton's iteration doubles the correct bits each time). */
+function inverse(a: number): number {
+  let x = a;
+  for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x));
+  return x;
+}
+const FMIX_1 = inverse(0x85ebca6b);
+const FMIX_2 = inverse(0xc2b2ae35);
+const STEP_1 = inverse(0x9e3779b1);
+const STEP_2 = inverse(0x27d4eb2f);
+
+function unfmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, FMIX_2);
+  h ^= (h >>> 13) ^ (h >>> 26);
+  h = Math.imul(h, FMIX_1);
+  h ^= h >>> 16;
+  return h;
+}
+/** `h` such that step1(h, x) === y. */
+export function unstep1(y: number, x: number): number {
+  return Math.imul((unfmix(y) - 0x7f4a7c15) | 0, STEP_1) ^ x;
+}
+/** `h` such that step2(h, x) === y. */
+export function unstep2(y: number, x: number): number {
+  return (Math.imul(unfmix(y) ^ 0x165667b1, STEP_2) - x) | 0;
+}
+export { fmix, step1, step2 };
+
+const MAP_TAG = 0x11c8d3e7;
+const SET_TAG = 0x7ae1c0d3;
+/** How far back a chain of edits is followed (a collection edited twice before being hashed). */
+const MAX_EDIT_CHAIN = 4;
 
 // Ids, roles and message types recur in every state: their lanes are computed once.
 const MAX_CACHED_STRINGS = 1 << 16;
@@ -220,6 +265,16 @@ export class Fingerprinter {
       }
     }
     const kind = kindOf(v);
+    const from = cache[EDITED_FROM];
+    if (from !== undefined) {
+      // Read once: the parent is let go whether or not it serves, so no chain of versions stays alive.
+      cache[EDITED_FROM] = undefined;
+      if (useCache && (kind === MAP || kind === SET) && this.edited(cache, from, kind === MAP, 0)) {
+        cache[H1] = this.hi;
+        cache[H2] = this.lo;
+        return;
+      }
+    }
     switch (kind) {
       case RECORD:
         this.record(v);
@@ -306,22 +361,82 @@ export class Fingerprinter {
     let a = 0;
     let b = 0;
     c.forEach((v, k) => {
-      this.value(v);
-      let ea = this.hi;
-      let eb = this.lo;
-      if (keyed) {
-        this.value(k);
-        ea = step1(this.hi, ea);
-        eb = step2(this.lo ^ ea, eb);
-      } else {
-        ea = fmix(ea ^ 0x2b992ddf);
-        eb = fmix((eb ^ 0x4e0d5b6f) + ea);
-      }
-      a = (a + ea) | 0;
-      b = (b + eb) | 0;
+      this.entry(v, k, keyed);
+      a = (a + this.hi) | 0;
+      b = (b + this.lo) | 0;
     });
-    const tag = keyed ? 0x11c8d3e7 : 0x7ae1c0d3;
-    this.hi = step1(a ^ tag, c.size);
-    this.lo = step2(b ^ tag ^ this.hi, c.size);
+    this.sealUnordered(a, b, c.size, keyed);
   }
+
+  /** The lanes of one entry of a Map (`v` at `k`) or Set (`v`), which a Map's or Set's lanes sum. */
+  private entry(v: unknown, k: unknown, keyed: boolean): void {
+    this.value(v);
+    let ea = this.hi;
+    let eb = this.lo;
+    if (keyed) {
+      this.value(k);
+      ea = step1(this.hi, ea);
+      eb = step2(this.lo ^ ea, eb);
+    } else {
+      ea = fmix(ea ^ 0x2b992ddf);
+      eb = fmix((eb ^ 0x4e0d5b6f) + ea);
+    }
+    this.hi = ea;
+    this.lo = eb;
+  }
+
+  private sealUnordered(a: number, b: number, size: number, keyed: boolean): void {
+    const tag = keyed ? MAP_TAG : SET_TAG;
+    this.hi = step1(a ^ tag, size);
+    this.lo = step2(b ^ tag ^ this.hi, size);
+  }
+
+  /**
+   * The lanes of Map or Set `c`, made by one edit from `from`, from `from`'s lanes: false (nothing
+   * computed) when `from` has none. A parent itself edited and not yet hashed is worked out first, up to
+   * MAX_EDIT_CHAIN edits back.
+   */
+  private edited(c: Cached, from: Cached, keyed: boolean, depth: number): boolean {
+    if (from[H1] === undefined) {
+      const before = from[EDITED_FROM];
+      if (before === undefined || depth === MAX_EDIT_CHAIN || kindOf(from) !== kindOf(c)) return false;
+      from[EDITED_FROM] = undefined;
+      if (!this.edited(from, before, keyed, depth + 1)) return false;
+      from[H1] = this.hi;
+      from[H2] = this.lo;
+    }
+    const key = c[EDITED_KEY];
+    const now = c[EDITED_VALUE];
+    const size = (c as { size?: number }).size!;
+    const sizeBefore = (from as { size?: number }).size!;
+    const tag = keyed ? MAP_TAG : SET_TAG;
+    const hi = from[H1]!;
+    let a = unstep1(hi, sizeBefore) ^ tag;
+    let b = unstep2(from[H2]!, sizeBefore) ^ tag ^ hi;
+    // The edit changed the collection (else Immutable.js gives back the same one): an addition grew it, a
+    // removal took out the key that was there; only a Map's replaced value is looked up.
+    if (size <= sizeBefore) {
+      this.entry(keyed ? (from as unknown as { get(k: unknown): unknown }).get(key) : key, key, keyed);
+      a = (a - this.hi) | 0;
+      b = (b - this.lo) | 0;
+    }
+    if (now !== REMOVED) {
+      this.entry(now, key, keyed);
+      a = (a + this.hi) | 0;
+      b = (b + this.lo) | 0;
+    }
+    this.sealUnordered(a, b, size, keyed);
+    return true;
+  }
+}
+
+/** Whether `v` is a Map or a Set that is not ordered: the collections whose lanes an edit can update. */
+export function isUnorderedCollection(v: object): boolean {
+  const kind = kindOf(v);
+  return kind === MAP || kind === SET;
+}
+
+/** Whether `v` has its lanes cached. */
+export function isHashed(v: object): boolean {
+  return (v as Cached)[H1] !== undefined;
 }

@@ -10,7 +10,7 @@ import { addTransition, newStateGraph, type StateGraph } from '../../traces/rend
 import { formatParams, stepsOf, titleOf } from '../../traces/render/steps.ts';
 import { paramsToItf } from '../../traces/itf/write.ts';
 import { Expander } from './expander.ts';
-import { accelerateRecords } from './recordAcceleration.ts';
+import { accelerateImmutable } from './immutableAcceleration.ts';
 import { UserError } from '../run/userError.ts';
 
 /** Graphviz lays out a few hundred states legibly; beyond that a picture stops helping. */
@@ -25,7 +25,7 @@ export interface GraphLimits {
  * at each step the successor by the recorded action whose variables equal the recorded ones.
  */
 export function replayItf<S>(model: Model<S>, itf: ItfTrace, expander = new Expander(model, false)): S[] {
-  accelerateRecords();
+  accelerateImmutable();
   const steps = stepsOf(itf);
   const wanted = steps.map((s) => canonicalJson(s.vars));
   const mismatch = (what: string) =>
@@ -146,7 +146,7 @@ function traceSuccessorsOf(g: StateGraph, key: string): Set<string> {
  * violating states are expanded too: this is a picture of the model, not a search for a bug.
  */
 export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?: string }, limits: GraphLimits = {}): StateGraph {
-  accelerateRecords();
+  accelerateImmutable();
   const maxStates = limits.maxStates ?? DEFAULT_MAX_GRAPH_STATES;
   const expander = new Expander(model, false);
   const g = newStateGraph({ kind: 'reachable', title: label.title ?? label.spec, actions: expander.actions.map((a) => a.name) });

@@ -7,7 +7,7 @@ import type { ActionParams, Model } from '../../spec/spec.ts';
 import { canonicalJson, paramsToItf, stateVariables, type ItfTrace, type ItfValue } from '../../traces/itf/write.ts';
 import { changesBetween, formatStep, formatValue } from '../../traces/text.ts';
 import { Expander } from './expander.ts';
-import { accelerateRecords } from './recordAcceleration.ts';
+import { accelerateImmutable } from './immutableAcceleration.ts';
 import { judgeLasso, type Move } from './liveness/judgeLasso.ts';
 
 export type ReplayOutcome =
@@ -21,7 +21,7 @@ export type ReplayOutcome =
   | { readonly kind: 'diverged'; readonly step: number; readonly action: string; readonly reason: string };
 
 export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome {
-  accelerateRecords();
+  accelerateImmutable();
   const expander = new Expander(model, false);
   const recorded = trace['#meta'].verdict?.property ?? null;
   const [first, ...rest] = trace.states;

@@ -17,7 +17,7 @@ import { shrink } from './shrink.ts';
 import { buildTrace, type Walk } from './walkTrace.ts';
 import type { CheckLabel } from './check.ts';
 import type { Model } from '../../spec/spec.ts';
-import { accelerateRecords } from './recordAcceleration.ts';
+import { accelerateImmutable } from './immutableAcceleration.ts';
 import { isTemporal } from '../../invariants/property.ts';
 import { ConfigError } from './check.ts';
 import { livenessRefusal } from './liveness/checkLiveness.ts';
@@ -46,7 +46,7 @@ export interface SimulationStats {
 }
 
 export async function simulate<S>(model: Model<S>, options: SimulationOptions, label: CheckLabel): Promise<SimulationResult<S>> {
-  accelerateRecords();
+  accelerateImmutable();
   const refusal = livenessRefusal(model, false);
   if (refusal !== null) throw new ConfigError(refusal);
   const expander = new Expander(model, false);

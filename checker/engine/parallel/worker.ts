@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Expander } from '../expander.ts';
 import { importDefinition } from '../../run/loadSpec.ts';
-import { accelerateRecords } from '../recordAcceleration.ts';
+import { accelerateImmutable } from '../immutableAcceleration.ts';
 import { ImmutableShare } from './immutableShare.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './protocol.ts';
 
@@ -10,7 +10,7 @@ const setup = workerData as WorkerSetup;
 const port = parentPort!;
 const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-accelerateRecords();
+accelerateImmutable();
 const definition = await importDefinition(setup.modulePath);
 const share = new ImmutableShare(new Expander(definition.build(setup.params), setup.symmetry), setup.index, setup.count);
 
