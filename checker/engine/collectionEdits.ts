@@ -15,12 +15,12 @@ type Edit = (this: object, key: unknown, value?: unknown) => object;
 type Edited = { [EDITED_FROM]?: object; [EDITED_KEY]?: unknown; [EDITED_VALUE]?: unknown };
 
 /**
- * Smaller collections are hashed whole: remembering costs more than it saves there (measured: hashing a Set
- * or Map of records after one edit, whole against updated, 1.3× at 8 entries, 2.7× at 16, 4.3× at 32, 7.5×
- * at 64; and kraft-bench over Immutable.js, whose collections are mostly under 8, 14 % slower when every
- * edit was remembered).
+ * Smaller collections are hashed whole: remembering costs about what it saves there (measured: hashing a
+ * Set or Map of records after one edit, whole against updated, 1.3× at 8 entries, 2.7× at 16, 4.3× at 32,
+ * 7.5× at 64; kraft-bench over Immutable.js, whose collections are mostly under 8 entries, was 14 % slower
+ * with every edit remembered, and the same from 8 on).
  */
-const REMEMBERED_FROM_SIZE = 16;
+const REMEMBERED_FROM_SIZE = 8;
 
 let installed = false;
 
