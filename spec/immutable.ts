@@ -7,11 +7,11 @@
  */
 import { createRequire } from 'node:module';
 import type * as Immutable from 'immutable';
-import { installRecordFieldReads } from './recordFieldReads.ts';
+import { installRecordClasses } from './recordClasses.ts';
 
 const I = createRequire(import.meta.url)('immutable') as typeof Immutable;
 // Before any spec makes a Record class (a spec importing 'immutable' gets this module's exports).
-installRecordFieldReads(I as unknown as Parameters<typeof installRecordFieldReads>[0]);
+installRecordClasses(I as unknown as Parameters<typeof installRecordClasses>[0]);
 
 export const { List, Map, Set, Record, is, isImmutable, isIndexed, isKeyed, isMap, isOrdered, isRecord } = I;
 export type List<T> = Immutable.List<T>;

@@ -12,7 +12,7 @@
  * costs only the path that changed.
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed, Record } from '../../spec/immutable.ts';
-import type { RecordInternals } from '../../spec/recordFieldReads.ts';
+import type { RecordInternals } from '../../spec/recordClasses.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { hash64, hashed } from './state/hash64.ts';
 

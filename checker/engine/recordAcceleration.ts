@@ -10,7 +10,7 @@
  */
 import { Record } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
-import type { RecordInternals } from '../../spec/recordFieldReads.ts';
+import type { RecordInternals } from '../../spec/recordClasses.ts';
 
 const HASH = '__kmcHashCode';
 

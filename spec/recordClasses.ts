@@ -1,18 +1,21 @@
 /**
- * Field reads of Immutable.js Records by index, in code of each Record class's own.
+ * The Record classes kmc's `Record` factory makes: Immutable.js's own, with faster field reads and
+ * construction. Same answers as Immutable.js's classes (spec/recordClasses.test.ts holds the two to it).
  *
- * Immutable.js gives every Record class one getter per field, all one closure: `this.get(name)`, which
- * looks the name up in the class's table of indices (a keyed load that sees every class of the spec, so V8
- * answers it the slow way) and then reads the List of values. On a spec of Kafka records that was the
- * largest single cost of a search (kraft-bench over Immutable.js: 2.4 s of 14 in that `get`). Here the
- * `Record` factory's classes get, when made, getters compiled for that class, each with its field's index
- * written in: a load of the List of values and one of its tail node's array.
+ * Field reads by index. Immutable.js gives every Record class one getter per field, all one closure:
+ * `this.get(name)`, which looks the name up in the class's table of indices (a keyed load that sees every
+ * class of the spec, so V8 answers it the slow way) and then reads the List of values. On a spec of Kafka
+ * records that was the largest single cost of a search (kraft-bench over Immutable.js: 2.4 s of 14 in that
+ * `get`). Here a class's getters are compiled for that class, each with its field's index written in: a
+ * load of the List of values and one of its tail node's array. A value not set reads as the field's
+ * default; a List of values past one node (more than 32 fields) is read through its `get`; an instance
+ * whose `get` is not Record's own (a subclass overriding it) is read through its `get`.
  *
- * Same answers as Immutable.js's getters: a value not set reads as the field's default; a List of values
- * past one node (more than 32 fields) is read through its `get`; an instance whose `get` is not Record's
- * own (a subclass overriding it) is read through its `get`, as Immutable.js's getter does.
+ * Construction from a plain object. `Msg({ type: 'phase2b', bal })`, in a guard as often as in a step,
+ * went through a Seq of the object and a List built by mutation; here the values are read off the object
+ * in the class's order into the List directly. Anything else (a Map, entries, a record, a subclass's `new`)
+ * goes to Immutable.js's constructor.
  */
-
 /** What a Record instance holds (Immutable.js 5): its values in a List; keys and defaults on its class. */
 export interface RecordInternals {
   /** Up to 32 values (`_capacity`), all are in the tail node (none when no value was ever set). */
@@ -30,17 +33,18 @@ type RecordFactory = ((defaults: object, name?: string) => { prototype: object }
 
 /**
  * Replaces `immutable.Record` (and the default export's) with a factory whose classes read fields by
- * index. Run before any spec makes a Record class (spec/immutable.ts, when kmc loads Immutable.js); a
+ * index and are made fast from plain objects. Run before any spec makes a Record class (spec/immutable.ts, when kmc loads Immutable.js); a
  * class made by the factory as it was keeps Immutable.js's getters, which give the same answers.
  */
-export function installRecordFieldReads(immutable: { Record: unknown; default?: { Record?: unknown } }): void {
+export function installRecordClasses(immutable: { Record: unknown; List: unknown; default?: { Record?: unknown } }): void {
   const original = immutable.Record as RecordFactory;
   if ((original as unknown as { [READS_BY_INDEX]?: true })[READS_BY_INDEX]) return;
   const recordPrototype = original.prototype;
+  const list = immutable.List as (values: unknown[]) => unknown;
   const factory = function Record(defaults: object, name?: string) {
     const type = original(defaults, name);
     specialise(type as unknown as () => unknown, recordPrototype);
-    return type;
+    return constructedFast(type as unknown as RecordType, list);
   } as unknown as RecordFactory;
   // Statics (`Record.isRecord`, `Record.getDescriptiveName`) and `instanceof Record` as before.
   Object.defineProperties(factory, Object.getOwnPropertyDescriptors(original));
@@ -81,4 +85,38 @@ function specialise(type: () => unknown, recordPrototype: { get: unknown }): voi
   const getters = new Function('P', 'K', 'D', `return [${source.join(',\n')}];`)(recordPrototype, keys, proto._defaultValues) as (() => unknown)[];
   fields.forEach(({ key }, i) => define(proto, key, { get: getters[i], set: setters.get(key), configurable: true }));
   proto[READS_BY_INDEX] = true;
+}
+
+type RecordType = ((values?: unknown) => object) & { prototype: RecordInternals; displayName?: string };
+
+/**
+ * The class a user gets: Immutable.js's class `type` (its prototype, `instanceof`, statics), whose
+ * instances made from a plain object are built here. A class with a field named as a property every object
+ * has (`toString`, `constructor`) is left as it is: Immutable.js reads only an object's own keys.
+ */
+function constructedFast(type: RecordType, list: (values: unknown[]) => unknown): RecordType {
+  const proto = type.prototype;
+  const keys = proto._keys;
+  const defaults = proto._defaultValues;
+  const n = keys.length;
+  if (n === 0 || n > 32 || keys.some((k) => k in Object.prototype)) return type;
+  const make = function Record(this: unknown, values?: unknown): object {
+    // `class X extends Msg`: Immutable.js's constructor makes the subclass's instance.
+    if (new.target !== undefined && new.target !== make) return Reflect.construct(type, [values], new.target) as object;
+    if (values !== undefined && (values === null || typeof values !== 'object' || Object.getPrototypeOf(values) !== Object.prototype)) return type(values);
+    const given = (values ?? {}) as { readonly [field: string]: unknown };
+    const stored: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      const v = given[key];
+      stored.push(v === defaults[key] ? undefined : v);
+    }
+    // The properties in the order Immutable.js's own records made by an edit have them (one hidden class).
+    const record = Object.create(proto) as { _values: unknown; __ownerID: unknown };
+    record._values = list(stored);
+    record.__ownerID = undefined;
+    return record;
+  } as unknown as RecordType;
+  Object.defineProperties(make, Object.getOwnPropertyDescriptors(type));
+  return make;
 }

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { Record as KmcRecord, is } from './immutable.ts';
-import { READS_BY_INDEX } from './recordFieldReads.ts';
+import { Map as IMap, Record as KmcRecord, is } from './immutable.ts';
+import { READS_BY_INDEX } from './recordClasses.ts';
 import { accelerateRecords } from '../checker/engine/recordAcceleration.ts';
 import { Fingerprinter } from '../checker/engine/fingerprint.ts';
 
-type AnyRecordFactory = (defaults: object, name?: string) => any;
+type AnyRecordFactory = ((defaults: object, name?: string) => any) & { getDescriptiveName(r: unknown): string };
 
 /** Immutable.js as it is, untouched by kmc: its ES module build, a module of its own. */
 async function pristineRecord(): Promise<AnyRecordFactory> {
@@ -55,6 +55,23 @@ function readings(Record: AnyRecordFactory): unknown[] {
   out.push((shouting as any).word, (shouting as any).times, (shouting.set('word', 'yo') as any).word);
   const doubled = new Doubled({ n: 5 });
   out.push(doubled.n, (doubled as any).m, (doubled.set('m', 7) as any).m);
+  // Made every way a record can be: a plain object (fields left out, set to undefined, to their default,
+  // keys that are no field), nothing, `new`, a Map, a record, a subclass; and what the result is.
+  const made = [
+    Point({ x: 1, nope: 2, y: undefined, label: 'p' } as object),
+    Point(),
+    new Point({ toll: 'paid' }),
+    Point(IMap({ x: 4 })),
+    Point(Point({ y: 5 })),
+    Point([['x', 6]] as unknown as object),
+    Point(Object.assign(Object.create({ x: 7 }), { y: 8 })),
+    new Shouting({ word: 'made' }),
+  ];
+  for (const r of made) {
+    point(r);
+    out.push(r.toJS(), String(r), r instanceof Point, Object.getPrototypeOf(r) === Point.prototype, r.constructor.name, Record.getDescriptiveName(r));
+  }
+  out.push(is(made[0], Point({ x: 1 })), is(made[1], Point({ x: 0, label: 'p' })), made[0].equals(made[1].set('x', 1)));
   return out;
 }
 
