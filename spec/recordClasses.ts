@@ -33,8 +33,9 @@ type RecordFactory = ((defaults: object, name?: string) => { prototype: object }
 
 /**
  * Replaces `immutable.Record` (and the default export's) with a factory whose classes read fields by
- * index and are made fast from plain objects. Run before any spec makes a Record class (spec/immutable.ts, when kmc loads Immutable.js); a
- * class made by the factory as it was keeps Immutable.js's getters, which give the same answers.
+ * index and are made fast from plain objects. Run before any spec makes a Record class (spec/immutable.ts,
+ * when kmc loads Immutable.js); a class made by the factory as it was is Immutable.js's own, which gives
+ * the same answers.
  */
 export function installRecordClasses(immutable: { Record: unknown; List: unknown; default?: { Record?: unknown } }): void {
   const original = immutable.Record as RecordFactory;

@@ -6,7 +6,7 @@
  * set of 20 messages that is one entry hashed instead of 20.
  *
  * Installed once per thread when the checker loads (immutableAcceleration.ts); Immutable.js's answers are
- * unchanged: the edit is made by Immutable.js's own method, and only two properties are added to its result.
+ * unchanged: the edit is made by Immutable.js's own method, and three properties are added to its result.
  */
 import { Map as IMap, Set as ISet } from '../../spec/immutable.ts';
 import { EDITED_FROM, EDITED_KEY, EDITED_VALUE, REMOVED, isHashed, isUnorderedCollection } from './fingerprint.ts';
