@@ -23,6 +23,18 @@ const slowTier = process.argv.includes('--slow');
 const only = process.argv.slice(2).filter((a) => a !== '--slow');
 const durationsFile = join(root, 'out', slowTier ? 'test-durations-slow.json' : 'test-durations.json');
 const jobs = Number(process.env.KMC_TEST_JOBS) || Math.min(2, availableParallelism());
+// A file still running after this many seconds is stopped, with every process it started, and fails: a test
+// that hangs (a loop, a worker left running, an assertion's diff of a huge value) ends the run instead of
+// holding CI until its own limit. The slowest files take about 20 s (fast tier) and 150 s (slow tier).
+const fileTimeoutSeconds = Number(process.env.KMC_TEST_FILE_TIMEOUT) || (slowTier ? 900 : 300);
+/** The process groups of the files running now: stopped with the runner. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const pid of running) stopGroup(pid);
+    process.exit(130);
+  });
+}
 
 // GNU time, where present, reports the CPU seconds of a file's process and every process it waited for
 // (its CLI spawns): a measure the other load on the machine does not inflate as it does the wall clock.
@@ -98,21 +110,42 @@ function runFile(file) {
     const cpuFile = join(cpuDir, file.replace(/[/\\]/g, '_'));
     const node = [process.execPath, '--import', 'tsx', '--import', join(root, 'scripts/distFirst.mjs'), '--test-reporter=spec', file];
     const [cmd, ...args] = gnuTime ? [gnuTime, '-f', '%U %S', '-o', cpuFile, ...node] : node;
+    // A process group of its own, so a file that hangs is stopped with the kmc processes it spawned.
     const child = spawn(cmd, args, {
       cwd: root,
       env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    running.add(child.pid);
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.stderr.on('data', (d) => (text += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup(child.pid);
+    }, fileTimeoutSeconds * 1000);
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      if (timedOut) text += `\n✖ failing tests:\n✖ ${file} was stopped after ${fileTimeoutSeconds} s (KMC_TEST_FILE_TIMEOUT): a test in it hangs\n`;
       const seconds = (performance.now() - t0) / 1000;
       const cpu = existsSync(cpuFile) ? readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').reduce((n, x) => n + Number(x), 0) : NaN;
       process.stdout.write(`\n── ${file} (${seconds.toFixed(1)} s${Number.isNaN(cpu) ? '' : `, ${cpu.toFixed(1)} s CPU`})\n${text}`);
-      resolve({ file, code: code ?? (signal ? 1 : 0), seconds, cpu, counts: countsOf(text), text });
+      const counts = countsOf(text);
+      if (timedOut) counts.fail++;
+      resolve({ file, code: timedOut ? 1 : (code ?? (signal ? 1 : 0)), seconds, cpu, counts, text });
     });
   });
+}
+
+function stopGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 /** The spec reporter's closing lines: ℹ tests 12, ℹ pass 12, … */
