@@ -98,7 +98,7 @@ test("a spec importing Record from 'immutable' makes classes that read by index,
   // Equal records, whatever way they were made (a default set explicitly is stored as not set), fingerprint alike.
   const built = Msg({ type: 'Prepared', rm: 'r1' });
   const edited = Msg().set('rm', 'r1').set('type', 'Prepared');
-  assert.ok(is(built, edited));
+  assert.equal(is(built, edited), true, 'a record built from an object equals one edited to the same values');
   assert.deepEqual(lanes(built), lanes(edited));
   assert.deepEqual(lanes(Msg({ type: 'Commit', rm: null })), lanes(Msg()));
   // The values read by index are those `get` gives: a subclass whose `get` is its own is read through it.
