@@ -24,7 +24,7 @@ const only = process.argv.slice(2).filter((a) => a !== '--slow');
 const durationsFile = join(root, 'out', slowTier ? 'test-durations-slow.json' : 'test-durations.json');
 const jobs = Number(process.env.KMC_TEST_JOBS) || Math.min(2, availableParallelism());
 // A file still running after this many seconds is stopped, with every process it started, and fails: a test
-// that hangs (a loop, a worker left running, an assertion's diff of a huge value) ends the run instead of
+// that hangs (a loop, a worker left running, a failing assert.ok Node could not word) ends the run instead of
 // holding CI until its own limit. The slowest files take about 20 s (fast tier) and 150 s (slow tier).
 const fileTimeoutSeconds = Number(process.env.KMC_TEST_FILE_TIMEOUT) || (slowTier ? 900 : 300);
 /** The process groups of the files running now: stopped with the runner. */
