@@ -22,6 +22,8 @@ import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState
 const STEP_SPAN = MAX_ORDINAL + 1;
 /** Per state this owner holds: parent hi, parent lo, step, 1 for an initial state. */
 const RECORD_WORDS = 4;
+/** The records grow by half (as the table of states held does): they are kept to the end of the search. */
+const RECORDS_GROWTH = 1.5;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
 /** Candidates the next level's tables have room for before they first grow. */
@@ -66,7 +68,7 @@ export class Owner<S> {
   private readonly slot: number;
   /** Every state this owner holds, by fingerprint: its record's index. */
   private held = new FingerprintIndex();
-  private records = new GrowableU32();
+  private records = new GrowableU32(RECORDS_GROWTH);
   // The level being expanded: this owner's states of it, in rank order.
   /** Stored as differences between consecutive states, in shared memory (owner threads help expand it). */
   private level: EncodedLevelWriter;
@@ -430,7 +432,7 @@ export class Owner<S> {
   restore(deltas: readonly Uint8Array[]): void {
     this.sentBefore.clear();
     this.held = new FingerprintIndex();
-    this.records = new GrowableU32();
+    this.records = new GrowableU32(RECORDS_GROWTH);
     this.resetPending();
     this.levelCount = 0;
     for (const delta of deltas) {
@@ -481,7 +483,7 @@ export class Owner<S> {
     const n = ranks.length;
     // The level's states are the last records (`admit` adds them): the others go in first, by record.
     this.held = new FingerprintIndex(count);
-    this.records = new GrowableU32();
+    this.records = new GrowableU32(RECORDS_GROWTH);
     for (let id = 0; id < count - n; id++) {
       const w = id * HELD_WORDS;
       this.held.insert(held[w]!, held[w + 1]!, id);

@@ -1,26 +1,30 @@
 /**
  * Fingerprints with the id of the state each belongs to: open addressing over one typed array, 12 bytes
- * a slot, doubling when half full. Depth-first search needs the id (to compare the depth a state was
- * reached at); breadth-first search needs only membership and uses the smaller `FingerprintSet`.
+ * a slot, at most three quarters full and grown by half (16–24 bytes a state, as `FingerprintSet` is
+ * 10.7–16). Depth-first search needs the id (to compare the depth a state was reached at), an owner the
+ * record of how each state it holds was reached; breadth-first search in one process needs only
+ * membership and uses the smaller `FingerprintSet`.
  */
 import { zeroedSharedWords } from './zeroedSharedWords.ts';
 
 const STRIDE = 3; // hi, lo, id + 1 (0 = empty)
+const MAX_LOAD = 0.75;
 
 export class FingerprintIndex {
   private slots: Uint32Array;
-  private mask: number;
+  /** Slots in the table (not a power of two: the table grows by half). */
+  private slotCount: number;
+  private limit: number;
   size = 0;
 
   constructor(initialCapacity = 1 << 16) {
-    let cap = 1 << 4;
-    while (cap < initialCapacity * 2) cap *= 2;
-    this.slots = allocate(cap);
-    this.mask = cap - 1;
+    this.slotCount = Math.max(16, Math.ceil(initialCapacity / MAX_LOAD));
+    this.slots = allocate(this.slotCount);
+    this.limit = Math.floor(this.slotCount * MAX_LOAD);
   }
 
   get capacity(): number {
-    return this.mask + 1;
+    return this.slotCount;
   }
 
   get bytes(): number {
@@ -35,7 +39,8 @@ export class FingerprintIndex {
   /** Adds the fingerprint with `id` and returns -1, or returns the id it already had. */
   insert(hi: number, lo: number, id: number): number {
     const slots = this.slots;
-    let i = slotOf(hi, lo, this.mask);
+    const cap = this.slotCount;
+    let i = slotOf(hi, lo, cap);
     for (;;) {
       const at = i * STRIDE;
       const stored = slots[at + 2]!;
@@ -43,11 +48,11 @@ export class FingerprintIndex {
         slots[at] = hi;
         slots[at + 1] = lo;
         slots[at + 2] = id + 1;
-        if (++this.size * 2 > this.capacity) this.grow();
+        if (++this.size > this.limit) this.grow();
         return -1;
       }
       if (slots[at] === hi && slots[at + 1] === lo) return stored - 1;
-      i = (i + 1) & this.mask;
+      if (++i === cap) i = 0;
     }
   }
 
@@ -65,35 +70,38 @@ export class FingerprintIndex {
 
   /** The id stored with the fingerprint, or -1. */
   get(hi: number, lo: number): number {
-    return lookup(this.slots, this.mask, hi, lo);
+    return lookup(this.slots, this.slotCount, hi, lo);
   }
 
   private grow(): void {
     const old = this.slots;
-    const cap = this.capacity * 2;
+    // Grown by half, not doubled: at 10^8 states a doubling would strand hundreds of megabytes.
+    const cap = Math.ceil(this.slotCount * 1.5);
     const slots = allocate(cap);
-    const mask = cap - 1;
     for (let j = 0; j < old.length; j += STRIDE) {
       if (old[j + 2] === 0) continue;
-      let i = slotOf(old[j]!, old[j + 1]!, mask);
-      while (slots[i * STRIDE + 2] !== 0) i = (i + 1) & mask;
-      slots.set(old.subarray(j, j + STRIDE), i * STRIDE);
+      let i = slotOf(old[j]!, old[j + 1]!, cap);
+      while (slots[i * STRIDE + 2] !== 0) if (++i === cap) i = 0;
+      slots[i * STRIDE] = old[j]!;
+      slots[i * STRIDE + 1] = old[j + 1]!;
+      slots[i * STRIDE + 2] = old[j + 2]!;
     }
     this.slots = slots;
-    this.mask = mask;
+    this.slotCount = cap;
+    this.limit = Math.floor(cap * MAX_LOAD);
   }
 }
 
 /** Another thread's read-only view of an index, valid while no insertion runs (its buffer from `buffer`). */
 export class FingerprintIndexView {
   private readonly slots: Uint32Array;
-  private readonly mask: number;
+  private readonly capacity: number;
   constructor(buffer: SharedArrayBuffer) {
     this.slots = new Uint32Array(buffer);
-    this.mask = this.slots.length / STRIDE - 1;
+    this.capacity = this.slots.length / STRIDE;
   }
   has(hi: number, lo: number): boolean {
-    return lookup(this.slots, this.mask, hi, lo) >= 0;
+    return lookup(this.slots, this.capacity, hi, lo) >= 0;
   }
 }
 
@@ -101,17 +109,18 @@ function allocate(capacity: number): Uint32Array {
   return zeroedSharedWords(capacity * STRIDE);
 }
 
-function slotOf(hi: number, lo: number, mask: number): number {
-  return (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+/** Maps the fingerprint onto [0, capacity) by multiplication (capacity need not be a power of two). */
+function slotOf(hi: number, lo: number, capacity: number): number {
+  return Math.floor(((lo ^ Math.imul(hi, 0x9e3779b1)) >>> 0) * (capacity / 4294967296));
 }
 
-function lookup(slots: Uint32Array, mask: number, hi: number, lo: number): number {
-  let i = slotOf(hi, lo, mask);
+function lookup(slots: Uint32Array, cap: number, hi: number, lo: number): number {
+  let i = slotOf(hi, lo, cap);
   for (;;) {
     const at = i * STRIDE;
     const stored = slots[at + 2]!;
     if (stored === 0) return -1;
     if (slots[at] === hi && slots[at + 1] === lo) return stored - 1;
-    i = (i + 1) & mask;
+    if (++i === cap) i = 0;
   }
 }

@@ -8,13 +8,16 @@ export class GrowableU32 {
   private data = new Uint32Array(1024);
   length = 0;
 
+  /** `growth`: the factor it grows by (by half for a table kept to the end, where a doubling strands memory). */
+  constructor(private readonly growth = 2) {}
+
   get bytes(): number {
     return this.data.byteLength;
   }
 
   push(x: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Uint32Array(this.data.length * 2);
+      const bigger = new Uint32Array(Math.ceil(this.data.length * this.growth));
       bigger.set(this.data);
       this.data = bigger;
     }
