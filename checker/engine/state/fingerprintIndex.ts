@@ -6,6 +6,7 @@
  * membership and uses the smaller `FingerprintSet`.
  */
 import { zeroedSharedWords } from './zeroedSharedWords.ts';
+import { slotOf } from './slotOf.ts';
 
 const STRIDE = 3; // hi, lo, id + 1 (0 = empty)
 const MAX_LOAD = 0.75;
@@ -107,11 +108,6 @@ export class FingerprintIndexView {
 
 function allocate(capacity: number): Uint32Array {
   return zeroedSharedWords(capacity * STRIDE);
-}
-
-/** Maps the fingerprint onto [0, capacity) by multiplication (capacity need not be a power of two). */
-function slotOf(hi: number, lo: number, capacity: number): number {
-  return Math.floor(((lo ^ Math.imul(hi, 0x9e3779b1)) >>> 0) * (capacity / 4294967296));
 }
 
 function lookup(slots: Uint32Array, cap: number, hi: number, lo: number): number {

@@ -11,6 +11,7 @@
  */
 import { RecentFingerprints } from './recentFingerprints.ts';
 import { zeroedSharedWords } from './zeroedSharedWords.ts';
+import { slotOf } from './slotOf.ts';
 
 const MAX_LOAD = 0.75;
 
@@ -123,11 +124,6 @@ export class FingerprintSet {
 
 function allocate(capacity: number): Uint32Array {
   return zeroedSharedWords(capacity * 2);
-}
-
-/** Maps the fingerprint onto [0, capacity) by multiplication (capacity need not be a power of two). */
-function slotOf(hi: number, lo: number, capacity: number): number {
-  return Math.floor(((lo ^ Math.imul(hi, 0x9e3779b1)) >>> 0) * (capacity / 4294967296));
 }
 
 function probe(slots: Uint32Array, cap: number, hi: number, lo: number): boolean {
