@@ -1,6 +1,6 @@
 /**
- * Append-only typed arrays that double when full, for streams built before their size is known (the
- * liveness graph, a worker's reports).
+ * Append-only typed arrays that grow when full (double, unless told otherwise), for streams built before
+ * their size is known (the liveness graph, a worker's reports, an owner's records).
  */
 import { copyState } from '../../../spec/layout/bytes.ts';
 
