@@ -117,6 +117,8 @@ export class NumberFrontier<S> implements Frontier<S> {
 }
 
 const CHUNK_BYTES = 1 << 22;
+/** Bytes of states decoded at a time from the chunk being read (at least one state). */
+const BLOCK_BYTES = 1 << 16;
 /**
  * States narrower than this are stored as they are: they cost little raw (TwoPhase's 31 bytes), and on a
  * model that fast the encoding would be a few percent of each step.
@@ -185,9 +187,17 @@ export class ByteFrontier<S> implements Frontier<S> {
   private readonly cur32: Uint32Array;
   /** `cur`'s words, signed, for `copyByWords`. */
   private readonly curWords: Int32Array;
-  /** The chunk being read, decoded whole (a fresh buffer each time: views of its states stay valid). */
+  /**
+   * A block of the chunk being read, decoded (a fresh buffer each time: views of its states stay valid):
+   * its chunk, its first state's place in the chunk, how many states it holds and where their code ends.
+   * Decoded a block at a time, not a chunk: a chunk of wide states decoded whole was megabytes, more than
+   * the rest of the frontier of a small run.
+   */
   private decoded: Uint8Array = EMPTY;
   private decodedChunk = -1;
+  private blockFirst = 0;
+  private blockCount = 0;
+  private blockCodeEnd = 0;
   /** Chunks written to disk so far, over the frontier's life. */
   spilledChunks = 0;
   /** States stored as they are (a chunk is its own decoded form). */
@@ -359,24 +369,50 @@ export class ByteFrontier<S> implements Frontier<S> {
     }
   }
 
-  private readChunk(c: number): void {
-    if (this.decodedChunk === c) return;
+  /** Makes state `p` of chunk `c` one of the decoded block's (a raw chunk is its own decoded form). */
+  private readBlock(c: number, p: number): void {
+    if (this.decodedChunk === c && p >= this.blockFirst && p < this.blockFirst + this.blockCount) return;
+    this.load(c);
+    const code = this.chunks[c]!;
     if (this.raw) {
-      this.load(c);
-      this.decoded = this.chunks[c]!;
+      this.decoded = code;
       this.decodedChunk = c;
+      this.blockFirst = 0;
+      this.blockCount = this.statesIn(c);
       return;
     }
-    const decoded = new Uint8Array(this.statesIn(c) * this.stride);
-    this.decodeChunk(c, decoded, 0, 0, this.stride);
+    const { stride } = this;
+    const w = this.layout.width;
+    const count = Math.min(Math.max(1, Math.floor(BLOCK_BYTES / stride)), this.statesIn(c) - p);
+    const decoded = new Uint8Array(count * stride);
+    // Each state is decoded over the one before it: the block's first over the last one decoded when the
+    // frontier is read in order (as a search does), else over the chunk's states decoded from its start.
+    let ci: number;
+    if (this.decodedChunk === c && p === this.blockFirst + this.blockCount) {
+      const last = (this.blockCount - 1) * stride;
+      decoded.set(this.decoded.subarray(last, last + w), 0);
+      ci = this.blockCodeEnd;
+    } else {
+      ci = 0;
+      for (let i = 0; i < p; i++) ci = decodeState(code, ci, decoded, 0, w);
+    }
+    for (let i = 0; i < count; i++) {
+      const at = i * stride;
+      if (i > 0) decoded.copyWithin(at, at - stride, at - stride + w);
+      ci = decodeState(code, ci, decoded, at, w);
+    }
     this.decoded = decoded;
     this.decodedChunk = c;
+    this.blockFirst = p;
+    this.blockCount = count;
+    this.blockCodeEnd = ci;
   }
 
   peekState(): S {
     const c = Math.floor(this.head / this.perChunk);
-    this.readChunk(c);
-    return this.layout.wrapAt(this.decoded, (this.head - c * this.perChunk) * this.stride) as S;
+    const p = this.head - c * this.perChunk;
+    this.readBlock(c, p);
+    return this.layout.wrapAt(this.decoded, (p - this.blockFirst) * this.stride) as S;
   }
 
   peekId(): number {

@@ -96,7 +96,8 @@ function readAll(f: ByteFrontier<{ _b: Uint8Array; _o: number }>, w: number): { 
 test('a frontier gives back every state and id in order, from memory and after spilling to disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-frontier-test-'));
   try {
-    for (const [w, count, chunkBytes] of [[1, 300, 16], [37, 1000, 400], [509, 200, 4096], [64, 1, 64]] as const) {
+    // (509 bytes in chunks of a megabyte: a chunk is read in several blocks, decoded one after another.)
+    for (const [w, count, chunkBytes] of [[1, 300, 16], [37, 1000, 400], [509, 200, 4096], [509, 700, 1 << 20], [64, 1, 64]] as const) {
       const states = statesOf(w * 7 + count, count, w);
       const ids = states.map((_, i) => 1000 + 3 * i);
       for (const spill of [false, true]) {
@@ -137,6 +138,24 @@ test('a frontier gives back every state and id in order, from memory and after s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a frontier read here and there gives each state asked for (a block decoded from the start of its chunk)', () => {
+  const w = 509;
+  const states = statesOf(11, 700, w);
+  const f = new ByteFrontier<{ _b: Uint8Array; _o: number }>(rawLayout(w), undefined, 1 << 20);
+  states.forEach((s, i) => f.push(null as never, s, i));
+  // Some states are passed over unread: one block is skipped whole, others are entered in the middle.
+  const asked = [0, 1, 127, 128, 129, 300, 301, 555, 699];
+  for (let i = 0; i < states.length; i++) {
+    if (asked.includes(i)) {
+      const v = f.peekState();
+      assert.deepEqual(v._b.slice(v._o, v._o + w), states[i], `state ${i}`);
+      assert.equal(f.peekId(), i);
+    }
+    f.shift();
+  }
+  assert.equal(f.remaining, 0);
 });
 
 test('a level of KRaft states in BFS order takes less than a sixth of its raw bytes', () => {
