@@ -70,6 +70,18 @@ export async function breadthFirst<S>(
     options.frontierMemoryBytes !== undefined ? frontierBytes() > options.frontierMemoryBytes : limits.nearBudget(memory());
   let spilledBytes = 0;
   const memory = () => seen.bytes + log.bytes + (current?.bytes ?? 0) + (next?.bytes ?? 0) + (recorder?.bytes ?? 0);
+  // The frontier is near empty when the search ends: the most the tables and frontier held together is
+  // what a run needs (the worker threads' levels keep the size of the widest one, so theirs is a peak too).
+  let peakMemory = 0;
+  const notePeak = (): number => {
+    const m = memory();
+    if (m > peakMemory) peakMemory = m;
+    return m;
+  };
+  const peakOfMemory = (): number => {
+    notePeak();
+    return peakMemory;
+  };
   /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run, not a state of the model. */
   let outside = 0;
 
@@ -84,7 +96,7 @@ export async function breadthFirst<S>(
     queued: (current?.remaining ?? 0) + (next?.length ?? 0),
     newStates,
     witnessesReached,
-    offHeapBytes: memory(),
+    offHeapBytes: peakOfMemory(),
     workers: 1,
     spilledBytes,
   });
@@ -307,7 +319,7 @@ export async function breadthFirst<S>(
             return outcome({ kind: 'incomplete', reason: 'diskWrite' });
           }
         }
-        const reason = limits.exceeded(log.size, memory());
+        const reason = limits.exceeded(log.size, notePeak());
         if (reason === 'interrupted' && checkpoints.write && current instanceof ByteFrontier) {
           // Stopped with checkpoints on: finish this level and write a last checkpoint, then stop.
           if (!finishing) options.onFinishingLevel?.();
@@ -318,6 +330,7 @@ export async function breadthFirst<S>(
       }
     }
     if (next.length === 0) break;
+    notePeak();
     depth++;
     [current, next] = [next, current];
     next.reset();

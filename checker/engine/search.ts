@@ -37,7 +37,7 @@ export interface SearchOutcome {
   readonly newStates: Float64Array;
   /** Per witness index: 1 when some reachable state satisfied it. */
   readonly witnessesReached: Uint8Array;
-  /** Checker memory that is not on the V8 heap (seen-set, state log). */
+  /** Checker memory that is not on the V8 heap (seen-set, state log, packed frontier), at its most in the run. */
   readonly offHeapBytes: number;
   readonly workers: number;
   /** The search was partitioned among `workers` owners: what went between them. */
