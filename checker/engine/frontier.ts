@@ -12,7 +12,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { join } from 'node:path';
 import type { PackedLayout, PackedState } from './state/packed.ts';
 import { copyState } from '../../spec/layout/bytes.ts';
-import { decodeState, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
+import { decodeState, ENCODE_FROM_WIDTH, encodeAligned, maxEncodedWidth } from './frontierCodec.ts';
 
 export interface Frontier<S> {
   readonly length: number;
@@ -119,11 +119,6 @@ export class NumberFrontier<S> implements Frontier<S> {
 const CHUNK_BYTES = 1 << 22;
 /** Bytes of states decoded at a time from the chunk being read (at least one state). */
 const BLOCK_BYTES = 1 << 16;
-/**
- * States narrower than this are stored as they are: they cost little raw (TwoPhase's 31 bytes), and on a
- * model that fast the encoding would be a few percent of each step.
- */
-const ENCODE_FROM_WIDTH = 128;
 
 /**
  * Where a frontier's chunks go when memory runs short (TLC's disk-backed state queue): one file per

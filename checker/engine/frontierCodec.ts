@@ -11,6 +11,12 @@
  * A state ends when its width is covered, so an unchanged tail costs one byte.
  */
 
+/**
+ * States narrower than this are kept and sent as they are: they cost little raw (TwoPhase's 31 bytes), and
+ * on a model that fast the encoding would be a few percent of each step.
+ */
+export const ENCODE_FROM_WIDTH = 128;
+
 const MAX_SAME = 127;
 const REST = 127;
 const MAX_NEW = 128;
