@@ -13,7 +13,7 @@ import { GrowableU32 } from '../state/growable.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
-import { copyState } from '../../../spec/layout/bytes.ts';
+import { CandidateStore } from './candidateStore.ts';
 import { decodeLevel, type EncodedLevel, EncodedLevelReader, EncodedLevelWriter } from '../state/encodedLevel.ts';
 import { keyOrder } from './keyOrder.ts';
 import { HELD_WORDS, readSnapshot, writeSnapshot } from './ownerSnapshot.ts';
@@ -88,8 +88,7 @@ export class Owner<S> {
   /** Per candidate kept: parent hi, parent lo, 1 for an initial state. */
   private pendingLinks = new Uint32Array(3 * PENDING_START);
   private pendingFingerprints = new Uint32Array(2 * PENDING_START);
-  private pendingBytes: Uint8Array;
-  private pendingWords: Int32Array;
+  private readonly pendingStates: CandidateStore;
   private pendingCount = 0;
   /** The pending candidates in key order, once absorbed. */
   private order: Uint32Array = new Uint32Array(0);
@@ -122,8 +121,7 @@ export class Owner<S> {
     this.width = layout.width;
     this.slot = (layout.width + 3) & ~3;
     this.level = new EncodedLevelWriter(this.width, this.slot, PENDING_START);
-    this.pendingBytes = new Uint8Array(PENDING_START * this.slot);
-    this.pendingWords = new Int32Array(this.pendingBytes.buffer);
+    this.pendingStates = new CandidateStore(this.width, PENDING_START);
     this.batches = Array.from({ length: setup.owners }, () => new CandidateBatch(this.width));
     this.enabledAtLevel = new Float64Array(expander.actions.length);
     this.firedAtLevel = new Float64Array(expander.actions.length);
@@ -132,7 +130,7 @@ export class Owner<S> {
   /** Memory this owner's tables and levels take. */
   get bytes(): number {
     const pendingTables = this.pendingKeys.byteLength + this.pendingSteps.byteLength + this.pendingLinks.byteLength + this.pendingFingerprints.byteLength;
-    return this.held.bytes + this.records.bytes + this.level.bytes + this.pending.bytes + pendingTables + this.pendingBytes.byteLength;
+    return this.held.bytes + this.records.bytes + this.level.bytes + this.pending.bytes + pendingTables + this.pendingStates.bytes;
   }
 
   start(initials: readonly InitialState[]): void {
@@ -338,7 +336,7 @@ export class Owner<S> {
    * answers its heartbeats while it checks a share of a level that takes minutes.
    */
   startAbsorbing(): Sliced<AbsorbReport> {
-    const { expander, layout, slot } = this;
+    const { expander, layout } = this;
     this.order = keyOrder(this.pendingKeys, this.pendingCount);
     const order = this.order;
     const reached = new Uint8Array(expander.witnesses.length);
@@ -349,7 +347,7 @@ export class Owner<S> {
       for (let done = 0; k < order.length && stop === null; k++, done++) {
         if ((done & 255) === 255 && performance.now() >= untilMs) return false;
         const c = order[k]!;
-        const s = layout.wrapAt(this.pendingBytes, c * slot) as S;
+        const s = layout.wrapAt(this.pendingStates.read(c), this.pendingStates.offsetOf(c)) as S;
         const key = this.pendingKeys[c]!;
         const action = Math.floor(this.pendingSteps[c]! / STEP_SPAN);
         const parentRank = Math.floor(key / KEY_SPAN);
@@ -383,7 +381,6 @@ export class Owner<S> {
 
   /** `rank` a slice at a time (see `startAbsorbing`). */
   startRanking(ranks: Uint32Array): Sliced<void> {
-    const { slot } = this;
     const order = this.order;
     const n = order.length;
     if (ranks.length !== n) throw new Error(`owner ${this.setup.index}: ${ranks.length} ranks for ${n} new states`);
@@ -394,7 +391,7 @@ export class Owner<S> {
       for (let done = 0; k < n; k++, done++) {
         if ((done & 1023) === 1023 && performance.now() >= untilMs) return false;
         const c = order[k]!;
-        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingBytes, c * slot);
+        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingStates.read(c), this.pendingStates.offsetOf(c));
       }
       this.resetPending();
       return true;
@@ -546,7 +543,7 @@ export class Owner<S> {
       if (key === stop.key && stop.state === 'logged') continue;
       queued++;
       try {
-        expander.markWitnesses(layout.wrapAt(this.pendingBytes, c * slot) as S, reached);
+        expander.markWitnesses(layout.wrapAt(this.pendingStates.read(c), this.pendingStates.offsetOf(c)) as S, reached);
       } catch {
         // a witness that throws was reported where the search stopped
       }
@@ -630,7 +627,7 @@ export class Owner<S> {
     this.pendingLinks[3 * place + 2] = initial;
     this.pendingFingerprints[2 * place] = hi;
     this.pendingFingerprints[2 * place + 1] = lo;
-    copyState(bytes, at, this.pendingBytes, this.pendingWords, place * this.slot, this.width);
+    this.pendingStates.put(place, bytes, at);
   }
 
   private fingerprintOf(c: number, word: 0 | 1): number {
@@ -638,7 +635,7 @@ export class Owner<S> {
   }
 
   private growPending(): void {
-    const grown = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => {
+    const grown = <T extends Float64Array | Uint32Array>(a: T): T => {
       const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
       bigger.set(a);
       return bigger;
@@ -647,13 +644,13 @@ export class Owner<S> {
     this.pendingSteps = grown(this.pendingSteps);
     this.pendingLinks = grown(this.pendingLinks);
     this.pendingFingerprints = grown(this.pendingFingerprints);
-    this.pendingBytes = grown(this.pendingBytes);
-    this.pendingWords = new Int32Array(this.pendingBytes.buffer);
+    this.pendingStates.growTo(this.pendingKeys.length);
   }
 
   private resetPending(): void {
     // The table is kept at the size the last level needed: made afresh, it grew again through every size.
     if (this.pendingCount > 0 || this.pending.size > 0) this.pending.clear();
+    this.pendingStates.clear();
     this.pendingCount = 0;
     this.received = 0;
   }
