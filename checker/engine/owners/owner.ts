@@ -9,7 +9,7 @@ import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { FingerprintIndex, FingerprintIndexView } from '../state/fingerprintIndex.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
-import { GrowableU32 } from '../state/growable.ts';
+import { ChunkedWords } from '../state/chunkedWords.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
@@ -20,10 +20,8 @@ import { HELD_WORDS, readSnapshot, writeSnapshot } from './ownerSnapshot.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
 
 const STEP_SPAN = MAX_ORDINAL + 1;
-/** Per state this owner holds: parent hi, parent lo, step, 1 for an initial state. */
-const RECORD_WORDS = 4;
-/** The records grow by half (as the table of states held does): they are kept to the end of the search. */
-const RECORDS_GROWTH = 1.5;
+/** Per state this owner holds: parent hi, parent lo, step (the few initial states are named apart, `initialRecords`). */
+const RECORD_WORDS = 3;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
 /** Candidates the next level's tables have room for before they first grow. */
@@ -68,7 +66,9 @@ export class Owner<S> {
   private readonly slot: number;
   /** Every state this owner holds, by fingerprint: its record's index. */
   private held = new FingerprintIndex();
-  private records = new GrowableU32(RECORDS_GROWTH);
+  private records = new ChunkedWords();
+  /** The records of the initial states this owner holds (their step is their index among the initial states). */
+  private initialRecords = new Set<number>();
   // The level being expanded: this owner's states of it, in rank order.
   /** Stored as differences between consecutive states, in shared memory (owner threads help expand it). */
   private level: EncodedLevelWriter;
@@ -413,13 +413,14 @@ export class Owner<S> {
     const words = new Uint32Array(out.buffer);
     words.set([n, width, actions, 0]);
     new Float64Array(out.buffer, 16, 2 * actions).set([...this.expander.enabledCount, ...this.expander.firedCount]);
-    const rec = this.records.view();
+    const rec = this.records;
     const first = rec.length / RECORD_WORDS - n;
     const reader = new EncodedLevelReader(this.level.level(), width, this.slot);
     for (let k = 0; k < n; k++) {
       const w = (head + k * stride) >> 2;
       const r = (first + k) * RECORD_WORDS;
-      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, this.levelRanks[k]!], w);
+      const initial = this.initialRecords.has(first + k) ? 1 : 0;
+      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec.get(r), rec.get(r + 1), rec.get(r + 2), initial, this.levelRanks[k]!], w);
       out.set(reader.at(k).subarray(0, width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
@@ -429,7 +430,8 @@ export class Owner<S> {
   restore(deltas: readonly Uint8Array[]): void {
     this.sentBefore.clear();
     this.held = new FingerprintIndex();
-    this.records = new GrowableU32(RECORDS_GROWTH);
+    this.records = new ChunkedWords();
+    this.initialRecords = new Set();
     this.resetPending();
     this.levelCount = 0;
     for (const delta of deltas) {
@@ -457,11 +459,12 @@ export class Owner<S> {
     const { width, levelCount: n } = this;
     const heldCount = this.held.size;
     const held = new Uint32Array(heldCount * HELD_WORDS);
-    const rec = this.records.view();
+    const rec = this.records;
     this.held.forEach((hi, lo, id) => {
       held[id * HELD_WORDS] = hi;
       held[id * HELD_WORDS + 1] = lo;
-      held.set(rec.subarray(id * RECORD_WORDS, (id + 1) * RECORD_WORDS), id * HELD_WORDS + 2);
+      for (let k = 0; k < RECORD_WORDS; k++) held[id * HELD_WORDS + 2 + k] = rec.get(id * RECORD_WORDS + k);
+      held[id * HELD_WORDS + 2 + RECORD_WORDS] = this.initialRecords.has(id) ? 1 : 0;
     });
     const level = decodeLevel(this.level.level(), width, this.slot);
     const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
@@ -480,11 +483,13 @@ export class Owner<S> {
     const n = ranks.length;
     // The level's states are the last records (`admit` adds them): the others go in first, by record.
     this.held = new FingerprintIndex(count);
-    this.records = new GrowableU32(RECORDS_GROWTH);
+    this.records = new ChunkedWords();
+    this.initialRecords = new Set();
     for (let id = 0; id < count - n; id++) {
       const w = id * HELD_WORDS;
       this.held.insert(held[w]!, held[w + 1]!, id);
-      for (let k = 2; k < HELD_WORDS; k++) this.records.push(held[w + k]!);
+      for (let k = 2; k < 2 + RECORD_WORDS; k++) this.records.push(held[w + k]!);
+      if (held[w + 2 + RECORD_WORDS] === 1) this.initialRecords.add(id);
     }
     this.newLevel(n, Uint32Array.from(ranks));
     for (let k = 0; k < n; k++) {
@@ -511,11 +516,12 @@ export class Owner<S> {
     this.level.push(bytes, at);
     this.levelFingerprints[2 * k] = hi;
     this.levelFingerprints[2 * k + 1] = lo;
-    this.held.insert(hi, lo, this.records.length / RECORD_WORDS);
+    const id = this.records.length / RECORD_WORDS;
+    this.held.insert(hi, lo, id);
     this.records.push(parentHi);
     this.records.push(parentLo);
     this.records.push(step);
-    this.records.push(initial);
+    if (initial === 1) this.initialRecords.add(id);
   }
 
   /**
@@ -590,9 +596,9 @@ export class Owner<S> {
     }
     if (r < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
     const w = r * RECORD_WORDS;
-    const rec = this.records.view();
-    const step = rec[w + 2]!;
-    return { parentHi: rec[w]!, parentLo: rec[w + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: rec[w + 3] === 1 };
+    const rec = this.records;
+    const step = rec.get(w + 2);
+    return { parentHi: rec.get(w), parentLo: rec.get(w + 1), action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.initialRecords.has(r) };
   }
 
   private stopAt(

@@ -1,6 +1,7 @@
 /**
- * Append-only typed arrays that grow when full (double, unless told otherwise), for streams built before
- * their size is known (the liveness graph, a worker's reports, an owner's records).
+ * Append-only typed arrays that double when full, for streams built before their size is known (the
+ * liveness graph, a worker's reports). An owner's records, kept to the end of a search, are chunked
+ * instead (chunkedWords.ts).
  */
 import { copyState } from '../../../spec/layout/bytes.ts';
 
@@ -8,16 +9,13 @@ export class GrowableU32 {
   private data = new Uint32Array(1024);
   length = 0;
 
-  /** `growth`: the factor it grows by (by half for a table kept to the end, where a doubling strands memory). */
-  constructor(private readonly growth = 2) {}
-
   get bytes(): number {
     return this.data.byteLength;
   }
 
   push(x: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Uint32Array(Math.ceil(this.data.length * this.growth));
+      const bigger = new Uint32Array(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }
