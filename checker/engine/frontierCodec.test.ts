@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { decodeState, encodeAligned, encodeState, maxEncodedWidth } from './frontierCodec.ts';
 import { ByteFrontier } from './frontier.ts';
+import { siblingStates } from './testSupport.ts';
 import type { PackedLayout } from './state/packed.ts';
 import { checkModel } from './check.ts';
 import kraft from '../../spec/kraft/kraft.ts';
@@ -67,20 +68,6 @@ function rawLayout(w: number): PackedLayout {
   };
 }
 
-/** Random states of width `w`, each a variation of the one before (and now and then unrelated). */
-function statesOf(seed: number, count: number, w: number): Uint8Array[] {
-  let x = seed >>> 0 || 1;
-  const rnd = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), (x >>> 0) / 2 ** 32);
-  const out: Uint8Array[] = [];
-  let s = new Uint8Array(w);
-  for (let i = 0; i < count; i++) {
-    s = rnd() < 0.1 ? Uint8Array.from({ length: w }, () => Math.floor(rnd() * 256)) : Uint8Array.from(s);
-    for (let k = Math.floor(rnd() * 6); k > 0; k--) s[Math.floor(rnd() * w)] = Math.floor(rnd() * 256);
-    out.push(s);
-  }
-  return out;
-}
-
 function readAll(f: ByteFrontier<{ _b: Uint8Array; _o: number }>, w: number): { states: Uint8Array[]; ids: number[] } {
   const states: Uint8Array[] = [];
   const ids: number[] = [];
@@ -98,7 +85,7 @@ test('a frontier gives back every state and id in order, from memory and after s
   try {
     // (509 bytes in chunks of a megabyte: a chunk is read in several blocks, decoded one after another.)
     for (const [w, count, chunkBytes] of [[1, 300, 16], [37, 1000, 400], [509, 200, 4096], [509, 700, 1 << 20], [64, 1, 64]] as const) {
-      const states = statesOf(w * 7 + count, count, w);
+      const states = siblingStates(w * 7 + count, count, w);
       const ids = states.map((_, i) => 1000 + 3 * i);
       for (const spill of [false, true]) {
         const f = new ByteFrontier<{ _b: Uint8Array; _o: number }>(rawLayout(w), dir, chunkBytes);
@@ -142,7 +129,7 @@ test('a frontier gives back every state and id in order, from memory and after s
 
 test('a frontier read here and there gives each state asked for (a block decoded from the start of its chunk)', () => {
   const w = 509;
-  const states = statesOf(11, 700, w);
+  const states = siblingStates(11, 700, w);
   const f = new ByteFrontier<{ _b: Uint8Array; _o: number }>(rawLayout(w), undefined, 1 << 20);
   states.forEach((s, i) => f.push(null as never, s, i));
   // Some states are passed over unread: one block is skipped whole, others are entered in the middle.

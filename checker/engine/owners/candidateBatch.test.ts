@@ -1,20 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
-
-/** `count` states of width `w`, each a few bytes away from the one before (siblings), now and then unrelated. */
-function statesOf(seed: number, count: number, w: number): Uint8Array[] {
-  let x = seed >>> 0 || 1;
-  const rnd = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), (x >>> 0) / 2 ** 32);
-  const out: Uint8Array[] = [];
-  let s = new Uint8Array(w);
-  for (let i = 0; i < count; i++) {
-    s = rnd() < 0.05 ? Uint8Array.from({ length: w }, () => Math.floor(rnd() * 256)) : Uint8Array.from(s);
-    for (let k = 1 + Math.floor(rnd() * 4); k > 0; k--) s[Math.floor(rnd() * w)] = Math.floor(rnd() * 256);
-    out.push(s);
-  }
-  return out;
-}
+import { siblingStates } from '../testSupport.ts';
 
 interface Read {
   readonly header: number[];
@@ -53,7 +40,7 @@ function sendAndRead(w: number, states: readonly Uint8Array[], perBatch: number)
 
 test('a batch of candidates gives back every header and state, raw or encoded, batch after batch', () => {
   for (const w of [1, 31, 127, 128, 509]) {
-    const states = statesOf(w, 300, w);
+    const states = siblingStates(w, 300, w);
     const { read } = sendAndRead(w, states, 70);
     assert.equal(read.length, states.length, `width ${w}`);
     read.forEach((r, i) => {
@@ -65,17 +52,17 @@ test('a batch of candidates gives back every header and state, raw or encoded, b
 
 test('wide siblings travel as their differences: a few dozen bytes each, not their width', () => {
   const w = 509;
-  const states = statesOf(5, 1000, w);
+  const states = siblingStates(5, 1000, w);
   const { wire } = sendAndRead(w, states, 250);
   const raw = states.length * (28 + 512);
   assert.ok(wire < raw / 4, `${wire} bytes on the wire against ${raw} raw`);
   // Narrow states go raw: header and bytes to the next word.
-  assert.equal(sendAndRead(31, statesOf(5, 100, 31), 100).wire, 100 * (28 + 32));
+  assert.equal(sendAndRead(31, siblingStates(5, 100, 31), 100).wire, 100 * (28 + 32));
 });
 
 test('a batch cut short is an error, not a state made up', () => {
   const batch = new CandidateBatch(509);
-  for (const s of statesOf(9, 3, 509)) batch.push(1, 2, 3, 4, 5, 6, 7, s, 0);
+  for (const s of siblingStates(9, 3, 509)) batch.push(1, 2, 3, 4, 5, 6, 7, s, 0);
   const sent = batch.take();
   assert.throws(() => readBatch(sent.subarray(0, sent.length - 8), 509, () => {}), /overruns|ends inside/);
 });
