@@ -6,9 +6,11 @@
  * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
- * Where nats-server is installed, the search partitioned among owners runs beside one process: owner
- * threads, and `kmc worker` processes through a NATS server on loopback (bytes on the wire per
- * state, the cost per state against one process, and the milliseconds each level waits at its barrier).
+ * Where nats-server is installed, the search partitioned among owners runs beside one process and the
+ * packed search's worker threads: owner threads, and `kmc worker` processes through a NATS server on
+ * loopback (bytes a state and peak RSS, the driver's alone for worker processes; bytes on the wire per
+ * state, the cost per state against one
+ * process, and the milliseconds each level waits at its barrier).
  * `KMC_BENCH_BIG=1` adds the cases that take minutes each: TwoPhase rm=10 (tens of millions of states),
  * a Kafka configuration out of reach of the first release (its bytes per state is the whole process's
  * peak RSS over 10^6+ states), and a Kafka run whose frontier outgrows --memory-budget, which spills to
@@ -188,7 +190,8 @@ if (tlc !== null && (!only || 'twophase rm=8 (layout)'.includes(only))) {
   console.log('TLC comparison skipped: set KMC_BENCH_TLC and KMC_BENCH_TLC_TWOPHASE (bench/tlc.ts)');
 }
 
-// The search partitioned among owners: worker threads, and worker processes through NATS on loopback.
+// The search partitioned among owners: worker threads, and worker processes through NATS on loopback,
+// beside the packed search's worker threads (what owner threads would replace, with their time and memory).
 // On one machine the workers share its cores with the driver and the server, so what is measured is the
 // cost of partitioning and of the network path, not a speed-up.
 const natsServer = natsServerPath();
@@ -204,13 +207,14 @@ else {
   const workers = startWorkers(bin, url, 2);
   try {
     console.log('');
-    console.log(['model', 'how', 'seconds', 'cost per state vs one process', 'wire bytes/state', 'batches', 'expand ms/level', 'absorb ms/level', 'barrier ms/level'].join(' | '));
+    console.log(['model', 'how', 'seconds', 'cost per state vs one process', 'bytes/state', 'peak RSS MB', 'wire bytes/state', 'batches', 'expand ms/level', 'absorb ms/level', 'barrier ms/level'].join(' | '));
     for (const c of CLUSTER_CASES) {
       if (only && !c.name.includes(only)) continue;
       const args = quick && c.quickArgs ? c.quickArgs : c.args;
       const one = run(args, 1);
       const ways: [string, string[]][] = [
         ['one process, 1 worker', []],
+        ['2 worker threads', ['--workers', '2']],
         ['2 owner threads', ['--owners', '2']],
         ['1 worker process (NATS)', ['--owners', '1', '--cluster', url]],
         ['2 worker processes (NATS)', ['--owners', '2', '--cluster', url]],
@@ -227,6 +231,8 @@ else {
             how,
             f.seconds.toFixed(1),
             `${(f.seconds / one.seconds).toFixed(2)}×`,
+            fmt(f.bytesPerState),
+            fmt(f.peakMemoryBytes / 2 ** 20),
             o ? fmt(o.bytesSent / f.distinct) : '—',
             o ? fmt(o.batches) : '—',
             o ? o.expandMs.toFixed(1) : '—',
