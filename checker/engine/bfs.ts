@@ -73,14 +73,11 @@ export async function breadthFirst<S>(
   // The frontier is near empty when the search ends: the most the tables and frontier held together is
   // what a run needs (the worker threads' levels keep the size of the widest one, so theirs is a peak too).
   let peakMemory = 0;
-  const notePeak = (): number => {
+  /** `memory()`, kept as the peak when it is the most yet. */
+  const memoryNow = (): number => {
     const m = memory();
     if (m > peakMemory) peakMemory = m;
     return m;
-  };
-  const peakOfMemory = (): number => {
-    notePeak();
-    return peakMemory;
   };
   /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run, not a state of the model. */
   let outside = 0;
@@ -96,7 +93,7 @@ export async function breadthFirst<S>(
     queued: (current?.remaining ?? 0) + (next?.length ?? 0),
     newStates,
     witnessesReached,
-    offHeapBytes: peakOfMemory(),
+    offHeapBytes: Math.max(peakMemory, memory()),
     workers: 1,
     spilledBytes,
   });
@@ -319,7 +316,7 @@ export async function breadthFirst<S>(
             return outcome({ kind: 'incomplete', reason: 'diskWrite' });
           }
         }
-        const reason = limits.exceeded(log.size, notePeak());
+        const reason = limits.exceeded(log.size, memoryNow());
         if (reason === 'interrupted' && checkpoints.write && current instanceof ByteFrontier) {
           // Stopped with checkpoints on: finish this level and write a last checkpoint, then stop.
           if (!finishing) options.onFinishingLevel?.();
@@ -330,7 +327,7 @@ export async function breadthFirst<S>(
       }
     }
     if (next.length === 0) break;
-    notePeak();
+    memoryNow();
     depth++;
     [current, next] = [next, current];
     next.reset();
