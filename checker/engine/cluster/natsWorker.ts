@@ -358,6 +358,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     resets.unsubscribe();
     messages.stop();
     checkpoints.close();
+    owner.close();
     log(`run ${offer.run}: owner ${offer.index} done`);
   }
 }

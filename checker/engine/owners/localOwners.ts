@@ -40,5 +40,5 @@ export function localOwners<S>(count: number, expanderFor: () => Expander<S>, de
     restoreSnapshot: async (snapshot) => o.restoreSnapshot(snapshot),
     close: async () => {},
   }));
-  return { links, close: async () => {} };
+  return { links, close: async () => owners.forEach((o) => o.close()) };
 }

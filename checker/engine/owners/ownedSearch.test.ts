@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import twoPhase from '../../../spec/twophase/twoPhase.ts';
+import twoPhase, { resourceManagers, type TwoPhaseState } from '../../../spec/twophase/twoPhase.ts';
 import propertyThrows from '../../../test/fixtures/propertyThrows.ts';
 import actionThrows from '../../../test/fixtures/actionThrows.ts';
 import counters from '../../../test/fixtures/boundedCounters.ts';
@@ -48,6 +48,22 @@ test('TwoPhase partitioned among 1, 2 and 3 owners: the counts, coverage, witnes
   assert.equal(bad.status, 'violation');
   const shallow = await sameForEveryOwnerCount('rm=5 to depth 7', () => twoPhase.build({ rm: 5, bug: 'none' }) as Model<unknown>, { maxDepth: 7 });
   assert.deepEqual([shallow.status, 'reason' in shallow && shallow.reason], ['incomplete', 'maxDepth']);
+});
+
+test('a counterexample through states whose records an owner has written to disk: the trace of one thread', async () => {
+  // TwoPhase rm=7 breaks "not every resource manager committed" only at its deepest levels; by then each of
+  // 2 owners holds far more than the 21,845 records (65,536 words) it keeps in memory, so the path back
+  // to the initial state is read from each owner's records file.
+  const rms = resourceManagers(7);
+  const model = () => {
+    const m = twoPhase.build({ rm: 7, bug: 'none' }) as Model<TwoPhaseState>;
+    const notAllCommitted = always<TwoPhaseState>('NotAllCommitted', 'some resource manager has not committed', (s) => rms.some((rm) => s.rmState.get(rm) !== 'committed'));
+    return { ...m, properties: [...m.properties, notAllCommitted] } as unknown as Model<unknown>;
+  };
+  const r = await sameForEveryOwnerCount('rm=7, NotAllCommitted', model, {}, [2]);
+  assert.equal(r.status, 'violation');
+  assert.ok(r.stats.distinct > 2 * 21_845 * 2, `the search reached ${r.stats.distinct} states before the violation`);
+  assert.equal('trace' in r ? r.trace?.steps.at(-1)?.action : undefined, 'RMRcvCommitMsg');
 });
 
 test('--max-states N: exactly N states, and the counts, coverage and verdict of one thread, wherever N falls', async () => {

@@ -9,7 +9,7 @@ import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { FingerprintIndex, FingerprintIndexView } from '../state/fingerprintIndex.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
-import { ChunkedWords } from '../state/chunkedWords.ts';
+import { WordFile } from '../state/wordFile.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
 import { sendSpecError } from '../parallel/protocol.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
@@ -24,6 +24,8 @@ const STEP_SPAN = MAX_ORDINAL + 1;
 const RECORD_WORDS = 3;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
+/** Records a snapshot reads from disk at a time. */
+const SNAPSHOT_RECORDS = 1 << 16;
 /** Candidates the next level's tables have room for before they first grow. */
 const PENDING_START = 1 << 12;
 
@@ -66,7 +68,8 @@ export class Owner<S> {
   private readonly slot: number;
   /** Every state this owner holds, by fingerprint: its record's index. */
   private held = new FingerprintIndex();
-  private records = new ChunkedWords();
+  /** On disk but for the last block: read only for a counterexample or a checkpoint. */
+  private records = new WordFile();
   /** The records of the initial states this owner holds (their step is their index among the initial states). */
   private initialRecords = new Set<number>();
   // The level being expanded: this owner's states of it, in rank order.
@@ -413,14 +416,14 @@ export class Owner<S> {
     const words = new Uint32Array(out.buffer);
     words.set([n, width, actions, 0]);
     new Float64Array(out.buffer, 16, 2 * actions).set([...this.expander.enabledCount, ...this.expander.firedCount]);
-    const rec = this.records;
-    const first = rec.length / RECORD_WORDS - n;
+    const first = this.records.length / RECORD_WORDS - n;
+    const rec = this.records.read(first * RECORD_WORDS, n * RECORD_WORDS);
     const reader = new EncodedLevelReader(this.level.level(), width, this.slot);
     for (let k = 0; k < n; k++) {
       const w = (head + k * stride) >> 2;
-      const r = (first + k) * RECORD_WORDS;
+      const r = k * RECORD_WORDS;
       const initial = this.initialRecords.has(first + k) ? 1 : 0;
-      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec.get(r), rec.get(r + 1), rec.get(r + 2), initial, this.levelRanks[k]!], w);
+      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, initial, this.levelRanks[k]!], w);
       out.set(reader.at(k).subarray(0, width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
@@ -430,7 +433,8 @@ export class Owner<S> {
   restore(deltas: readonly Uint8Array[]): void {
     this.sentBefore.clear();
     this.held = new FingerprintIndex();
-    this.records = new ChunkedWords();
+    this.records.close();
+    this.records = new WordFile();
     this.initialRecords = new Set();
     this.resetPending();
     this.levelCount = 0;
@@ -459,13 +463,17 @@ export class Owner<S> {
     const { width, levelCount: n } = this;
     const heldCount = this.held.size;
     const held = new Uint32Array(heldCount * HELD_WORDS);
-    const rec = this.records;
     this.held.forEach((hi, lo, id) => {
       held[id * HELD_WORDS] = hi;
       held[id * HELD_WORDS + 1] = lo;
-      for (let k = 0; k < RECORD_WORDS; k++) held[id * HELD_WORDS + 2 + k] = rec.get(id * RECORD_WORDS + k);
       held[id * HELD_WORDS + 2 + RECORD_WORDS] = this.initialRecords.has(id) ? 1 : 0;
     });
+    // The records in their order, a block at a time (they are on disk).
+    for (let id = 0; id < heldCount; id += SNAPSHOT_RECORDS) {
+      const count = Math.min(SNAPSHOT_RECORDS, heldCount - id);
+      const rec = this.records.read(id * RECORD_WORDS, count * RECORD_WORDS);
+      for (let j = 0; j < count; j++) for (let k = 0; k < RECORD_WORDS; k++) held[(id + j) * HELD_WORDS + 2 + k] = rec[j * RECORD_WORDS + k]!;
+    }
     const level = decodeLevel(this.level.level(), width, this.slot);
     const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
     return writeSnapshot({ width, enabled, fired, held, ranks: this.levelRanks.subarray(0, n), level });
@@ -483,7 +491,8 @@ export class Owner<S> {
     const n = ranks.length;
     // The level's states are the last records (`admit` adds them): the others go in first, by record.
     this.held = new FingerprintIndex(count);
-    this.records = new ChunkedWords();
+    this.records.close();
+    this.records = new WordFile();
     this.initialRecords = new Set();
     for (let id = 0; id < count - n; id++) {
       const w = id * HELD_WORDS;
@@ -580,6 +589,11 @@ export class Owner<S> {
     return { generated, logged, queued, newStates, witnesses: indices(reached), enabled: [...expander.enabledCount], fired: [...expander.firedCount] };
   }
 
+  /** Gives back the disk its records take; the owner is not used after. */
+  close(): void {
+    this.records.close();
+  }
+
   coverage(): { enabled: number[]; fired: number[] } {
     return { enabled: [...this.expander.enabledCount], fired: [...this.expander.firedCount] };
   }
@@ -595,10 +609,8 @@ export class Owner<S> {
       }
     }
     if (r < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
-    const w = r * RECORD_WORDS;
-    const rec = this.records;
-    const step = rec.get(w + 2);
-    return { parentHi: rec.get(w), parentLo: rec.get(w + 1), action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.initialRecords.has(r) };
+    const [parentHi, parentLo, step] = this.records.read(r * RECORD_WORDS, RECORD_WORDS) as unknown as [number, number, number];
+    return { parentHi, parentLo, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.initialRecords.has(r) };
   }
 
   private stopAt(

@@ -20,12 +20,7 @@ export type OwnerAnswer = { readonly id: number; readonly result: unknown } | { 
 export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const port = parentPort!;
   const owner = await portOwner(setup);
-  port.on('message', (m: OwnerRequest | 'close') => {
-    if (m === 'close') {
-      port.close();
-      owner.close();
-      return;
-    }
+  port.on('message', (m: OwnerRequest) => {
     void (async () => {
       try {
         port.postMessage({ id: m.id, result: await owner.answer(m.op, m.args) } satisfies OwnerAnswer);

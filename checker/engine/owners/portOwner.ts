@@ -28,7 +28,7 @@ export interface PortOwnerSetup {
 }
 
 /** What the driver asks of an owner on ports. */
-export type PortOwnerOp = 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'coverage' | 'link' | 'snapshot' | 'restoreSnapshot';
+export type PortOwnerOp = 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'coverage' | 'link' | 'snapshot' | 'restoreSnapshot' | 'close';
 
 export interface PortOwner {
   readonly answer: (op: PortOwnerOp, args: unknown[]) => Promise<unknown>;
@@ -89,6 +89,10 @@ export async function portOwner(setup: PortOwnerSetup): Promise<PortOwner> {
       owner.restoreSnapshot(snapshot);
       return owner.sharedPart();
     },
+    close: () => {
+      for (const peer of setup.peers) peer?.close();
+      owner.close();
+    },
   };
   return {
     answer: async (op, args) => {
@@ -97,8 +101,6 @@ export async function portOwner(setup: PortOwnerSetup): Promise<PortOwner> {
       await null;
       return (handlers[op] as (...a: unknown[]) => unknown)(...args);
     },
-    close: () => {
-      for (const peer of setup.peers) peer?.close();
-    },
+    close: () => void handlers.close(),
   };
 }

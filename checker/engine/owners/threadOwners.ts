@@ -69,7 +69,11 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
         else w?.resolve(a.result);
       });
       worker.on('error', failed);
-      worker.on('exit', (code) => code !== 0 && failed(new Error(`exited with code ${code}`)));
+      let exited = false;
+      worker.on('exit', (code) => {
+        exited = true;
+        if (code !== 0) failed(new Error(`exited with code ${code}`));
+      });
       const call = <T>(op: PortOwnerOp, ...args: unknown[]): Promise<T> =>
         new Promise<T>((resolve, reject) => {
           const id = next++;
@@ -77,7 +81,9 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
           worker.postMessage({ id, op, args } satisfies OwnerRequest);
         });
       return linkOf(index, call, async () => {
-        worker.postMessage('close');
+        // The owner closes its records file first: a file is the process's, not the thread's, and a thread
+        // ended without closing it would keep its disk space until the process ends.
+        if (!exited) await call('close').catch(() => {});
         await worker.terminate();
       });
     }),
