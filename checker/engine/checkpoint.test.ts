@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import twoPhase from '../../spec/twophase/twoPhase.ts';
 import { ConfigError, checkModel } from './check.ts';
+import { VERSION } from './checkpoint.ts';
+import { readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
 
 const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
 
@@ -100,6 +102,11 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     assert.equal(interrupted.status === 'incomplete' && interrupted.reason, 'interrupted');
     const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
     assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await checkModel(twoPhase.build(params), {}, label(params))).stats.generated]);
+    // A checkpoint of owners whose snapshots do not name each level's first state (an earlier kmc's) is refused, saying so.
+    const meta = readManifest<{ version: number; format?: number; sha256?: string }>(dir, VERSION);
+    const { files, sha256: _sha, format: _format, ...older } = meta;
+    writeCheckpointFiles(dir, Object.fromEntries(Object.keys(files).map((f) => [f, new Uint8Array(readCheckpointFile(dir, files, f))])), older);
+    await assert.rejects(checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params)), /the checkpoint in .* was written by an earlier kmc, whose owners saved their states in another form \(1, this one reads 2\): start the run afresh/);
     // A partitioned search's checkpoint resumes only with owners; a checkpoint of one process only without.
     await assert.rejects(checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners N \(2, or any other number of owners: the states are dealt out again\)/);
     rmSync(dir, { recursive: true, force: true });

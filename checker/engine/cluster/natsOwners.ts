@@ -325,7 +325,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       }),
     cut: async (stop) => (await call(index, 'cut', { stop })).body as unknown as CutReport,
     coverage: async () => (await call(index, 'coverage')).body as { enabled: number[]; fired: number[] },
-    linkOf: async (hi, lo) => (await call(index, 'link', { hi, lo })).body as unknown as Link,
+    linkOf: async (hi, lo, depth) => (await call(index, 'link', { hi, lo, depth })).body as unknown as Link,
     close: async () => {
       await call(index, 'close').catch(() => {});
     },

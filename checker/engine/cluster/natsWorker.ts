@@ -296,7 +296,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
     },
     cut: async (body) => ({ body: { ...owner.cut(body.stop as Stop) } }),
     coverage: async () => ({ body: { ...owner.coverage() } }),
-    link: async (body) => ({ body: { ...owner.linkOf(body.hi as number, body.lo as number) } }),
+    link: async (body) => ({ body: { ...owner.linkOf(body.hi as number, body.lo as number, body.depth as number) } }),
     ping: async () => ({ body: {} }),
     /** Back to the commit of `level`: this owner as its checkpoints of levels 0..level left it. */
     restore: async (body) => {

@@ -358,7 +358,8 @@ export async function ownedBreadthFirst<S>(
     const parentRank = Math.floor(stop.key / KEY_SPAN);
     queued = levelSize - parentRank - (stop.end === 'error' ? 0 : 1) + nextLevel;
     if (stop.end === 'maxStates') return outcome({ kind: 'incomplete', reason: 'maxStates' }, nextLevel);
-    const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.stepPast);
+    // The trace ends at a parent of this level, or at a new state of the next (found while taking it in).
+    const stateId = await pathTo(stop.traceHi, stop.traceLo, stop.state === 'none' ? depth : depth + 1, stop.stepPast);
     const end: SearchEnd =
       stop.end === 'violation'
         ? { kind: 'violation', stateId, invariant: stop.invariant }
@@ -368,11 +369,11 @@ export async function ownedBreadthFirst<S>(
     return outcome(end, nextLevel);
   }
 
-  /** Follows parent fingerprints from owner to owner back to an initial state; logs the path; returns its last id. */
-  async function pathTo(hi: number, lo: number, stepPast: number): Promise<number> {
+  /** Follows parent fingerprints from owner to owner, a level at a time, back to an initial state; logs the path; returns its last id. */
+  async function pathTo(hi: number, lo: number, at: number, stepPast: number): Promise<number> {
     const steps: { action: number; ordinal: number }[] = [];
-    for (;;) {
-      const link = await owners[ownerOf(hi, owners.length)]!.linkOf(hi, lo);
+    for (; ; at--) {
+      const link = await owners[ownerOf(hi, owners.length)]!.linkOf(hi, lo, at);
       steps.push({ action: link.action, ordinal: link.ordinal });
       if (link.initial) break;
       hi = link.parentHi;

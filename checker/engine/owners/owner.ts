@@ -7,7 +7,8 @@
  */
 import { type Expander, SpecError } from '../expander.ts';
 import type { PackedLayout, PackedState } from '../state/packed.ts';
-import { FingerprintIndex, FingerprintIndexView } from '../state/fingerprintIndex.ts';
+import { FingerprintIndex } from '../state/fingerprintIndex.ts';
+import { FingerprintSet, FingerprintSetView } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { WordFile } from '../state/wordFile.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
@@ -20,11 +21,11 @@ import { HELD_WORDS, readSnapshot, writeSnapshot } from './ownerSnapshot.ts';
 import { type AbsorbReport, type CutReport, type ExpandReport, type InitialState, KEY_SPAN, type Link, type Stop, earlier, keyOf, ownerOf } from './ownerProtocol.ts';
 
 const STEP_SPAN = MAX_ORDINAL + 1;
-/** Per state this owner holds: parent hi, parent lo, step (the few initial states are named apart, `initialRecords`). */
-const RECORD_WORDS = 3;
+/** Per state this owner holds, in the order it was admitted (level by level): hi, lo, parent hi, parent lo, step. */
+const RECORD_WORDS = 5;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
-/** Records a snapshot reads from disk at a time. */
+/** Records read from disk at a time (by a snapshot, or a search for one). */
 const SNAPSHOT_RECORDS = 1 << 16;
 /** Candidates the next level's tables have room for before they first grow. */
 const PENDING_START = 1 << 12;
@@ -66,12 +67,15 @@ export class Owner<S> {
   private readonly width: number;
   /** A state's place in the level and the pending candidates: its width to the next word, so each copy goes a word at a time. */
   private readonly slot: number;
-  /** Every state this owner holds, by fingerprint: its record's index. */
-  private held = new FingerprintIndex();
-  /** On disk but for the last block: read only for a counterexample or a checkpoint. */
+  /** The fingerprints of every state this owner holds. */
+  private held = new FingerprintSet();
+  /**
+   * How each was reached, on disk but for the last block: read only for a counterexample (a level's
+   * records searched for a fingerprint) or a checkpoint, so memory holds only the fingerprints.
+   */
   private records = new WordFile();
-  /** The records of the initial states this owner holds (their step is their index among the initial states). */
-  private initialRecords = new Set<number>();
+  /** Per level so far, the index of its first record (the level under way is the last). Level 0 is the initial states. */
+  private levelStarts: number[] = [];
   // The level being expanded: this owner's states of it, in rank order.
   /** Stored as differences between consecutive states, in shared memory (owner threads help expand it). */
   private level: EncodedLevelWriter;
@@ -108,7 +112,7 @@ export class Owner<S> {
    * The other owners' tables of states held, where they share this owner's memory (threads): a successor
    * one of them holds is not sent. They change only when a level is ranked, never while one is expanded.
    */
-  private peerTables: (FingerprintIndexView | null)[] = [];
+  private peerTables: (FingerprintSetView | null)[] = [];
   /** The other owners' levels, where they share this owner's memory: their states not yet claimed are expanded here too. */
   private peerLevels: (LevelPart | null)[] = [];
   /** Every other owner reads this one's table of states held (`sharePeers`): what they send, this one does not hold. */
@@ -206,7 +210,7 @@ export class Owner<S> {
       const v = t as unknown as PackedState;
       if (to === setup.index) {
         // A successor of this owner's own goes straight to the next level: no batch to write and read back.
-        if (held.get(hi, lo) < 0) this.keep(hi, lo, keyOf(parentRank, i), action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o, 0);
+        if (!held.has(hi, lo)) this.keep(hi, lo, keyOf(parentRank, i), action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o, 0);
         return;
       }
       if (peerTables[to]?.has(hi, lo)) return;
@@ -287,7 +291,7 @@ export class Owner<S> {
    */
   sharePeers(parts: readonly (SharedPart | null)[]): void {
     const mine = (t: number) => t === this.setup.index;
-    this.peerTables = parts.map((p, t) => (p === null || mine(t) ? null : new FingerprintIndexView(p.held)));
+    this.peerTables = parts.map((p, t) => (p === null || mine(t) ? null : new FingerprintSetView(p.held)));
     this.sendersReadHeld = parts.length === this.setup.owners && parts.every((p, t) => p !== null || mine(t));
     this.peerLevels = parts.map((p, t) =>
       p === null || mine(t)
@@ -319,7 +323,7 @@ export class Owner<S> {
   receive(batch: Uint8Array): void {
     this.received++;
     readBatch(batch, this.width, (hi, lo, parentRank, index, step, parentHi, parentLo, bytes, at) => {
-      if (!this.sendersReadHeld && this.held.get(hi, lo) >= 0) return;
+      if (!this.sendersReadHeld && this.held.has(hi, lo)) return;
       this.keep(hi, lo, keyOf(parentRank, index), step, parentHi, parentLo, bytes, at, 0);
     });
   }
@@ -394,7 +398,7 @@ export class Owner<S> {
       for (let done = 0; k < n; k++, done++) {
         if ((done & 1023) === 1023 && performance.now() >= untilMs) return false;
         const c = order[k]!;
-        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingLinks[3 * c + 2]!, this.pendingStates.read(c), this.pendingStates.offsetOf(c));
+        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingStates.read(c), this.pendingStates.offsetOf(c));
       }
       this.resetPending();
       return true;
@@ -422,8 +426,8 @@ export class Owner<S> {
     for (let k = 0; k < n; k++) {
       const w = (head + k * stride) >> 2;
       const r = k * RECORD_WORDS;
-      const initial = this.initialRecords.has(first + k) ? 1 : 0;
-      words.set([this.levelFingerprints[2 * k]!, this.levelFingerprints[2 * k + 1]!, rec[r]!, rec[r + 1]!, rec[r + 2]!, initial, this.levelRanks[k]!], w);
+      const initial = this.levelStarts.length === 1 ? 1 : 0;
+      words.set([rec[r]!, rec[r + 1]!, rec[r + 2]!, rec[r + 3]!, rec[r + 4]!, initial, this.levelRanks[k]!], w);
       out.set(reader.at(k).subarray(0, width), head + k * stride + DELTA_WORDS * 4);
     }
     return out;
@@ -432,10 +436,10 @@ export class Owner<S> {
   /** This owner as it was when the last of `deltas` (one per level, in order) was taken. */
   restore(deltas: readonly Uint8Array[]): void {
     this.sentBefore.clear();
-    this.held = new FingerprintIndex();
+    this.held = new FingerprintSet();
     this.records.close();
     this.records = new WordFile();
-    this.initialRecords = new Set();
+    this.levelStarts = [];
     this.resetPending();
     this.levelCount = 0;
     for (const delta of deltas) {
@@ -453,7 +457,7 @@ export class Owner<S> {
       this.newLevel(n, ranks);
       for (let k = 0; k < n; k++) {
         const w = (head + k * stride) >> 2;
-        this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, words[w + 5]!, d, head + k * stride + DELTA_WORDS * 4);
+        this.admit(k, words[w]!, words[w + 1]!, words[w + 2]!, words[w + 3]!, words[w + 4]!, d, head + k * stride + DELTA_WORDS * 4);
       }
     }
   }
@@ -461,27 +465,26 @@ export class Owner<S> {
   /** Everything this owner holds at the last level boundary (ownerSnapshot.ts), for a checkpoint on disk. */
   snapshot(): Uint8Array {
     const { width, levelCount: n } = this;
-    const heldCount = this.held.size;
+    const heldCount = this.records.length / RECORD_WORDS;
     const held = new Uint32Array(heldCount * HELD_WORDS);
-    this.held.forEach((hi, lo, id) => {
-      held[id * HELD_WORDS] = hi;
-      held[id * HELD_WORDS + 1] = lo;
-      held[id * HELD_WORDS + 2 + RECORD_WORDS] = this.initialRecords.has(id) ? 1 : 0;
-    });
+    const initials = this.levelStarts[1] ?? heldCount;
     // The records in their order, a block at a time (they are on disk).
     for (let id = 0; id < heldCount; id += SNAPSHOT_RECORDS) {
       const count = Math.min(SNAPSHOT_RECORDS, heldCount - id);
       const rec = this.records.read(id * RECORD_WORDS, count * RECORD_WORDS);
-      for (let j = 0; j < count; j++) for (let k = 0; k < RECORD_WORDS; k++) held[(id + j) * HELD_WORDS + 2 + k] = rec[j * RECORD_WORDS + k]!;
+      for (let j = 0; j < count; j++) {
+        for (let k = 0; k < RECORD_WORDS; k++) held[(id + j) * HELD_WORDS + k] = rec[j * RECORD_WORDS + k]!;
+        held[(id + j) * HELD_WORDS + RECORD_WORDS] = id + j < initials ? 1 : 0;
+      }
     }
     const level = decodeLevel(this.level.level(), width, this.slot);
     const [enabled, fired] = this.expanding ? [this.enabledAtLevel, this.firedAtLevel] : [this.expander.enabledCount, this.expander.firedCount];
-    return writeSnapshot({ width, enabled, fired, held, ranks: this.levelRanks.subarray(0, n), level });
+    return writeSnapshot({ width, enabled, fired, held, levelStarts: Uint32Array.from(this.levelStarts.slice(0, -1)), ranks: this.levelRanks.subarray(0, n), level });
   }
 
   /** This owner as it was when `snapshot` was taken. */
   restoreSnapshot(snapshot: Uint8Array): void {
-    const { width, enabled, fired, held, ranks, level } = readSnapshot(snapshot);
+    const { width, enabled, fired, held, levelStarts, ranks, level } = readSnapshot(snapshot);
     if (width !== this.width || enabled.length !== this.expander.actions.length) throw new Error(`owner ${this.setup.index}: a snapshot of another model (state width ${width}, ${enabled.length} actions)`);
     this.sentBefore.clear();
     this.resetPending();
@@ -490,20 +493,19 @@ export class Owner<S> {
     const count = held.length / HELD_WORDS;
     const n = ranks.length;
     // The level's states are the last records (`admit` adds them): the others go in first, by record.
-    this.held = new FingerprintIndex(count);
+    this.held = new FingerprintSet(count);
     this.records.close();
     this.records = new WordFile();
-    this.initialRecords = new Set();
+    this.levelStarts = [...levelStarts];
     for (let id = 0; id < count - n; id++) {
       const w = id * HELD_WORDS;
-      this.held.insert(held[w]!, held[w + 1]!, id);
-      for (let k = 2; k < 2 + RECORD_WORDS; k++) this.records.push(held[w + k]!);
-      if (held[w + 2 + RECORD_WORDS] === 1) this.initialRecords.add(id);
+      this.held.add(held[w]!, held[w + 1]!);
+      for (let k = 0; k < RECORD_WORDS; k++) this.records.push(held[w + k]!);
     }
     this.newLevel(n, Uint32Array.from(ranks));
     for (let k = 0; k < n; k++) {
       const w = (count - n + k) * HELD_WORDS;
-      this.admit(k, held[w]!, held[w + 1]!, held[w + 2]!, held[w + 3]!, held[w + 4]!, held[w + 5]!, level, k * width);
+      this.admit(k, held[w]!, held[w + 1]!, held[w + 2]!, held[w + 3]!, held[w + 4]!, level, k * width);
     }
   }
 
@@ -516,21 +518,22 @@ export class Owner<S> {
     this.levelFingerprints = new Uint32Array(new SharedArrayBuffer(8 * n));
     this.generatedBy = new Uint32Array(new SharedArrayBuffer(4 * n));
     this.levelCount = n;
+    this.levelStarts.push(this.records.length / RECORD_WORDS);
     if (this.setup.claims) Atomics.store(this.setup.claims, this.setup.index, 0);
   }
 
   /** State `k` of the level: held from now on, with how it was reached. */
-  private admit(k: number, hi: number, lo: number, parentHi: number, parentLo: number, step: number, initial: number, bytes: Uint8Array, at: number): void {
+  private admit(k: number, hi: number, lo: number, parentHi: number, parentLo: number, step: number, bytes: Uint8Array, at: number): void {
     if (k !== this.level.count) throw new Error(`owner ${this.setup.index}: state ${k} of a level admitted after ${this.level.count}`);
     this.level.push(bytes, at);
     this.levelFingerprints[2 * k] = hi;
     this.levelFingerprints[2 * k + 1] = lo;
-    const id = this.records.length / RECORD_WORDS;
-    this.held.insert(hi, lo, id);
+    this.held.add(hi, lo);
+    this.records.push(hi);
+    this.records.push(lo);
     this.records.push(parentHi);
     this.records.push(parentLo);
     this.records.push(step);
-    if (initial === 1) this.initialRecords.add(id);
   }
 
   /**
@@ -598,19 +601,31 @@ export class Owner<S> {
     return { enabled: [...this.expander.enabledCount], fired: [...this.expander.firedCount] };
   }
 
-  /** How a state this owner holds, or one new in the level the search stopped in, was first reached. */
-  linkOf(hi: number, lo: number): Link {
-    const r = this.held.get(hi, lo);
-    if (r < 0) {
+  /** How a state this owner holds at `depth` (the level it was first reached in), or one new in the level the search stopped in, was first reached. */
+  linkOf(hi: number, lo: number, depth: number): Link {
+    if (!this.held.has(hi, lo)) {
       const c = this.pending.get(hi, lo);
-      if (c >= 0) {
-        const step = this.pendingSteps[c]!;
-        return { parentHi: this.pendingLinks[3 * c]!, parentLo: this.pendingLinks[3 * c + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.pendingLinks[3 * c + 2] === 1 };
-      }
+      if (c < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
+      const step = this.pendingSteps[c]!;
+      return { parentHi: this.pendingLinks[3 * c]!, parentLo: this.pendingLinks[3 * c + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.pendingLinks[3 * c + 2] === 1 };
     }
-    if (r < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
-    const [parentHi, parentLo, step] = this.records.read(r * RECORD_WORDS, RECORD_WORDS) as unknown as [number, number, number];
-    return { parentHi, parentLo, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.initialRecords.has(r) };
+    const id = this.recordAt(hi, lo, depth);
+    if (id < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo} at depth ${depth}`);
+    const [parentHi, parentLo, step] = this.records.read(id * RECORD_WORDS + 2, 3) as unknown as [number, number, number];
+    return { parentHi, parentLo, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: depth === 0 };
+  }
+
+  /** The record of the state with this fingerprint among those of level `depth` (read from disk a block at a time), or -1. */
+  private recordAt(hi: number, lo: number, depth: number): number {
+    const first = this.levelStarts[depth];
+    if (first === undefined) return -1;
+    const end = this.levelStarts[depth + 1] ?? this.records.length / RECORD_WORDS;
+    for (let id = first; id < end; id += SNAPSHOT_RECORDS) {
+      const count = Math.min(SNAPSHOT_RECORDS, end - id);
+      const rec = this.records.read(id * RECORD_WORDS, count * RECORD_WORDS);
+      for (let j = 0; j < count; j++) if (rec[j * RECORD_WORDS] === hi && rec[j * RECORD_WORDS + 1] === lo) return id + j;
+    }
+    return -1;
   }
 
   private stopAt(

@@ -119,7 +119,8 @@ export interface OwnerLink {
   cut(stop: Stop): Promise<CutReport>;
   /** Coverage so far (enabled, fired per action), for a search that ends at a level boundary. */
   coverage(): Promise<{ enabled: number[]; fired: number[] }>;
-  linkOf(hi: number, lo: number): Promise<Link>;
+  /** How the state with this fingerprint, first reached at `depth`, was reached. */
+  linkOf(hi: number, lo: number, depth: number): Promise<Link>;
   /** What the owner holds at a level boundary, for a checkpoint on this machine's disk (owners in this process or its threads). */
   snapshot?(): Promise<Uint8Array>;
   restoreSnapshot?(snapshot: Uint8Array): Promise<void>;

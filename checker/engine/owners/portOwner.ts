@@ -83,7 +83,7 @@ export async function portOwner(setup: PortOwnerSetup): Promise<PortOwner> {
     },
     cut: (stop: Stop) => owner.cut(stop),
     coverage: () => owner.coverage(),
-    link: (hi: number, lo: number) => owner.linkOf(hi, lo),
+    link: (hi: number, lo: number, depth: number) => owner.linkOf(hi, lo, depth),
     snapshot: () => owner.snapshot(),
     restoreSnapshot: (snapshot: Uint8Array) => {
       owner.restoreSnapshot(snapshot);

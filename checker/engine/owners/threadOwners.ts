@@ -47,7 +47,7 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
     rank: async (ranks) => void (parts[index] = await call<SharedPart>('rank', ranks)),
     cut: (stop) => call('cut', stop),
     coverage: () => call('coverage'),
-    linkOf: (hi, lo) => call('link', hi, lo),
+    linkOf: (hi, lo, depth) => call('link', hi, lo, depth),
     snapshot: () => call('snapshot'),
     restoreSnapshot: async (snapshot) => void (parts[index] = await call<SharedPart>('restoreSnapshot', snapshot)),
     close,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FingerprintIndex, FingerprintIndexView } from './fingerprintIndex.ts';
+import { FingerprintIndex } from './fingerprintIndex.ts';
 
 test('a fingerprint index answers as a map of pairs to their first id, through growth and wrapping probes', () => {
   fc.assert(
@@ -16,17 +16,12 @@ test('a fingerprint index answers as a map of pairs to their first id, through g
         assert.equal(index.size, model.size);
       }
       assert.ok(index.size <= index.capacity * 0.75, `${index.size} in ${index.capacity} slots`);
-      const view = new FingerprintIndexView(index.buffer);
       for (let hi = 0; hi <= 40; hi += 3) {
         for (let lo = 0; lo <= 300; lo += 7) {
           const key = `${hi}:${lo}`;
           assert.equal(index.get(hi, lo), model.get(key) ?? -1, `get ${key}`);
-          assert.equal(view.has(hi, lo), model.has(key), `view ${key}`);
         }
       }
-      const seen = new Map<string, number>();
-      index.forEach((hi, lo, id) => seen.set(`${hi}:${lo}`, id));
-      assert.deepEqual([...seen].sort(), [...model].sort());
     }),
   );
 });

@@ -2,8 +2,8 @@
  * Fingerprints with the id of the state each belongs to: open addressing over one typed array, 12 bytes
  * a slot, at most three quarters full and grown by half (16–24 bytes a state, as `FingerprintSet` is
  * 10.7–16). Depth-first search needs the id (to compare the depth a state was reached at), an owner the
- * record of how each state it holds was reached; breadth-first search in one process needs only
- * membership and uses the smaller `FingerprintSet`.
+ * place of each candidate for its next level; the seen sets (breadth-first search in one process, the
+ * states an owner holds) need only membership and use the smaller `FingerprintSet`.
  */
 import { zeroedSharedWords } from './zeroedSharedWords.ts';
 import { slotOf } from './slotOf.ts';
@@ -32,11 +32,6 @@ export class FingerprintIndex {
     return this.slots.byteLength;
   }
 
-  /** The underlying buffer, for a worker thread's read-only `SeenSetView`. */
-  get buffer(): SharedArrayBuffer {
-    return this.slots.buffer as SharedArrayBuffer;
-  }
-
   /** Adds the fingerprint with `id` and returns -1, or returns the id it already had. */
   insert(hi: number, lo: number, id: number): number {
     const slots = this.slots;
@@ -55,12 +50,6 @@ export class FingerprintIndex {
       if (slots[at] === hi && slots[at + 1] === lo) return stored - 1;
       if (++i === cap) i = 0;
     }
-  }
-
-  /** Calls `each` with every fingerprint and its id, in no particular order. */
-  forEach(each: (hi: number, lo: number, id: number) => void): void {
-    const slots = this.slots;
-    for (let at = 0; at < slots.length; at += STRIDE) if (slots[at + 2] !== 0) each(slots[at]!, slots[at + 1]!, slots[at + 2]! - 1);
   }
 
   /** Empties the index, keeping its capacity. */
@@ -90,19 +79,6 @@ export class FingerprintIndex {
     this.slots = slots;
     this.slotCount = cap;
     this.limit = Math.floor(cap * MAX_LOAD);
-  }
-}
-
-/** Another thread's read-only view of an index, valid while no insertion runs (its buffer from `buffer`). */
-export class FingerprintIndexView {
-  private readonly slots: Uint32Array;
-  private readonly capacity: number;
-  constructor(buffer: SharedArrayBuffer) {
-    this.slots = new Uint32Array(buffer);
-    this.capacity = this.slots.length / STRIDE;
-  }
-  has(hi: number, lo: number): boolean {
-    return lookup(this.slots, this.capacity, hi, lo) >= 0;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * An append-only array of 32-bit words kept on disk but for its last block: an owner's records of how
- * each state was reached (12 bytes a state), which the search writes once and reads only to rebuild a
- * counterexample or save a checkpoint. So an owner's memory is its fingerprint table and its levels, as
+ * each state was reached (20 bytes a state), which the search writes once and reads only to rebuild a
+ * counterexample or save a checkpoint. So an owner's memory is its fingerprint set and its levels, as
  * TLC keeps its trace file on disk beside its fingerprint set in memory.
  *
  * The file is removed from its directory as soon as it is opened: nothing is left behind by a process
