@@ -189,3 +189,18 @@ test('ci --shard I/N runs checks I, I+N, … of the suite; the slices cover it e
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--shard takes I\/N with 1 ≤ I ≤ N/);
 });
+
+test('--owners where TMPDIR cannot be written: a user error naming the folder and what to set, before the search', async () => {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = join(temp(), 'missing');
+  try {
+    const r = await kmc('check', 'twophase', '--owners', '2');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /Cannot check twophase: cannot keep a search's records in \S+missing: ENOENT.*\(set TMPDIR to a directory this process can write\)/);
+    assert.doesNotMatch(r.stdout, /distinct/, 'no search ran');
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+});

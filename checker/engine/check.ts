@@ -99,6 +99,15 @@ export async function checkModel<S>(
 async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {
   const owners = options.owners!;
   const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
+  if (options.cluster === undefined) {
+    // Owners here keep their records under TMPDIR: a directory they cannot write is the user's to fix, said before the search.
+    const { WordFile } = await import('./state/wordFile.ts');
+    try {
+      new WordFile().close();
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  }
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
     return ownedBreadthFirst(expander, options, limits, owners, () => threadOwners(owners, source, options.symmetry ?? false, options.deadlock ?? true), false, disk);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { clusterForFile, clusterTiers, comparable, startNats, startWorkers, stopProcess } from './testCluster.ts';
 
 process.env.FORCE_COLOR = '0';
@@ -62,6 +63,19 @@ test('a cluster that cannot run the search: exit 5 and a paragraph saying why an
   assert.match(badUrl.stderr, /--cluster takes the address of a NATS server/);
   const immutable = await kmcInProcess('check', 'twophase', '--param', 'rm=3', '--owners', '2');
   assert.equal(immutable.code, 0, immutable.stderr);
+});
+
+test('a worker that cannot write its TMPDIR cannot own a part: exit 5 naming the worker, the folder and what to set', { skip: fast, timeout: 60_000 }, async () => {
+  const own = await startNats(1);
+  const worker = spawn(process.execPath, [bin, 'worker', own.urls[0]!, '--quiet'], { stdio: 'ignore', env: { ...process.env, TMPDIR: '/nonexistent-kmc-records' } });
+  try {
+    const r = await kmcInProcess('check', 'twophase', '--owners', '1', '--cluster', own.urls[0]!, '--cluster-wait', '20');
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr, /a worker could not join the run: cannot own a part on \S+: cannot keep a search's records in \/nonexistent-kmc-records: ENOENT.*\(set TMPDIR to a directory this process can write\)/);
+  } finally {
+    await stopProcess(worker);
+    await own.stop();
+  }
 });
 
 test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip: fast, timeout: 120_000 }, async () => {

@@ -167,17 +167,26 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   const unacked = new Set<Promise<PubAck>>();
   /** A batch JetStream did not store: the level's counts would wait for it for ever, so the level fails. */
   let publishFailed: unknown = null;
-  const owner = new Owner(expander, layout, { index: offer.index, owners: offer.owners, deadlock: offer.deadlock }, (to, batch) => {
-    const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${attempt}.${offer.index}.${to}.${seq++}` });
-    unacked.add(ack);
-    void ack.then(
-      () => unacked.delete(ack),
-      (e: unknown) => {
-        unacked.delete(ack);
-        publishFailed ??= e;
-      },
-    );
-  });
+  let owner: Owner<unknown>;
+  try {
+    owner = new Owner(expander, layout, { index: offer.index, owners: offer.owners, deadlock: offer.deadlock }, (to, batch) => {
+      const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${attempt}.${offer.index}.${to}.${seq++}` });
+      unacked.add(ack);
+      void ack.then(
+        () => unacked.delete(ack),
+        (e: unknown) => {
+          unacked.delete(ack);
+          publishFailed ??= e;
+        },
+      );
+    });
+  } catch (e) {
+    // The records file under TMPDIR (wordFile.ts): this worker cannot own a part.
+    checkpoints.close();
+    const message = `cannot own a part on ${hostname()}: ${e instanceof Error ? e.message : String(e)}`;
+    ready(message);
+    throw new Error(message);
+  }
 
   // Batches for this owner, whenever they come; one of another level or attempt (a redelivery) is dropped.
   let arrived: () => void = () => {};
