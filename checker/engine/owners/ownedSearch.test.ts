@@ -13,6 +13,7 @@ import { checkModel } from '../check.ts';
 import type { CheckOptions } from '../options.ts';
 import type { CheckResult } from '../result.ts';
 import { runCheck } from '../../run/runCheck.ts';
+import { BLOCK_WORDS } from '../state/wordFile.ts';
 
 const label = { spec: 'test', params: {} };
 const OWNERS = [1, 2, 3];
@@ -52,8 +53,8 @@ test('TwoPhase partitioned among 1, 2 and 3 owners: the counts, coverage, witnes
 
 test('a counterexample through states whose records an owner has written to disk: the trace of one thread', async () => {
   // TwoPhase rm=7 breaks "not every resource manager committed" only at its deepest levels; by then each of
-  // 2 owners holds far more than the 21,845 records (65,536 words) it keeps in memory, so the path back
-  // to the initial state is read from each owner's records file.
+  // 2 owners holds far more records (5 words each) than the block it keeps in memory, so the path back to
+  // the initial state is read from each owner's records file.
   const rms = resourceManagers(7);
   const model = () => {
     const m = twoPhase.build({ rm: 7, bug: 'none' }) as Model<TwoPhaseState>;
@@ -62,7 +63,7 @@ test('a counterexample through states whose records an owner has written to disk
   };
   const r = await sameForEveryOwnerCount('rm=7, NotAllCommitted', model, {}, [2]);
   assert.equal(r.status, 'violation');
-  assert.ok(r.stats.distinct > 2 * 21_845 * 2, `the search reached ${r.stats.distinct} states before the violation`);
+  assert.ok(r.stats.distinct > 2 * 10 * (BLOCK_WORDS / 5), `the search reached ${r.stats.distinct} states before the violation`);
   assert.equal('trace' in r ? r.trace?.steps.at(-1)?.action : undefined, 'RMRcvCommitMsg');
 });
 

@@ -27,7 +27,7 @@ const RECORD_WORDS = 5;
 const DELTA_WORDS = 7;
 /** Records read from disk at a time (by a snapshot, or a search for one). */
 const SNAPSHOT_RECORDS = 1 << 16;
-/** Candidates the next level's tables have room for before they first grow. */
+/** Candidates the next level's tables, and states the table of states held, have room for before they first grow (an owner's share of a small model is a few thousand). */
 const PENDING_START = 1 << 12;
 
 export interface OwnerSetup {
@@ -68,7 +68,7 @@ export class Owner<S> {
   /** A state's place in the level and the pending candidates: its width to the next word, so each copy goes a word at a time. */
   private readonly slot: number;
   /** The fingerprints of every state this owner holds. */
-  private held = new FingerprintSet();
+  private held = new FingerprintSet(PENDING_START);
   /**
    * How each was reached, on disk but for the last block: read only for a counterexample (a level's
    * records searched for a fingerprint) or a checkpoint, so memory holds only the fingerprints.
@@ -89,7 +89,7 @@ export class Owner<S> {
   private firedAtLevel: Float64Array;
   private expanding = false;
   // The next level as it comes in: per candidate kept, its key, step, parent and own fingerprints, bytes.
-  private pending = new FingerprintIndex();
+  private pending = new FingerprintIndex(PENDING_START);
   private pendingKeys = new Float64Array(PENDING_START);
   private pendingSteps = new Uint32Array(PENDING_START);
   /** Per candidate kept: parent hi, parent lo, 1 for an initial state. */
@@ -436,7 +436,7 @@ export class Owner<S> {
   /** This owner as it was when the last of `deltas` (one per level, in order) was taken. */
   restore(deltas: readonly Uint8Array[]): void {
     this.sentBefore.clear();
-    this.held = new FingerprintSet();
+    this.held = new FingerprintSet(PENDING_START);
     this.records.close();
     this.records = new WordFile();
     this.levelStarts = [];

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Words kept in memory before they are written out together (256 KB). */
-const BLOCK_WORDS = 1 << 16;
+/** Words kept in memory before they are written out together (64 KB). */
+export const BLOCK_WORDS = 1 << 14;
 
 export class WordFile {
   private readonly fd: number;
