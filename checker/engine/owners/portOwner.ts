@@ -32,11 +32,11 @@ export type PortOwnerOp = 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'cove
 
 export interface PortOwner {
   readonly answer: (op: PortOwnerOp, args: unknown[]) => Promise<unknown>;
-  /** Closes the ports to the other owners. */
+  /** Closes the ports to the other owners and gives back the disk the owner's records take. */
   readonly close: () => void;
 }
 
-/** How long an expansion runs before it looks at the driver's interrupt and lets the batches come meanwhile in. */
+/** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
 const SLICE_MS = 50;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
