@@ -26,7 +26,7 @@ const RECORD_WORDS = 5;
 /** Per state of a checkpoint's level: hi, lo, parent hi, parent lo, step, initial, rank. */
 const DELTA_WORDS = 7;
 /** Records read from disk at a time (by a snapshot, or a search for one). */
-const SNAPSHOT_RECORDS = 1 << 16;
+const RECORDS_AT_ONCE = 1 << 16;
 /** Candidates the next level's tables, and states the table of states held, have room for before they first grow (an owner's share of a small model is a few thousand). */
 const PENDING_START = 1 << 12;
 
@@ -469,8 +469,8 @@ export class Owner<S> {
     const held = new Uint32Array(heldCount * HELD_WORDS);
     const initials = this.levelStarts[1] ?? heldCount;
     // The records in their order, a block at a time (they are on disk).
-    for (let id = 0; id < heldCount; id += SNAPSHOT_RECORDS) {
-      const count = Math.min(SNAPSHOT_RECORDS, heldCount - id);
+    for (let id = 0; id < heldCount; id += RECORDS_AT_ONCE) {
+      const count = Math.min(RECORDS_AT_ONCE, heldCount - id);
       const rec = this.records.read(id * RECORD_WORDS, count * RECORD_WORDS);
       for (let j = 0; j < count; j++) {
         for (let k = 0; k < RECORD_WORDS; k++) held[(id + j) * HELD_WORDS + k] = rec[j * RECORD_WORDS + k]!;
@@ -620,8 +620,8 @@ export class Owner<S> {
     const first = this.levelStarts[depth];
     if (first === undefined) return -1;
     const end = this.levelStarts[depth + 1] ?? this.records.length / RECORD_WORDS;
-    for (let id = first; id < end; id += SNAPSHOT_RECORDS) {
-      const count = Math.min(SNAPSHOT_RECORDS, end - id);
+    for (let id = first; id < end; id += RECORDS_AT_ONCE) {
+      const count = Math.min(RECORDS_AT_ONCE, end - id);
       const rec = this.records.read(id * RECORD_WORDS, count * RECORD_WORDS);
       for (let j = 0; j < count; j++) if (rec[j * RECORD_WORDS] === hi && rec[j * RECORD_WORDS + 1] === lo) return id + j;
     }
