@@ -1,7 +1,7 @@
 /**
  * Append-only typed arrays that double when full, for streams built before their size is known (the
- * liveness graph, a worker's reports). An owner's records, kept to the end of a search, are chunked
- * instead (chunkedWords.ts).
+ * liveness graph, a worker's reports). An owner's records, kept to the end of a search, go to disk
+ * instead (wordFile.ts).
  */
 import { copyState } from '../../../spec/layout/bytes.ts';
 
