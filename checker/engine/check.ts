@@ -110,7 +110,8 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   }
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
-    return ownedBreadthFirst(expander, options, limits, owners, () => threadOwners(owners, source, options.symmetry ?? false, options.deadlock ?? true), false, disk);
+    const symmetry = options.symmetry ?? false;
+    return ownedBreadthFirst(expander, options, limits, owners, async () => threadOwners(owners, source, () => new Expander(model, symmetry), symmetry, options.deadlock ?? true, options.ownerThreadsFromDepth), false, disk);
   }
   if (options.cluster === undefined) {
     // A model built in code, with no module a thread could load it from: the owners are objects here.

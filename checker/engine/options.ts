@@ -39,6 +39,12 @@ export interface CheckOptions {
    */
   readonly parallelFromStates?: number;
   /**
+   * Owner threads (`owners` with a model module): from the level of this depth on, the search waits for
+   * every thread still loading the model to take its part. By default it never waits: the driver's thread
+   * owns a part until its thread is ready (threadOwners.ts).
+   */
+  readonly ownerThreadsFromDepth?: number;
+  /**
    * `workers` is the default, not asked for (defaultWorkers.ts): a search that would lose by worker
    * threads something one thread has stays in one thread: only one thread records the liveness graph as it
    * goes (temporal properties), and without a layout each worker re-runs every level.

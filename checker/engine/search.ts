@@ -24,6 +24,8 @@ export interface OwnershipFigures {
   readonly expandMs: number;
   readonly absorbMs: number;
   readonly barrierMs: number;
+  /** Owner threads: per owner, the depth from which a thread of its own owned its part (null: the driver's thread throughout). */
+  readonly threadsJoined?: readonly (number | null)[];
 }
 
 export interface SearchOutcome {

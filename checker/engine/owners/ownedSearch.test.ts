@@ -134,8 +134,9 @@ test('a deadlock is found at the state one thread finds it at', async () => {
   assert.deepEqual([r.status, "kind" in r && r.kind, "trace" in r && r.trace?.steps.length], ["violation", "deadlock", 10], JSON.stringify(shape(r)));
 });
 
-test('owners in worker threads (a model loaded from its module): the counts, coverage and counterexample of one thread', async () => {
-  const module = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const module = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+test('owners in worker threads (a model loaded from its module), each owning its part from the level it waited at: the counts, coverage and counterexample of one thread', async () => {
   const cases = [
     [twoPhase, '../../../spec/twophase/twoPhase.ts', { rm: 5, bug: 'none' }],
     [twoPhase, '../../../spec/twophase/twoPhase.ts', { rm: 5, bug: 'tmCommitEarly' }],
@@ -144,9 +145,26 @@ test('owners in worker threads (a model loaded from its module): the counts, cov
   for (const [spec, path, params] of cases) {
     const one = await checkModel(spec.build(params) as Model<unknown>, {}, label);
     // (Each thread loads the model from its module: a second's start, so two owners, not every count.)
-    for (const owners of [2]) {
-      const threads = await checkModel(spec.build(params) as Model<unknown>, { owners }, label, { modulePath: module(path), params });
-      assert.deepEqual(shape(threads), shape(one), `${path} ${JSON.stringify(params)}, ${owners} owner threads`);
+    for (const [owners, from] of [[2, 0], [2, 4]]) {
+      const threads = await checkModel(spec.build(params) as Model<unknown>, { owners, ownerThreadsFromDepth: from }, label, { modulePath: module(path), params });
+      assert.deepEqual(shape(threads), shape(one), `${path} ${JSON.stringify(params)}, ${owners} owner threads from depth ${from}`);
+      // A search that ends before the depth the threads are waited at leaves the parts with the driver's thread.
+      const joined = threads.stats.depth > from ? from : null;
+      assert.deepEqual(threads.stats.ownership?.threadsJoined, [null, joined], `${path} ${JSON.stringify(params)}, threads from depth ${from}`);
+    }
+  }
+});
+
+test('owner threads that never load the model leave their parts to the driver: the search goes on to the counts and counterexample of one thread', async () => {
+  // Before the driver's thread owned the parts of threads still loading, this search waited for them forever.
+  const neverLoads = module('../../../test/fixtures/neverLoads.ts');
+  for (const bug of ['none', 'tmCommitEarly']) {
+    const params = { rm: 5, bug };
+    const one = await checkModel(twoPhase.build(params) as Model<unknown>, {}, label);
+    for (const owners of [2, 3]) {
+      const split = await checkModel(twoPhase.build(params) as Model<unknown>, { owners }, label, { modulePath: neverLoads, params });
+      assert.deepEqual(shape(split), shape(one), `${bug}, ${owners} owners`);
+      assert.deepEqual(split.stats.ownership?.threadsJoined, new Array(owners).fill(null), `${bug}, ${owners} owners`);
     }
   }
 });

@@ -94,6 +94,7 @@ export async function ownedBreadthFirst<S>(
       expandMs: median(phases.expand),
       absorbMs: median(phases.absorb),
       barrierMs: median(phases.barrier),
+      ...(group.threadsJoined ? { threadsJoined: [...group.threadsJoined] } : {}),
     },
   });
 
@@ -184,6 +185,7 @@ export async function ownedBreadthFirst<S>(
       if (depth >= maxDepth) return await ended({ kind: 'incomplete', reason: 'maxDepth' });
       let next: number | SearchOutcome;
       try {
+        await group.atBoundary?.(depth);
         next = await level(levelSize);
       } catch (e) {
         if (e instanceof StopRequested) {

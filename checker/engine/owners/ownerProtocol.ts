@@ -149,6 +149,10 @@ export interface OwnerGroup {
   readonly resumedFrom?: DriverCommit;
   /** Tells every owner to drop the request it is busy with (one failed, so the level will be rolled back). */
   interrupt?(): void;
+  /** Before each level is expanded (`depth` its index): owners may move, e.g. to threads that have loaded the model since. */
+  atBoundary?(depth: number): Promise<void>;
+  /** Per owner, the depth from which a thread of its own owned its part (null: the driver's thread throughout). */
+  readonly threadsJoined?: readonly (number | null)[];
   /** `keep`: the run stopped short (a limit, a signal) and is kept for a later driver to resume, where the kind can. */
   close(keep: boolean): Promise<void>;
 }

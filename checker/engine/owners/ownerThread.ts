@@ -1,29 +1,51 @@
 /**
- * An owner in a worker thread (threadOwners.ts): the owner on ports of portOwner.ts, answering the
- * driver's requests on the thread's own port.
+ * An owner in a worker thread (threadOwners.ts). The thread loads the model, says it is ready, and waits:
+ * the driver's thread owns its part until then, and at a level boundary hands it over (`adopt`: the ports
+ * to the other owners and the part's snapshot). From then on it is the owner on ports of portOwner.ts,
+ * answering the driver's requests on the thread's own port.
  */
-import { parentPort } from 'node:worker_threads';
-import { type PortOwnerOp, type PortOwnerSetup, portOwner } from './portOwner.ts';
+import { type MessagePort, parentPort } from 'node:worker_threads';
+import { Expander } from '../expander.ts';
+import { importDefinition } from '../../run/loadSpec.ts';
+import type { ParamValues } from '../../../spec/spec.ts';
+import { type PortOwner, type PortOwnerOp, type PortOwnerSetup, portOwner } from './portOwner.ts';
 
-export interface OwnerThreadSetup extends PortOwnerSetup {
+export interface OwnerThreadSetup extends Omit<PortOwnerSetup, 'peers'> {
   readonly owner: true;
+  readonly modulePath: string;
+  readonly params: ParamValues;
+  readonly symmetry: boolean;
 }
 
-/** A request of the driver, and the answer. */
+/** A request of the driver, and the answer. `adopt` comes first, with the ports to the other owners and the part's snapshot. */
 export interface OwnerRequest {
   readonly id: number;
-  readonly op: PortOwnerOp;
+  readonly op: PortOwnerOp | 'adopt';
   readonly args: unknown[];
 }
 export type OwnerAnswer = { readonly id: number; readonly result: unknown } | { readonly id: number; readonly error: string };
 
 export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const port = parentPort!;
-  const owner = await portOwner(setup);
+  const definition = await importDefinition(setup.modulePath);
+  const expander = new Expander(definition.build(setup.params), setup.symmetry);
+  let owner: PortOwner | null = null;
+  const answer = async (m: OwnerRequest): Promise<unknown> => {
+    if (m.op === 'adopt') {
+      const [peers, snapshot] = m.args as [(MessagePort | null)[], Uint8Array];
+      owner = portOwner({ ...setup, peers }, expander);
+      return owner.answer('restoreSnapshot', [snapshot]);
+    }
+    if (owner === null) {
+      if (m.op === 'close') return null; // the run ended before this thread took a part
+      throw new Error(`asked to ${m.op} before it owns a part`);
+    }
+    return owner.answer(m.op, m.args);
+  };
   port.on('message', (m: OwnerRequest) => {
     void (async () => {
       try {
-        port.postMessage({ id: m.id, result: await owner.answer(m.op, m.args) } satisfies OwnerAnswer);
+        port.postMessage({ id: m.id, result: await answer(m) } satisfies OwnerAnswer);
       } catch (e) {
         // The model's own errors come back in the reports (an Owner catches them): this is the owner failing.
         port.postMessage({ id: m.id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies OwnerAnswer);

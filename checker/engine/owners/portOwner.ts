@@ -2,20 +2,16 @@
  * An owner whose successor batches go to the other owners through MessagePorts (their buffers are moved,
  * not copied), and the driver's requests it answers. The same owner runs in a worker thread
  * (ownerThread.ts) and in the driver's own thread (threadOwners.ts: the driver owns a part, as the
- * packed search's coordinator expands chunks, so N owners take N threads, not N + 1).
+ * packed search's coordinator expands chunks, so N owners take N threads, not N + 1; and it owns a
+ * thread's part until that thread has loaded the model).
  */
 import type { MessagePort } from 'node:worker_threads';
-import { Expander } from '../expander.ts';
-import { importDefinition } from '../../run/loadSpec.ts';
+import type { Expander } from '../expander.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';
-import type { ParamValues } from '../../../spec/spec.ts';
 import { Owner, type SharedPart } from './owner.ts';
 import type { InitialState, Stop } from './ownerProtocol.ts';
 
 export interface PortOwnerSetup {
-  readonly modulePath: string;
-  readonly params: ParamValues;
-  readonly symmetry: boolean;
   readonly deadlock: boolean;
   readonly index: number;
   readonly owners: number;
@@ -34,6 +30,11 @@ export interface PortOwner {
   readonly answer: (op: PortOwnerOp, args: unknown[]) => Promise<unknown>;
   /** Closes the ports to the other owners and gives back the disk the owner's records take. */
   readonly close: () => void;
+  /**
+   * Stops listening on the ports to the other owners, open, and gives back the disk the records take:
+   * the part moves to another thread, which is handed the ports (at a level boundary, none carries a batch).
+   */
+  readonly release: () => void;
 }
 
 /** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
@@ -41,21 +42,18 @@ const SLICE_MS = 50;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-export async function portOwner(setup: PortOwnerSetup): Promise<PortOwner> {
-  const definition = await importDefinition(setup.modulePath);
-  const expander = new Expander(definition.build(setup.params), setup.symmetry);
+export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): PortOwner {
   const layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
   const owner = new Owner(expander, layout, { index: setup.index, owners: setup.owners, deadlock: setup.deadlock, claims: setup.claims }, (to, batch) => {
     if (to === setup.index) owner.receive(batch);
     else setup.peers[to]!.postMessage(batch, [batch.buffer as ArrayBuffer]);
   });
   let arrived: () => void = () => {};
-  for (const peer of setup.peers) {
-    peer?.on('message', (batch: Uint8Array) => {
-      owner.receive(batch);
-      arrived();
-    });
-  }
+  const onBatch = (batch: Uint8Array): void => {
+    owner.receive(batch);
+    arrived();
+  };
+  for (const peer of setup.peers) peer?.on('message', onBatch);
   const handlers: Record<PortOwnerOp, (...args: never[]) => unknown> = {
     start: (initials: InitialState[]) => {
       owner.start(initials);
@@ -102,5 +100,9 @@ export async function portOwner(setup: PortOwnerSetup): Promise<PortOwner> {
       return (handlers[op] as (...a: unknown[]) => unknown)(...args);
     },
     close: () => void handlers.close(),
+    release: () => {
+      for (const peer of setup.peers) peer?.off('message', onBatch);
+      owner.close();
+    },
   };
 }

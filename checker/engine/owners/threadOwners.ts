@@ -4,15 +4,89 @@
  * batches straight to the others through MessagePorts (portOwner.ts). The driver's own work (starting
  * levels, merging keys) is small beside a level's, so it shares its thread with an owner rather than
  * keeping one more heap and compiled copy of the model for itself.
+ *
+ * The search does not wait for the threads to load the model: the driver's thread owns every part from
+ * the start, and a thread takes its part over at the first level boundary after it is ready (the part's
+ * snapshot and its ports are handed to it). So a small model is searched before a thread would have
+ * loaded it, and a thread that never loads leaves its part with the driver, the search going on, its
+ * limits and signals heard, as the packed search's coordinator expands the chunks no thread takes.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { Expander } from '../expander.ts';
 import type { ModelSource } from '../parallel/coordinator.ts';
 import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
 import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.ts';
 import type { SharedPart } from './owner.ts';
-import { type PortOwnerOp, type PortOwnerSetup, portOwner } from './portOwner.ts';
+import { type PortOwner, type PortOwnerOp, portOwner } from './portOwner.ts';
 
-export async function threadOwners(count: number, source: ModelSource, symmetry: boolean, deadlock: boolean): Promise<OwnerGroup> {
+/** Per owner, the depth of the level boundary its thread took the part at; null while the driver's thread owns it (owner 0 always). */
+export type ThreadsJoined = (number | null)[];
+
+/** A worker thread loading the model, then owning a part once handed it. */
+class OwnerThread {
+  private readonly worker: Worker;
+  private next = 0;
+  private readonly waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
+  ready = false;
+  failure: Error | null = null;
+  private exited = false;
+  /** Settles once the thread is ready, or has failed. */
+  readonly loaded: Promise<void>;
+  private settleLoaded: () => void = () => {};
+
+  constructor(
+    readonly index: number,
+    setup: OwnerThreadSetup,
+  ) {
+    this.loaded = new Promise((resolve) => (this.settleLoaded = resolve));
+    this.worker = new Worker(new URL('../parallel/workerEntry.mjs', import.meta.url), { workerData: setup });
+    this.worker.on('message', (a: OwnerAnswer | 'ready') => {
+      if (a === 'ready') {
+        this.ready = true;
+        this.settleLoaded();
+        return;
+      }
+      const w = this.waiting.get(a.id);
+      this.waiting.delete(a.id);
+      if ('error' in a) w?.reject(new Error(`owner thread ${index}: ${a.error}`));
+      else w?.resolve(a.result);
+    });
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      if (code !== 0) this.fail(new Error(`exited with code ${code}`));
+    });
+  }
+
+  call<T>(op: OwnerRequest['op'], args: unknown[], transfer: (MessagePort | ArrayBuffer)[] = []): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      const id = this.next++;
+      this.waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      this.worker.postMessage({ id, op, args } satisfies OwnerRequest, transfer);
+    });
+  }
+
+  async close(): Promise<void> {
+    // The owner closes its records file first: a file is the process's, not the thread's, and a thread
+    // ended without closing it would keep its disk space until the process ends.
+    if (!this.exited && this.ready) await this.call('close', []).catch(() => {});
+    await this.worker.terminate();
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= new Error(`owner thread ${this.index} failed: ${e.message}`);
+    this.settleLoaded();
+    for (const w of this.waiting.values()) w.reject(this.failure);
+    this.waiting.clear();
+  }
+}
+
+/**
+ * `count` owners; `expanderFor` makes the model's expander for each part the driver's thread owns. From
+ * the level of depth `waitFromDepth` on, the search waits for the threads still loading (by default never).
+ */
+export function threadOwners<S>(count: number, source: ModelSource, expanderFor: () => Expander<S>, symmetry: boolean, deadlock: boolean, waitFromDepth = Infinity): OwnerGroup & { readonly threadsJoined: ThreadsJoined } {
   // A port for each ordered pair of owners: peers[i][j] is i's end towards j.
   const peers: (MessagePort | null)[][] = Array.from({ length: count }, () => new Array<MessagePort | null>(count).fill(null));
   for (let i = 0; i < count; i++) {
@@ -24,69 +98,60 @@ export async function threadOwners(count: number, source: ModelSource, symmetry:
   }
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const claims = new Int32Array(new SharedArrayBuffer(4 * count));
-  const setupOf = (index: number): PortOwnerSetup => ({ modulePath: source.modulePath, params: source.params, symmetry, deadlock, index, owners: count, peers: peers[index]!, interrupt, claims });
-  const [here, ...threads] = await Promise.all([
-    portOwner(setupOf(0)),
-    ...Array.from({ length: count - 1 }, (_, i) => {
-      const setup: OwnerThreadSetup = { owner: true, ...setupOf(i + 1) };
-      const worker = new Worker(new URL('../parallel/workerEntry.mjs', import.meta.url), { workerData: setup, transferList: setup.peers.filter((p): p is MessagePort => p !== null) });
-      return new Promise<Worker>((resolve, reject) => {
-        worker.once('message', () => resolve(worker));
-        worker.once('error', reject);
-      });
-    }),
-  ]);
+  const setupOf = (index: number) => ({ deadlock, index, owners: count, interrupt, claims });
+  const here: (PortOwner | null)[] = Array.from({ length: count }, (_, i) => portOwner({ ...setupOf(i), peers: peers[i]! }, expanderFor()));
+  const threads = Array.from({ length: count - 1 }, (_, i) => new OwnerThread(i + 1, { owner: true, modulePath: source.modulePath, params: source.params, symmetry, ...setupOf(i + 1) }));
+  const threadsJoined: ThreadsJoined = new Array<number | null>(count).fill(null);
   // Each owner's table of states held and its level, shared with the others for the next expansion (they
   // read them; they change only when a level is ranked): a successor its owner holds is not sent, as one
   // thread would not queue it, and an owner done with its own part of a level expands what is left of others'.
   const parts: (SharedPart | null)[] = new Array<SharedPart | null>(count).fill(null);
-  const linkOf = (index: number, call: <T>(op: PortOwnerOp, ...args: unknown[]) => Promise<T>, close: () => Promise<void>): OwnerLink => ({
-    start: async (initials) => void (parts[index] = await call<SharedPart>('start', initials)),
-    expand: () => call('expand', parts),
-    absorb: (expected) => call('absorb', expected),
-    rank: async (ranks) => void (parts[index] = await call<SharedPart>('rank', ranks)),
-    cut: (stop) => call('cut', stop),
-    coverage: () => call('coverage'),
-    linkOf: (hi, lo, depth) => call('link', hi, lo, depth),
-    snapshot: () => call('snapshot'),
-    restoreSnapshot: async (snapshot) => void (parts[index] = await call<SharedPart>('restoreSnapshot', snapshot)),
-    close,
-  });
-  const links = [
-    linkOf(0, <T>(op: PortOwnerOp, ...args: unknown[]) => here!.answer(op, args) as Promise<T>, async () => here!.close()),
-    ...(threads as Worker[]).map((worker, i) => {
-      const index = i + 1;
-      let next = 0;
-      const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
-      const failed = (e: Error) => {
-        for (const w of waiting.values()) w.reject(new Error(`owner thread ${index} failed: ${e.message}`));
-        waiting.clear();
-      };
-      worker.on('message', (a: OwnerAnswer) => {
-        const w = waiting.get(a.id);
-        waiting.delete(a.id);
-        if ('error' in a) w?.reject(new Error(`owner thread ${index}: ${a.error}`));
-        else w?.resolve(a.result);
-      });
-      worker.on('error', failed);
-      let exited = false;
-      worker.on('exit', (code) => {
-        exited = true;
-        if (code !== 0) failed(new Error(`exited with code ${code}`));
-      });
-      const call = <T>(op: PortOwnerOp, ...args: unknown[]): Promise<T> =>
-        new Promise<T>((resolve, reject) => {
-          const id = next++;
-          waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
-          worker.postMessage({ id, op, args } satisfies OwnerRequest);
-        });
-      return linkOf(index, call, async () => {
-        // The owner closes its records file first: a file is the process's, not the thread's, and a thread
-        // ended without closing it would keep its disk space until the process ends.
-        if (!exited) await call('close').catch(() => {});
-        await worker.terminate();
-      });
+  const call = <T>(index: number, op: PortOwnerOp, ...args: unknown[]): Promise<T> => {
+    const local = here[index];
+    return (local ? local.answer(op, args) : threads[index - 1]!.call(op, args)) as Promise<T>;
+  };
+  const links = Array.from(
+    { length: count },
+    (_, index): OwnerLink => ({
+      start: async (initials) => void (parts[index] = await call<SharedPart>(index, 'start', initials)),
+      expand: () => call(index, 'expand', parts),
+      absorb: (expected) => call(index, 'absorb', expected),
+      rank: async (ranks) => void (parts[index] = await call<SharedPart>(index, 'rank', ranks)),
+      cut: (stop) => call(index, 'cut', stop),
+      coverage: () => call(index, 'coverage'),
+      linkOf: (hi, lo, depth) => call(index, 'link', hi, lo, depth),
+      snapshot: () => call(index, 'snapshot'),
+      restoreSnapshot: async (snapshot) => void (parts[index] = await call<SharedPart>(index, 'restoreSnapshot', snapshot)),
+      close: async () => {
+        here[index]?.close();
+        await threads[index - 1]?.close();
+      },
     }),
-  ];
-  return { links, interrupt: () => Atomics.store(interrupt, 0, 1), close: async () => void (await Promise.all(links.map((l) => l.close()))) };
+  );
+  /** Every thread ready since the last boundary takes its part: its snapshot, and the ports, which carry no batch between levels. */
+  const atBoundary = async (depth: number): Promise<void> => {
+    if (depth >= waitFromDepth) await Promise.all(threads.map((t) => t.loaded));
+    const failed = threads.find((t) => t.failure !== null && here[t.index] !== null);
+    if (failed) throw failed.failure;
+    await Promise.all(
+      threads
+        .filter((t) => t.ready && here[t.index] !== null)
+        .map(async (t) => {
+          const local = here[t.index]!;
+          const snapshot = (await local.answer('snapshot', [])) as Uint8Array;
+          local.release();
+          here[t.index] = null;
+          const ports = peers[t.index]!;
+          parts[t.index] = await t.call<SharedPart>('adopt', [ports, snapshot], [...ports.filter((p): p is MessagePort => p !== null), snapshot.buffer as ArrayBuffer]);
+          threadsJoined[t.index] = depth;
+        }),
+    );
+  };
+  return {
+    links,
+    atBoundary,
+    threadsJoined,
+    interrupt: () => Atomics.store(interrupt, 0, 1),
+    close: async () => void (await Promise.all(links.map((l) => l.close()))),
+  };
 }
