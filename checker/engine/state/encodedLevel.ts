@@ -12,6 +12,13 @@ import { decodeState, encodeAligned, maxEncodedWidth } from '../frontierCodec.ts
 /** States per block: a chunk starts decoding at most BLOCK - 1 states before its first. */
 export const BLOCK = 64;
 
+/**
+ * How much a level's code grows when full. A writer is reused for the level after next, so each keeps the
+ * size of the widest level it held: at 1.5 the two the packed search keeps came to 2.5 MB each for KRaft
+ * levels of 1.8 MB; a growth copies a few megabytes, once per wider level.
+ */
+const CODE_GROWTH = 1.2;
+
 /** A level as the workers receive it: the code, where each block starts in it, and the count of states. */
 export interface EncodedLevel {
   readonly code: SharedArrayBuffer;
@@ -74,7 +81,7 @@ export class EncodedLevelWriter {
       this.blocks[block] = this.used;
       this.prev.fill(0);
     }
-    if (this.used + this.room > this.code.length) this.code = grown(this.code, Math.max(this.used + this.room, Math.ceil(this.code.length * 1.5)));
+    if (this.used + this.room > this.code.length) this.code = grown(this.code, Math.max(this.used + this.room, Math.ceil(this.code.length * CODE_GROWTH)));
     copyState(b, at, this.cur, this.curWords, 0, this.width);
     this.used += encodeAligned(this.prev, this.prev32, this.cur, this.cur32, this.width, this.code, this.used);
     this.count++;
