@@ -145,7 +145,7 @@ test('owners in worker threads (a model loaded from its module), each owning its
   for (const [spec, path, params] of cases) {
     const one = await checkModel(spec.build(params) as Model<unknown>, {}, label);
     // (Each thread loads the model from its module: a second's start, so two owners, not every count.)
-    for (const [owners, from] of [[2, 0], [2, 4]]) {
+    for (const [owners, from] of [[2, 0], [2, 4]] as const) {
       const threads = await checkModel(spec.build(params) as Model<unknown>, { owners, ownerThreadsFromDepth: from }, label, { modulePath: module(path), params });
       assert.deepEqual(shape(threads), shape(one), `${path} ${JSON.stringify(params)}, ${owners} owner threads from depth ${from}`);
       // A search that ends before the depth the threads are waited at leaves the parts with the driver's thread.

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import slowTree from '../../../test/fixtures/slowSpec.ts';
+import twoPhaseImmutable from '../../../spec/twophase/twoPhaseImmutable.ts';
 import { checkModel } from '../check.ts';
 
 const modulePath = fileURLToPath(new URL('../../../test/fixtures/slowSpec.ts', import.meta.url));
@@ -30,4 +31,18 @@ test('2 owner threads: --time-limit stops the level under way, with the counts o
   assert.equal(r.stats.owners, 2);
   assert.ok(r.stats.seconds < 15, `stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of ${limit} s and a level of 20 s`);
   assert.deepEqual([r.stats.distinct, r.stats.depth], [8000, 2]);
+});
+
+test('Immutable.js states, 2 workers, a thread that never loads the model: --time-limit ends the search with the counts of the levels searched before the hand-over', { timeout: 30_000 }, async () => {
+  // The coordinator waits for its threads to load the model and rebuild the levels searched so far; that
+  // wait once heard no limit, so a thread that never loaded held the search forever.
+  const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
+  const params = { rm: 5, bug: 'none' };
+  const r = await checkModel(twoPhaseImmutable.build(params), { timeLimitSeconds: 1, workers: 2, parallelFromStates: 100 }, { spec: 'twophase', params }, { modulePath: neverLoads, params });
+  assert.equal(r.status === 'incomplete' && r.reason, 'timeLimit');
+  assert.ok(r.stats.seconds < 10, `stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of 1 s`);
+  // The first level boundary past 100 states, as the search in one thread stops there at --max-depth.
+  const one = await checkModel(twoPhaseImmutable.build(params), { maxDepth: 3 }, { spec: 'twophase', params });
+  assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.depth, r.stats.queued], [one.stats.distinct, one.stats.generated, one.stats.depth, one.stats.queued]);
+  assert.equal(r.stats.distinct, 237);
 });
