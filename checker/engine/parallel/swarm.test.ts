@@ -52,3 +52,19 @@ test('two workers find the planted two-phase bug, and the seed printed with it r
   assert.deepEqual(found.outcome.status === 'violation' && found.outcome.trace, alone.status === 'violation' && toItf(alone.trace));
   assert.equal(found.outcome.stats.runs, alone.stats.runs);
 });
+
+test('a swarm whose threads never load the model ends at its --time-limit, each walk incomplete with nothing run', { timeout: 30_000 }, async () => {
+  // Each walk keeps its own time limit, so a thread that never loaded once held the swarm forever.
+  const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
+  const params = { rm: 3, bug: 'none' };
+  const swarm = await simulateSwarm(twoPhase.build(params) as Model<unknown>, { modulePath: neverLoads, params }, { seed: 1, runs: 100, maxDepth: 30, workers: 2, timeLimitSeconds: 1 }, label(params));
+  assert.equal(swarm.status, 'incomplete');
+  assert.ok(swarm.seconds < 10, `ended ${swarm.seconds.toFixed(1)} s after the start, for a limit of 1 s`);
+  assert.deepEqual(
+    swarm.walks.map((w) => [w.outcome.status, w.outcome.status === 'incomplete' && w.outcome.reason, w.outcome.stats.runs]),
+    [
+      ['incomplete', 'timeLimit', 0],
+      ['incomplete', 'timeLimit', 0],
+    ],
+  );
+});

@@ -67,6 +67,9 @@ export function walkUnits(options: Omit<SwarmOptions, 'shouldStop'>, params: Che
   }));
 }
 
+/** How long a walk told to stop (its time limit, another's violation, Ctrl-C) has to report before the swarm ends without it. */
+const STOP_GRACE_MS = 2000;
+
 export async function simulateSwarm(model: Model<unknown>, source: ModelSource, options: SwarmOptions, label: CheckLabel): Promise<SwarmResult> {
   // The same refusal as a simulation in one thread, before any thread starts.
   const refusal = livenessRefusal(model, false);
@@ -80,6 +83,7 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
   let winner: number | null = null;
   const workers: Worker[] = [];
   let poll: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       let pending = n;
@@ -89,9 +93,22 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
         // The first violation wins; an error counts only when no walk finds a violation.
         if (outcome.status === 'violation' && (winner === null || outcomes[winner]!.status !== 'violation')) winner = i;
         if (outcome.status === 'error' && winner === null) winner = i;
-        if (outcome.status === 'violation' || outcome.status === 'error') Atomics.store(stopFlag, 0, 1);
+        if (outcome.status === 'violation' || outcome.status === 'error') stopAll();
         if (--pending === 0) resolve();
       };
+      // A walk told to stop reports within a step; one whose thread has not loaded the model cannot. Past
+      // the grace, it ends as a walk that ran nothing, so the swarm never outlasts its limit or a Ctrl-C.
+      const giveUp = (reason: 'timeLimit' | 'interrupted') => {
+        const seconds = (performance.now() - startedAt) / 1000;
+        for (let i = 0; i < n; i++) finish(i, { status: 'incomplete', reason, stats: { seed: units[i]!.seed, runs: 0, steps: 0, distinct: 0, seconds } });
+      };
+      let stopping = false;
+      const stopAll = () => {
+        Atomics.store(stopFlag, 0, 1);
+        if (!stopping) timers.push(setTimeout(() => giveUp('interrupted'), STOP_GRACE_MS));
+        stopping = true;
+      };
+      if (options.timeLimitSeconds !== undefined) timers.push(setTimeout(() => giveUp('timeLimit'), options.timeLimitSeconds * 1000 + STOP_GRACE_MS));
       for (let i = 0; i < n; i++) {
         const setup: SwarmWorkerSetup = { swarm: true, modulePath: source.modulePath, stop, ...units[i]! };
         const w = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
@@ -106,10 +123,11 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
         });
       }
       // Ctrl-C reaches this thread only: pass it on.
-      if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && Atomics.store(stopFlag, 0, 1), 50);
+      if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && stopAll(), 50);
     });
   } finally {
     if (poll) clearInterval(poll);
+    for (const t of timers) clearTimeout(t);
     await Promise.all(workers.map((w) => w.terminate()));
   }
   const walks = outcomes.map((outcome, i) => ({ seed: units[i]!.seed, runs: units[i]!.runs, outcome: outcome! }));
