@@ -204,3 +204,17 @@ test('--owners where TMPDIR cannot be written: a user error naming the folder an
     else process.env.TMPDIR = saved;
   }
 });
+
+test('a spec whose states are views of a second copy of kmc (it imports kmc sources by path, compiled as CommonJS) is refused, naming the fix', async () => {
+  // A folder without package.json: tsx compiles the spec as CommonJS, and its require of kmc's source loads
+  // a copy of the layout library of its own, whose views the engine does not know for packed states.
+  const dir = temp();
+  const spec = join(dir, 'byPath.ts');
+  writeFileSync(spec, `import twoPhase from ${JSON.stringify(join(root, 'spec/twophase/twoPhase.ts'))};\nexport default twoPhase;\n`);
+  for (const how of [['--workers', '1'], ['--owners', '2']]) {
+    const r = await kmc('check', spec, '--param', 'rm=3', ...how);
+    assert.equal(r.code, 2, how.join(' '));
+    assert.match(r.stderr, /twophase cannot be checked: its states are TwoPhaseStateViews of a second copy of kmc's layout library, not of the kmc that checks it: .* Import kmc as 'kafka-model-checker' \(docs\/layouts\.md\)\.\n$/, how.join(' '));
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, how.join(' '));
+  }
+});

@@ -24,7 +24,7 @@ import type { Checkpoints } from './checkpoint.ts';
 import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
-import { isPacked, layoutOf } from './state/packed.ts';
+import { CANNOT_BE_CHECKED, isPacked, layoutOf, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
 
@@ -98,6 +98,10 @@ export async function checkModel<S>(
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
 async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {
   const owners = options.owners!;
+  const first = firstInitialState(expander);
+  if (first !== undefined && !isPacked(first)) {
+    throw new Error(CANNOT_BE_CHECKED + (viewOfAnotherKmc(first) ?? `it declares a layout, but its initial state is a ${Object.getPrototypeOf(first)?.constructor?.name ?? typeof first}, not a state of that layout: init() must return values made by the layout (Layout.from(…), docs/layouts.md)`));
+  }
   const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
   if (options.cluster === undefined) {
     // Owners here keep their records under TMPDIR: a directory they cannot write is the user's to fix, said before the search.
@@ -143,11 +147,15 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
 
 /** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
 function packsStates<S>(expander: Expander<S>): boolean {
-  if (expander.witnesses.length > 32) return false;
+  return expander.witnesses.length <= 32 && isPacked(firstInitialState(expander));
+}
+
+/** The model's first initial state; undefined when init() throws (the search reports it) or gives none. */
+function firstInitialState<S>(expander: Expander<S>): S | undefined {
   try {
-    return isPacked(expander.initialStates()[0]);
+    return expander.initialStates()[0];
   } catch {
-    return false; // init() threw: the search reports it
+    return undefined;
   }
 }
 

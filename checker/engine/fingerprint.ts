@@ -14,6 +14,7 @@
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed, Record } from '../../spec/immutable.ts';
 import type { RecordInternals } from '../../spec/recordClasses.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
+import { CANNOT_BE_CHECKED, viewOfAnotherKmc } from './state/packed.ts';
 import { hash64, hashed } from './state/hash64.ts';
 
 const H1 = '__kmcFp1';
@@ -298,6 +299,8 @@ export class Fingerprinter {
         this.value((v as PackedView).toImmutable());
         return;
       default: {
+        const foreign = viewOfAnotherKmc(v);
+        if (foreign !== null) throw new UnhashableValueError(CANNOT_BE_CHECKED + foreign);
         const what = Array.isArray(v) ? 'a plain array' : `a plain ${Object.getPrototypeOf(v)?.constructor?.name ?? 'object'}`;
         throw new UnhashableValueError(
           `a state holds ${what}; states may hold only Immutable values (Record, Map, Set, List, OrderedMap, OrderedSet) and primitives`,

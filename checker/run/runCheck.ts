@@ -10,6 +10,7 @@ import type { CheckOptions } from '../engine/options.ts';
 import { resolveParams } from './params.ts';
 import type { CheckResult } from '../engine/result.ts';
 import { UserError } from './userError.ts';
+import { CANNOT_BE_CHECKED } from '../engine/state/packed.ts';
 
 export interface CheckRequest {
   readonly spec: string;
@@ -62,6 +63,7 @@ export async function runCheck(req: CheckRequest): Promise<CheckRun> {
     if (e instanceof Error && (e.name === 'ClusterError' || e.name === 'OwnerLost')) throw new UserError(`Cannot check ${p.label.spec} on the cluster: ${e.message}`, ExitCode.Cluster);
     // The fingerprint refuses values it cannot compare by value (a plain object or array in a state).
     if (e instanceof Error && /^a state holds a plain/.test(e.message)) throw new UserError(`The spec ${p.label.spec}: ${e.message}. Build the state from Immutable values (or declare a layout).`);
+    if (e instanceof Error && e.message.startsWith(CANNOT_BE_CHECKED)) throw new UserError(`The spec ${p.label.spec} cannot be checked: ${e.message.slice(CANNOT_BE_CHECKED.length)}.`);
     throw e;
   }
   return { loaded: p.loaded, label: p.label, options: p.options, result, ...(p.expect ? { expect: p.expect } : {}) };

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { Map as ImmutableMap } from 'immutable';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import twoPhase, { resourceManagers, type TwoPhaseState } from '../../../spec/twophase/twoPhase.ts';
@@ -196,4 +197,7 @@ test('temporal properties: once the owners find every state safe, the liveness p
 test('what a partitioned search cannot do is refused before it starts, naming the option', async () => {
   await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, memoryBudgetBytes: 1e9 }, label), /partitioned among owners \(--owners 2\) does not take --memory-budget/);
   await assert.rejects(checkModel(twoPhase.build({ rm: 3, bug: 'none' }), { owners: 2, strategy: 'dfs' }, label), /does not take --strategy dfs/);
+  // A layout declared, but init() giving Immutable.js values: the owners would have no bytes to send.
+  const immutableInit = { ...(twoPhase.build({ rm: 3, bug: 'none' }) as Model<unknown>), init: () => [ImmutableMap({ rm: 1 })] };
+  await assert.rejects(checkModel(immutableInit, { owners: 2 }, label), /^Error: the spec cannot be checked: it declares a layout, but its initial state is a Map, not a state of that layout: init\(\) must return values made by the layout/);
 });
