@@ -2,6 +2,7 @@
  * The single entry point of a check: run a strategy over a model, then turn how it ended into a
  * `CheckResult` with stats, coverage and a rebuilt counterexample.
  */
+import { availableParallelism } from 'node:os';
 import type { ActionParams, Model, ParamValues } from '../../spec/spec.ts';
 import { formatValue } from '../../traces/text.ts';
 import { toItfValue } from '../../traces/itf/write.ts';
@@ -115,7 +116,7 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
     const symmetry = options.symmetry ?? false;
-    return ownedBreadthFirst(expander, options, limits, owners, async () => threadOwners(owners, source, () => new Expander(model, symmetry), symmetry, options.deadlock ?? true, options.ownerThreadsFromDepth), false, disk);
+    return ownedBreadthFirst(expander, options, limits, owners, async () => threadOwners(owners, availableParallelism(), source, () => new Expander(model, symmetry), symmetry, options.deadlock ?? true, options.ownerThreadsFromDepth), false, disk);
   }
   if (options.cluster === undefined) {
     // A model built in code, with no module a thread could load it from: the owners are objects here.

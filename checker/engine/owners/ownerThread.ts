@@ -1,8 +1,8 @@
 /**
- * An owner in a worker thread (threadOwners.ts). The thread loads the model, says it is ready, and waits:
- * the driver's thread owns its part until then, and at a level boundary hands it over (`adopt`: the ports
- * to the other owners and the part's snapshot). From then on it is the owner on ports of portOwner.ts,
- * answering the driver's requests on the thread's own port.
+ * Owners in a worker thread (threadOwners.ts). The thread loads the model, says it is ready, and waits:
+ * the driver's thread owns its parts until then, and at a level boundary hands each over (`adopt`: the
+ * ports to the other owners and the part's snapshot). From then on each part is an owner on ports of
+ * portOwner.ts, answering the driver's requests, which name the part, on the thread's own port.
  */
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { Expander } from '../expander.ts';
@@ -10,16 +10,17 @@ import { importDefinition } from '../../run/loadSpec.ts';
 import type { ParamValues } from '../../../spec/spec.ts';
 import { type PortOwner, type PortOwnerOp, type PortOwnerSetup, portOwner } from './portOwner.ts';
 
-export interface OwnerThreadSetup extends Omit<PortOwnerSetup, 'peers'> {
+export interface OwnerThreadSetup extends Omit<PortOwnerSetup, 'peers' | 'index'> {
   readonly owner: true;
   readonly modulePath: string;
   readonly params: ParamValues;
   readonly symmetry: boolean;
 }
 
-/** A request of the driver, and the answer. `adopt` comes first, with the ports to the other owners and the part's snapshot. */
+/** A request of the driver to one part, and the answer. `adopt` comes first, with the ports to the other owners and the part's snapshot. */
 export interface OwnerRequest {
   readonly id: number;
+  readonly part: number;
   readonly op: PortOwnerOp | 'adopt';
   readonly args: unknown[];
 }
@@ -28,17 +29,19 @@ export type OwnerAnswer = { readonly id: number; readonly result: unknown } | { 
 export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const port = parentPort!;
   const definition = await importDefinition(setup.modulePath);
-  const expander = new Expander(definition.build(setup.params), setup.symmetry);
-  let owner: PortOwner | null = null;
+  const build = () => new Expander(definition.build(setup.params), setup.symmetry);
+  const parts = new Map<number, PortOwner>();
   const answer = async (m: OwnerRequest): Promise<unknown> => {
     if (m.op === 'adopt') {
       const [peers, snapshot] = m.args as [(MessagePort | null)[], Uint8Array];
-      owner = portOwner({ ...setup, peers }, expander);
+      const owner = portOwner({ ...setup, index: m.part, peers }, build());
+      parts.set(m.part, owner);
       return owner.answer('restoreSnapshot', [snapshot]);
     }
-    if (owner === null) {
-      if (m.op === 'close') return null; // the run ended before this thread took a part
-      throw new Error(`asked to ${m.op} before it owns a part`);
+    const owner = parts.get(m.part);
+    if (owner === undefined) {
+      if (m.op === 'close') return null; // the run ended before this thread took the part
+      throw new Error(`asked to ${m.op} part ${m.part}, which it does not own`);
     }
     return owner.answer(m.op, m.args);
   };

@@ -1,15 +1,16 @@
 /**
- * Owners in this machine's threads: the partitioned search using its cores. Owner 0 is in the driver's
- * thread, every other in a worker thread of its own (ownerThread.ts), each sending its successor
- * batches straight to the others through MessagePorts (portOwner.ts). The driver's own work (starting
- * levels, merging keys) is small beside a level's, so it shares its thread with an owner rather than
- * keeping one more heap and compiled copy of the model for itself.
+ * Owners in this machine's threads: the partitioned search using its cores. The parts are dealt to at
+ * most one thread a core: part i to carrier i mod C, carrier 0 being the driver's own thread and each
+ * other a worker thread (ownerThread.ts); each part sends its successor batches straight to the others
+ * through MessagePorts (portOwner.ts). The driver's own work (starting levels, merging keys) is small
+ * beside a level's, so it shares its thread with owners rather than keeping one more heap and compiled
+ * copy of the model for itself.
  *
  * The search does not wait for the threads to load the model: the driver's thread owns every part from
- * the start, and a thread takes its part over at the first level boundary after it is ready (the part's
- * snapshot and its ports are handed to it). So a small model is searched before a thread would have
- * loaded it, and a thread that never loads leaves its part with the driver, the search going on, its
- * limits and signals heard, as the packed search's coordinator expands the chunks no thread takes.
+ * the start, and a thread takes its parts over at the first level boundary after it is ready (each
+ * part's snapshot and its ports are handed to it). So a small model is searched before a thread would
+ * have loaded it, and a thread that never loads leaves its parts with the driver, the search going on,
+ * its limits and signals heard, as the packed search's coordinator expands the chunks no thread takes.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Expander } from '../expander.ts';
@@ -22,7 +23,7 @@ import { type PortOwner, type PortOwnerOp, portOwner } from './portOwner.ts';
 /** Per owner, the depth of the level boundary its thread took the part at; null while the driver's thread owns it (owner 0 always). */
 export type ThreadsJoined = (number | null)[];
 
-/** A worker thread loading the model, then owning a part once handed it. */
+/** A worker thread loading the model, then owning the parts handed to it. */
 class OwnerThread {
   private readonly worker: Worker;
   private next = 0;
@@ -35,7 +36,8 @@ class OwnerThread {
   private settleLoaded: () => void = () => {};
 
   constructor(
-    readonly index: number,
+    /** Its carrier number (1 and on; 0 is the driver's thread). */
+    readonly carrier: number,
     setup: OwnerThreadSetup,
   ) {
     this.loaded = new Promise((resolve) => (this.settleLoaded = resolve));
@@ -48,7 +50,7 @@ class OwnerThread {
       }
       const w = this.waiting.get(a.id);
       this.waiting.delete(a.id);
-      if ('error' in a) w?.reject(new Error(`owner thread ${index}: ${a.error}`));
+      if ('error' in a) w?.reject(new Error(`owner thread ${carrier}: ${a.error}`));
       else w?.resolve(a.result);
     });
     this.worker.on('error', (e) => this.fail(e));
@@ -58,24 +60,26 @@ class OwnerThread {
     });
   }
 
-  call<T>(op: OwnerRequest['op'], args: unknown[], transfer: (MessagePort | ArrayBuffer)[] = []): Promise<T> {
+  call<T>(part: number, op: OwnerRequest['op'], args: unknown[], transfer: (MessagePort | ArrayBuffer)[] = []): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
       const id = this.next++;
       this.waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
-      this.worker.postMessage({ id, op, args } satisfies OwnerRequest, transfer);
+      this.worker.postMessage({ id, part, op, args } satisfies OwnerRequest, transfer);
     });
   }
 
-  async close(): Promise<void> {
-    // The owner closes its records file first: a file is the process's, not the thread's, and a thread
-    // ended without closing it would keep its disk space until the process ends.
-    if (!this.exited && this.ready) await this.call('close', []).catch(() => {});
+  /**
+   * Ends the thread, once the parts it owns have closed their records files: a file is the process's, not
+   * the thread's, and a thread ended without closing it would keep its disk space until the process ends.
+   */
+  async close(parts: readonly number[]): Promise<void> {
+    if (!this.exited && this.ready) await Promise.all(parts.map((part) => this.call(part, 'close', []).catch(() => {})));
     await this.worker.terminate();
   }
 
   private fail(e: Error): void {
-    this.failure ??= new Error(`owner thread ${this.index} failed: ${e.message}`);
+    this.failure ??= new Error(`owner thread ${this.carrier} failed: ${e.message}`);
     this.settleLoaded();
     for (const w of this.waiting.values()) w.reject(this.failure);
     this.waiting.clear();
@@ -83,10 +87,19 @@ class OwnerThread {
 }
 
 /**
- * `count` owners; `expanderFor` makes the model's expander for each part the driver's thread owns. From
- * the level of depth `waitFromDepth` on, the search waits for the threads still loading (by default never).
+ * `count` owners on `threads` threads at most (the driver's included); `expanderFor` makes the model's
+ * expander for each part the driver's thread owns. From the level of depth `waitFromDepth` on, the search
+ * waits for the threads still loading (by default never).
  */
-export function threadOwners<S>(count: number, source: ModelSource, expanderFor: () => Expander<S>, symmetry: boolean, deadlock: boolean, waitFromDepth = Infinity): OwnerGroup & { readonly threadsJoined: ThreadsJoined } {
+export function threadOwners<S>(
+  count: number,
+  threads: number,
+  source: ModelSource,
+  expanderFor: () => Expander<S>,
+  symmetry: boolean,
+  deadlock: boolean,
+  waitFromDepth = Infinity,
+): OwnerGroup & { readonly threadsJoined: ThreadsJoined } {
   // A port for each ordered pair of owners: peers[i][j] is i's end towards j.
   const peers: (MessagePort | null)[][] = Array.from({ length: count }, () => new Array<MessagePort | null>(count).fill(null));
   for (let i = 0; i < count; i++) {
@@ -98,9 +111,12 @@ export function threadOwners<S>(count: number, source: ModelSource, expanderFor:
   }
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const claims = new Int32Array(new SharedArrayBuffer(4 * count));
-  const setupOf = (index: number) => ({ deadlock, index, owners: count, interrupt, claims });
-  const here: (PortOwner | null)[] = Array.from({ length: count }, (_, i) => portOwner({ ...setupOf(i), peers: peers[i]! }, expanderFor()));
-  const threads = Array.from({ length: count - 1 }, (_, i) => new OwnerThread(i + 1, { owner: true, modulePath: source.modulePath, params: source.params, symmetry, ...setupOf(i + 1) }));
+  const carriers = Math.max(1, Math.min(count, threads));
+  const shared = { deadlock, owners: count, interrupt, claims };
+  const here: (PortOwner | null)[] = Array.from({ length: count }, (_, i) => portOwner({ ...shared, index: i, peers: peers[i]! }, expanderFor()));
+  const workers = Array.from({ length: carriers - 1 }, (_, t) => new OwnerThread(t + 1, { owner: true, modulePath: source.modulePath, params: source.params, symmetry, ...shared }));
+  /** The thread that carries part `i`, or null for the driver's. */
+  const threadOf = (i: number): OwnerThread | null => workers[(i % carriers) - 1] ?? null;
   const threadsJoined: ThreadsJoined = new Array<number | null>(count).fill(null);
   // Each owner's table of states held and its level, shared with the others for the next expansion (they
   // read them; they change only when a level is ranked): a successor its owner holds is not sent, as one
@@ -108,7 +124,7 @@ export function threadOwners<S>(count: number, source: ModelSource, expanderFor:
   const parts: (SharedPart | null)[] = new Array<SharedPart | null>(count).fill(null);
   const call = <T>(index: number, op: PortOwnerOp, ...args: unknown[]): Promise<T> => {
     const local = here[index];
-    return (local ? local.answer(op, args) : threads[index - 1]!.call(op, args)) as Promise<T>;
+    return (local ? local.answer(op, args) : threadOf(index)!.call(index, op, args)) as Promise<T>;
   };
   const links = Array.from(
     { length: count },
@@ -122,28 +138,26 @@ export function threadOwners<S>(count: number, source: ModelSource, expanderFor:
       linkOf: (hi, lo, depth) => call(index, 'link', hi, lo, depth),
       snapshot: () => call(index, 'snapshot'),
       restoreSnapshot: async (snapshot) => void (parts[index] = await call<SharedPart>(index, 'restoreSnapshot', snapshot)),
-      close: async () => {
-        here[index]?.close();
-        await threads[index - 1]?.close();
-      },
+      close: async () => here[index]?.close(),
     }),
   );
-  /** Every thread ready since the last boundary takes its part: its snapshot, and the ports, which carry no batch between levels. */
+  /** Every part whose thread is ready since the last boundary moves there: its snapshot, and its ports, which carry no batch between levels. */
   const atBoundary = async (depth: number): Promise<void> => {
-    if (depth >= waitFromDepth) await Promise.all(threads.map((t) => t.loaded));
-    const failed = threads.find((t) => t.failure !== null && here[t.index] !== null);
+    if (depth >= waitFromDepth) await Promise.all(workers.map((t) => t.loaded));
+    const moving = here.flatMap((local, i) => (local !== null && threadOf(i) !== null ? [i] : []));
+    const failed = moving.map(threadOf).find((t) => t!.failure !== null);
     if (failed) throw failed.failure;
     await Promise.all(
-      threads
-        .filter((t) => t.ready && here[t.index] !== null)
-        .map(async (t) => {
-          const local = here[t.index]!;
+      moving
+        .filter((i) => threadOf(i)!.ready)
+        .map(async (i) => {
+          const local = here[i]!;
           const snapshot = (await local.answer('snapshot', [])) as Uint8Array;
           local.release();
-          here[t.index] = null;
-          const ports = peers[t.index]!;
-          parts[t.index] = await t.call<SharedPart>('adopt', [ports, snapshot], [...ports.filter((p): p is MessagePort => p !== null), snapshot.buffer as ArrayBuffer]);
-          threadsJoined[t.index] = depth;
+          here[i] = null;
+          const ports = peers[i]!;
+          parts[i] = await threadOf(i)!.call<SharedPart>(i, 'adopt', [ports, snapshot], [...ports.filter((p): p is MessagePort => p !== null), snapshot.buffer as ArrayBuffer]);
+          threadsJoined[i] = depth;
         }),
     );
   };
@@ -152,6 +166,9 @@ export function threadOwners<S>(count: number, source: ModelSource, expanderFor:
     atBoundary,
     threadsJoined,
     interrupt: () => Atomics.store(interrupt, 0, 1),
-    close: async () => void (await Promise.all(links.map((l) => l.close()))),
+    close: async () => {
+      await Promise.all(links.map((l) => l.close()));
+      await Promise.all(workers.map((t) => t.close(threadsJoined.flatMap((d, i) => (d !== null && threadOf(i) === t ? [i] : [])))));
+    },
   };
 }
