@@ -20,7 +20,7 @@ import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.
 import type { SharedPart } from './owner.ts';
 import { type PortOwner, type PortOwnerOp, portOwner } from './portOwner.ts';
 
-/** Per owner, the depth of the level boundary its thread took the part at; null while the driver's thread owns it (owner 0 always). */
+/** Per owner, the depth of the level boundary a worker thread took its part at; null while the driver's thread owns it (the parts it carries, always). */
 export type ThreadsJoined = (number | null)[];
 
 /** A worker thread loading the model, then owning the parts handed to it. */
