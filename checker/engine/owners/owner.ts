@@ -63,6 +63,13 @@ interface LevelPart {
 /** States an owner claims at a time from a level (its own or another's). */
 const CLAIM = 32;
 
+/**
+ * A slice that runs the model's code (expanding, checking properties) looks at the clock every 16 states
+ * (a mask): a spec whose step takes 10 ms would otherwise run seconds past its slice, and a stopped
+ * level as long past its limit. A clock read is a small part of a state's work.
+ */
+const CLOCK_EVERY = 15;
+
 export class Owner<S> {
   private readonly width: number;
   /** A state's place in the level and the pending candidates: its width to the next word, so each copy goes a word at a time. */
@@ -252,7 +259,7 @@ export class Owner<S> {
     const step = (untilMs: number): boolean => {
       for (let k = 0; stop === null; k++) {
         if (at === end && !claim()) break;
-        if ((k & 255) === 255 && performance.now() >= untilMs) return false;
+        if ((k & CLOCK_EVERY) === CLOCK_EVERY && performance.now() >= untilMs) return false;
         const r = at++;
         parent = layout.wrapAt(reader.at(r), 0) as S;
         parentRank = part.ranks[r]!;
@@ -352,7 +359,7 @@ export class Owner<S> {
     let k = 0;
     const step = (untilMs: number): boolean => {
       for (let done = 0; k < order.length && stop === null; k++, done++) {
-        if ((done & 255) === 255 && performance.now() >= untilMs) return false;
+        if ((done & CLOCK_EVERY) === CLOCK_EVERY && performance.now() >= untilMs) return false;
         const c = order[k]!;
         const s = layout.wrapAt(this.pendingStates.read(c), this.pendingStates.offsetOf(c)) as S;
         const key = this.pendingKeys[c]!;
