@@ -36,7 +36,7 @@ export async function breadthFirst<S>(
   expander: Expander<S>,
   options: CheckOptions,
   limits: Limits,
-  handOver?: (distinct: number, seconds: number) => boolean,
+  handOver?: (distinct: number, seconds: number) => boolean | Promise<boolean>,
   checkpoints: Checkpoints = {},
   recorder?: LivenessRecorder<S>,
 ): Promise<SearchOutcome | ResumePoint> {
@@ -350,7 +350,7 @@ export async function breadthFirst<S>(
       lastCheckpointAt = limits.seconds;
       if (finishing) return outcome({ kind: 'incomplete', reason: 'interrupted' });
     }
-    if (handOver?.(log.size, limits.seconds)) {
+    if (handOver && (await handOver(log.size, limits.seconds))) {
       return { seen, log, levelStarts, generated, depth, newStates, witnessesReached, frontier: current };
     }
   }

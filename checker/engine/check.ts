@@ -69,23 +69,35 @@ export async function checkModel<S>(
     outcome = await depthFirst(expander, options, limits);
   } else if (threads > 1 && source) {
     // The worker threads' coordinators are loaded only for a search that uses them.
-    const [{ parallelBreadthFirst }, { PackedWorkerPool, packedParallelBreadthFirst }] = await Promise.all([
+    const [{ ImmutableWorkerThreads, parallelBreadthFirst }, { PackedWorkerPool, packedParallelBreadthFirst }] = await Promise.all([
       import('./parallel/coordinator.ts'),
       import('./parallel/packedCoordinator.ts'),
     ]);
-    // Packed states go to workers started now, which load the model while the first levels are searched here.
-    const pool = packsStates(expander) ? new PackedWorkerPool(source, options.symmetry ?? false, workers) : null;
+    // The workers start now and load the model while the first levels are searched here.
+    const symmetry = options.symmetry ?? false;
+    const pool = packsStates(expander) ? new PackedWorkerPool(source, symmetry, workers) : null;
+    const shares = pool === null ? new ImmutableWorkerThreads(source, symmetry, workers) : null;
     // The packed search's coordinator expands chunks too, so it can take over early: the longer the
-    // first levels are searched in one thread, the longer the other cores wait.
+    // first levels are searched in one thread, the longer the other cores wait. The Immutable.js search
+    // shares every level among its threads, so it takes over once they are all ready: at the first
+    // boundary past the threshold it waits for them, once, a few seconds at most.
     const threshold = options.parallelFromStates ?? (pool !== null ? 100 : 10_000);
+    let waited = false;
+    const handOver = async (distinct: number): Promise<boolean> => {
+      if (distinct < threshold) return false;
+      if (shares === null || shares.ready) return true;
+      if (waited) return false;
+      waited = true;
+      return shares.readyWithin(THREADS_LOAD_WAIT_MS, () => limits.exceeded(distinct, 0) !== null);
+    };
     try {
-      const sequential = await breadthFirst(expander, options, limits, (distinct) => distinct >= threshold, checkpoints);
+      const sequential = await breadthFirst(expander, options, limits, handOver, checkpoints);
       if ('end' in sequential) outcome = sequential;
       else if (pool !== null && sequential.frontier instanceof ByteFrontier) {
         outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
-      } else outcome = await parallelBreadthFirst(expander, source, options, limits, workers, sequential);
+      } else outcome = await parallelBreadthFirst(expander, shares ?? new ImmutableWorkerThreads(source, symmetry, workers), options, limits, sequential);
     } finally {
-      await pool?.stop();
+      await Promise.all([pool?.stop(), shares?.stop()]);
     }
   } else {
     // A whole search in one thread records the graph the liveness check needs as it goes.
@@ -95,6 +107,9 @@ export async function checkModel<S>(
   const result = toResult(expander, outcome, limits, label);
   return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
 }
+
+/** The longest the search in one thread waits for the Immutable.js search's threads to load the model before it goes on alone. */
+const THREADS_LOAD_WAIT_MS = 5000;
 
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
 async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {

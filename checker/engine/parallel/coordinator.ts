@@ -35,6 +35,8 @@ class WorkerHandle implements ShareHandle {
   private waiting: ((m: FromWorker) => void) | null = null;
   private readonly inbox: FromWorker[] = [];
   private failure: Error | null = null;
+  /** The thread has loaded the model (its `ready` is in the inbox), or failed (the failure is). */
+  settled = false;
 
   constructor(setup: WorkerSetup) {
     this.worker = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
@@ -46,6 +48,7 @@ class WorkerHandle implements ShareHandle {
   }
 
   private deliver(m: FromWorker): void {
+    if (m.type === 'ready' || m.type === 'failed') this.settled = true;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = null;
@@ -124,20 +127,52 @@ class LocalShare implements ShareHandle {
   }
 }
 
+/**
+ * The Immutable.js search's worker threads: `count` workers are this thread and `count - 1` threads,
+ * started with the search, so they load the model while the first levels are searched in one thread.
+ * That search hands over once every thread is ready, waiting for them a few seconds at most
+ * (`readyWithin`): a thread that never loads leaves the search in one thread, not waiting forever.
+ */
+export class ImmutableWorkerThreads {
+  readonly threads: readonly WorkerHandle[];
+
+  constructor(
+    source: ModelSource,
+    readonly symmetry: boolean,
+    readonly count: number,
+  ) {
+    this.threads = Array.from({ length: count - 1 }, (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry, index, count }));
+  }
+
+  /** Every thread has loaded the model (or failed, which the hand-over then reports). */
+  get ready(): boolean {
+    return this.threads.every((t) => t.settled);
+  }
+
+  /** Whether every thread is ready within `ms`; it stops waiting as soon as `stop` says so (a limit, a signal). */
+  async readyWithin(ms: number, stop: () => boolean): Promise<boolean> {
+    const until = performance.now() + ms;
+    while (!this.ready && performance.now() < until && !stop()) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.ready;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.stop()));
+  }
+}
+
 export async function parallelBreadthFirst<S>(
   expander: Expander<S>,
-  source: ModelSource,
+  pool: ImmutableWorkerThreads,
   options: CheckOptions,
   limits: Limits,
-  workerCount: number,
   resume: ResumePoint,
 ): Promise<SearchOutcome> {
-  // `workerCount` workers: this thread, the last, and workerCount - 1 threads (so N workers keep N cores busy).
-  const symmetry = options.symmetry ?? false;
-  const threads = Array.from({ length: workerCount - 1 }, (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry, index, count: workerCount }));
+  // `count` workers: this thread, the last, and count - 1 threads (so N workers keep N cores busy).
+  const { threads, symmetry, count } = pool;
   // With an expander of its own: the search takes coverage from the workers' reports, so the expander that
   // keeps the search's counts must not also count this share's successors as they are made.
-  const own = new LocalShare(new ImmutableShare(new Expander(expander.model, symmetry) as Expander<unknown>, workerCount - 1, workerCount));
+  const own = new LocalShare(new ImmutableShare(new Expander(expander.model, symmetry) as Expander<unknown>, count - 1, count));
   const workers: ShareHandle[] = [...threads, own];
   try {
     // The threads load the model and rebuild the levels searched so far: a limit or a signal that comes
