@@ -95,7 +95,8 @@ export async function checkModel<S>(
       if ('end' in sequential) outcome = sequential;
       else if (pool !== null && sequential.frontier instanceof ByteFrontier) {
         outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
-      } else outcome = await parallelBreadthFirst(expander, shares ?? new ImmutableWorkerThreads(source, symmetry, workers), options, limits, sequential);
+      } else if (shares !== null) outcome = await parallelBreadthFirst(expander, shares, options, limits, sequential);
+      else throw new Error('a search of packed states handed over without its frontier of bytes');
     } finally {
       await Promise.all([pool?.stop(), shares?.stop()]);
     }

@@ -175,37 +175,15 @@ export async function parallelBreadthFirst<S>(
   const own = new LocalShare(new ImmutableShare(new Expander(expander.model, symmetry) as Expander<unknown>, count - 1, count));
   const workers: ShareHandle[] = [...threads, own];
   try {
-    // The threads load the model and rebuild the levels searched so far: a limit or a signal that comes
-    // meanwhile (a thread that never loads) ends the search with the counts of the hand-over.
-    const ready = await withinLimits(
-      Promise.all(threads.map((w) => w.receive('ready'))).then(() => rebuildLevels(workers, resume)),
-      () => limits.exceeded(resume.log.size, resume.seen.bytes + resume.log.bytes),
-    );
-    if ('reason' in ready) return handedOver(resume, workers.length, ready.reason);
-    return await search(expander, workers, options, limits, resume, ready.done);
+    // The search in one thread hands over once every thread is ready (ImmutableWorkerThreads): no wait here.
+    await Promise.all(threads.map((w) => w.receive('ready')));
+    return await search(expander, workers, options, limits, resume);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
 }
 
-/** The search stopped before the workers took over: the counts of the levels searched in one thread. */
-function handedOver(resume: ResumePoint, workers: number, reason: IncompleteReason): SearchOutcome {
-  const levelFirstId = resume.levelStarts[resume.levelStarts.length - 1]!;
-  return {
-    end: { kind: 'incomplete', reason },
-    log: resume.log,
-    distinct: resume.log.size,
-    generated: resume.generated,
-    depth: resume.log.size > 0 ? resume.depth + 1 : 0,
-    queued: resume.log.size - levelFirstId,
-    newStates: resume.newStates,
-    witnessesReached: resume.witnessesReached,
-    offHeapBytes: resume.seen.bytes + resume.log.bytes,
-    workers,
-  };
-}
-
-async function search<S>(expander: Expander<S>, workers: ShareHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint, level: { levelFirstId: number; levelSize: number }): Promise<SearchOutcome> {
+async function search<S>(expander: Expander<S>, workers: ShareHandle[], options: CheckOptions, limits: Limits, resume: ResumePoint): Promise<SearchOutcome> {
   const n = workers.length;
   const { seen, log, newStates } = resume;
   const witnessesReached = new Uint8Array(expander.witnesses.length);
@@ -247,7 +225,7 @@ async function search<S>(expander: Expander<S>, workers: ShareHandle[], options:
   // Each worker holds a level of live states in its own heap: those count against the budget too.
   const workerHeaps = new Float64Array(n);
   const memory = () => seen.bytes + log.bytes + workerHeaps.reduce((a, b) => a + b, 0);
-  let { levelFirstId, levelSize } = level;
+  let { levelFirstId, levelSize } = await rebuildLevels(workers, resume);
   /** Per position in the level, the worker that holds the state there. */
   let holders = Uint16Array.from({ length: levelSize }, (_, pos) => pos % n);
 
