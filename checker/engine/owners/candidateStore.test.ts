@@ -53,3 +53,22 @@ test('wide states mostly zeros are kept in a fraction of their width', () => {
   assert.equal(store.bytes, before, 'no growth past the room for a third of the raw bytes');
   assert.ok(store.bytes < (4096 * 512) / 2, `${store.bytes} bytes for 4096 states of ${w}`);
 });
+
+test('a candidate replaced by the same state takes no more room; one replaced by another state (a fingerprint collision) reads back as the new one', () => {
+  const w = 509;
+  const store = new CandidateStore(w, 1 << 12);
+  const kept = Array.from({ length: 4096 }, (_, place) => stateOf(place, w, 0.05));
+  kept.forEach((s, place) => store.put(place, s, 0));
+  const room = store.bytes;
+  // A lesser key for each state, three times over: its code is written over the old one.
+  for (let round = 0; round < 3; round++) kept.forEach((s, place) => store.put(place, s, 0, true));
+  assert.equal(store.bytes, room, 'no room taken by replacements of the same state');
+  // Another state at a place: one with the same words set (code of the same length) and one with more.
+  const sameShape = kept[5]!.map((v) => (v === 0 ? 0 : 1 + (v % 200)));
+  const otherShape = stateOf(99_999, w, 0.5);
+  store.put(5, sameShape, 0, true);
+  store.put(6, otherShape, 0, true);
+  kept[5] = sameShape;
+  kept[6] = otherShape;
+  kept.forEach((s, place) => assert.deepEqual(readBack(store, place, w), s, `place ${place}`));
+});

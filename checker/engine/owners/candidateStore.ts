@@ -64,8 +64,12 @@ export class CandidateStore {
     } else this.replaceData(places * this.slot);
   }
 
-  /** Keeps the state at `at` of `b` at `place` (a new place, or one kept before: a candidate replaced). */
-  put(place: number, b: Uint8Array, at: number): void {
+  /**
+   * Keeps the state at `at` of `b` at `place`: a new place, or, `replacing`, one kept before (a candidate
+   * replaced by one with a lesser key: the same state but for a fingerprint collision, so its code is
+   * written over the old one when it has the old one's length, not appended beside it).
+   */
+  put(place: number, b: Uint8Array, at: number, replacing = false): void {
     if (!this.encoded) {
       copyState(b, at, this.data, this.words, place * this.slot, this.width);
       return;
@@ -94,6 +98,15 @@ export class CandidateStore {
         }
       }
       code[map + m] = bits;
+    }
+    if (replacing) {
+      const old = this.codeAt[place]!;
+      let oldWords = mapWords;
+      for (let m = 0; m < mapWords; m++) oldWords += popCount(code[old + m]!);
+      if (oldWords === o - map) {
+        code.copyWithin(old, map, o);
+        return;
+      }
     }
     this.codeAt[place] = map;
     this.used = o;
@@ -127,4 +140,10 @@ export class CandidateStore {
     this.data = data;
     this.words = new Int32Array(data.buffer);
   }
+}
+
+function popCount(bits: number): number {
+  let n = 0;
+  for (; bits !== 0; bits &= bits - 1) n++;
+  return n;
 }

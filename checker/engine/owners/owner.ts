@@ -667,7 +667,7 @@ export class Owner<S> {
     this.pendingLinks[3 * place + 2] = initial;
     this.pendingFingerprints[2 * place] = hi;
     this.pendingFingerprints[2 * place + 1] = lo;
-    this.pendingStates.put(place, bytes, at);
+    this.pendingStates.put(place, bytes, at, c >= 0);
   }
 
   private fingerprintOf(c: number, word: 0 | 1): number {
