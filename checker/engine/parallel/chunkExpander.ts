@@ -24,6 +24,14 @@ export interface SeenFingerprints {
 /** The batch mark of a successor outside the model's CONSTRAINT. */
 const OUTSIDE = 2;
 
+/**
+ * The longest a piece of a chunk runs before it is reported: a stop (a limit, Ctrl-C) is heard between
+ * merges, so with steps of milliseconds a whole chunk would hold it for seconds.
+ */
+export const PIECE_MS = 50;
+/** How many states a chunk's expansion expands between looks at the clock. */
+const CLOCK_EVERY = 16;
+
 /** How often a worker's heap is measured for the memory budget (measuring costs a call into V8). */
 const HEAP_EVERY_MS = 100;
 
@@ -215,8 +223,12 @@ export class ChunkExpander {
     }
   }
 
-  /** The report of chunk `chunk`: positions [start, end) of the level. */
-  expand(chunk: number, start: number, end: number): ChunkReport {
+  /**
+   * The report of positions [start, end) of the level, or of the first of them, up to the first past
+   * `untilMs`: a chunk of slow states is reported in pieces, so the coordinator, which hears a stop
+   * between merges, never waits long for one (the rest is the caller's to expand next).
+   */
+  expand(start: number, end: number, untilMs = Infinity): ChunkReport {
     const { expander, parents, candidates, bytes, layout } = this;
     parents.clear();
     candidates.clear();
@@ -230,7 +242,9 @@ export class ChunkExpander {
     enabledBefore.set(enabledCount);
     firedBefore.set(firedCount);
     const states = this.states!;
-    for (let pos = start; pos < end; pos++) {
+    let pos = start;
+    for (; pos < end; pos++) {
+      if ((pos - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= untilMs) break;
       // The parent is expanded from the reader's own buffer, where it is decoded over the one before it
       // (each successor starts as a copy of it).
       const s = layout.wrapAt(states.at(pos), 0);
@@ -253,7 +267,11 @@ export class ChunkExpander {
       parents.set(header, this.generated);
       parents.set(header + 1, this.count);
       parents.set(header + 2, flags);
-      if (flags & FLAG_ERROR) break;
+      // The search ends at this parent: the chunk's report ends here, and nothing of it is expanded after.
+      if (flags & FLAG_ERROR) {
+        pos = end;
+        break;
+      }
     }
     // The counts are the coordinator's to add, in merge order: this expander's own go back to what they
     // were (the coordinator's thread expands with the search's expander).
@@ -270,6 +288,6 @@ export class ChunkExpander {
       this.heapMeasuredAt = now;
       this.heapUsed = getHeapStatistics().used_heap_size;
     }
-    return { type: 'chunk', chunk, worker: this.index, parents: parents.take(), counts, candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
+    return { type: 'chunk', start, end: pos, worker: this.index, parents: parents.take(), counts, candidates: candidates.take(), bytes: bytes.take(), errors: this.errors, heapUsed: this.heapUsed };
   }
 }

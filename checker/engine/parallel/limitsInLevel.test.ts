@@ -9,17 +9,18 @@ const modulePath = fileURLToPath(new URL('../../../test/fixtures/slowSpec.ts', i
 
 for (const packed of [false, true]) {
   test(`${packed ? 'packed' : 'Immutable.js'} states, 2 workers: --time-limit stops the search inside a level, not after it`, async () => {
-    // 4,000 initial states, each with a chain of two steps; the second takes 10 ms: expanding that level
-    // takes 20 s on two workers, so a search that looked at the clock only between levels would run past
-    // 20 s whatever the machine's load; one that checks inside the level stops seconds after the limit.
-    const params = { levels: 2, width: 4000, fanout: 1, quickLevels: 1, spinMs: 10, packed };
+    // 4,096 roots, two quick levels below them, then 16,384 states whose steps take 10 ms: expanding that
+    // level takes 80 s on two workers, and a chunk of it as the packed search first cuts it (1,024 states)
+    // 10 s. A search that looked at the clock only between levels, or between whole chunks, would run
+    // that far past the limit whatever the machine's load; one that checks inside them stops soon after it.
+    const params = { levels: 3, width: 4096, fanout: 2, quickLevels: 2, spinMs: 10, packed };
     const limit = 2;
     const r = await checkModel(slowTree.build(params), { timeLimitSeconds: limit, workers: 2, parallelFromStates: 0, deadlock: false }, { spec: 'slow-tree', params }, { modulePath, params });
     assert.equal(r.status === 'incomplete' && r.reason, 'timeLimit');
     assert.equal(r.stats.workers, 2);
-    assert.ok(r.stats.seconds < 15, `stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of ${limit} s and a level of 20 s`);
-    // The Immutable.js search stops with the counts of its last whole level: the roots and their children.
-    if (!packed) assert.equal(r.stats.distinct, 8000);
+    assert.ok(r.stats.seconds < 6, `stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of ${limit} s`);
+    // The Immutable.js search stops with the counts of its last whole level: the roots and two levels below.
+    if (!packed) assert.equal(r.stats.distinct, 4096 * 7);
   });
 }
 

@@ -16,7 +16,7 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { yieldToEventLoop } from '../limits.ts';
 import { isPacked, layoutOf } from '../state/packed.ts';
-import { ChunkExpander } from './chunkExpander.ts';
+import { ChunkExpander, PIECE_MS } from './chunkExpander.ts';
 import { levelChunks } from './levelChunks.ts';
 import type { Expander } from '../expander.ts';
 import type { CheckOptions } from '../options.ts';
@@ -199,35 +199,48 @@ async function search<S>(
     }
     // This thread's chunks see the witnesses as the workers do: as they were when the level started.
     own.startLevel(level, seen, Uint8Array.from(witnessesReached));
+    /** Reports back and not yet merged, by the position they start at. */
     const waiting = new Map<number, Chunk>();
     const take = (m: FromPackedWorker): void => {
       if (m.type === 'failed') throw new Error(`a worker thread failed: ${m.message}`);
       if (m.type === 'chunk') {
-        waiting.set(m.chunk, m);
+        waiting.set(m.start, m);
         workerHeaps[m.worker] = m.heapUsed;
       }
     };
+    /** What is left of the chunk this thread claimed last: [ownAt, ownEnd). */
+    let ownAt = 0;
+    let ownEnd = 0;
     let stop: SearchEnd | null = null;
-    for (let chunk = 0; chunk < chunks && stop === null; chunk++) {
-      while (!waiting.has(chunk)) {
+    for (let merged = 0; merged < levelSize && stop === null; ) {
+      while (!waiting.has(merged)) {
         const m = pool.poll();
         if (m !== undefined) {
           take(m);
           continue;
         }
-        // Chunks are claimed in increasing order, so the one this thread takes is merged after every
-        // chunk it took before (which its own record of candidates sent relies on).
-        const mine = Atomics.add(claim, 0, 1);
-        if (mine < chunks) {
-          waiting.set(mine, own.expand(mine, starts[mine]!, starts[mine + 1]!));
-          // The workers' reports need no turn of the event loop (see PackedWorkerPool.poll); signals
-          // and timers get one every 50 ms.
-          if (limits.shouldYield()) await yieldToEventLoop();
-        } else take(await pool.next());
+        if (ownAt === ownEnd) {
+          // Chunks are claimed in increasing order, so the one this thread takes is merged after every
+          // chunk it took before (which its own record of candidates sent relies on).
+          const mine = Atomics.add(claim, 0, 1);
+          if (mine >= chunks) {
+            take(await pool.next());
+            continue;
+          }
+          ownAt = starts[mine]!;
+          ownEnd = starts[mine + 1]!;
+        }
+        const piece = own.expand(ownAt, ownEnd, performance.now() + PIECE_MS);
+        waiting.set(ownAt, piece);
+        ownAt = piece.end;
+        // The workers' reports need no turn of the event loop (see PackedWorkerPool.poll); signals
+        // and timers get one every 50 ms.
+        if (limits.shouldYield()) await yieldToEventLoop();
       }
-      const c = waiting.get(chunk)!;
-      waiting.delete(chunk);
-      stop = merge(c, starts[chunk]!);
+      const c = waiting.get(merged)!;
+      waiting.delete(merged);
+      stop = merge(c, merged);
+      merged = c.end;
       if (stop === null) {
         const reason = limits.exceeded(log.size, memory());
         if (reason === 'interrupted' && checkpoint) {
@@ -235,7 +248,7 @@ async function search<S>(
           if (!finishing) options.onFinishingLevel?.();
           finishing = true;
         } else if (reason !== null) stop = { kind: 'incomplete', reason };
-        limits.progress({ distinct: log.size, generated, queued: levelSize - starts[chunk + 1]! + nextLevel.count, depth });
+        limits.progress({ distinct: log.size, generated, queued: levelSize - merged + nextLevel.count, depth });
       }
     }
     if (stop !== null) {

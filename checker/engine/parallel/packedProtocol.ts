@@ -76,7 +76,12 @@ export type ToPackedWorker =
 /** One chunk's report: per parent its counts, per candidate its words, and the candidates' bytes. */
 export interface ChunkReport {
   readonly type: 'chunk';
-  readonly chunk: number;
+  /**
+   * The positions of the level it covers: [start, end). A chunk of many slow states is reported in
+   * pieces (chunkExpander.ts), each from where the one before it ended.
+   */
+  readonly start: number;
+  readonly end: number;
   /** The worker's index, for its heap figure (-1: the coordinator's own thread). */
   readonly worker: number;
   readonly parents: Uint32Array;

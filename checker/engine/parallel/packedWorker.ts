@@ -4,7 +4,7 @@ import { Expander } from '../expander.ts';
 import { importDefinition } from '../../run/loadSpec.ts';
 import { FingerprintSetView } from '../state/fingerprintSet.ts';
 import { isPacked, layoutOf } from '../state/packed.ts';
-import { ChunkExpander } from './chunkExpander.ts';
+import { ChunkExpander, PIECE_MS } from './chunkExpander.ts';
 import type { FromPackedWorker, PackedWorkerSetup, ToPackedWorker } from './packedProtocol.ts';
 
 export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
@@ -29,8 +29,11 @@ export async function runPackedWorker(setup: PackedWorkerSetup): Promise<void> {
     const nextChunk = new Int32Array(m.nextChunk);
     // Claimed in increasing order: this worker's chunks are merged in the order it expands them.
     for (let chunk = Atomics.add(nextChunk, 0, 1); chunk < total; chunk = Atomics.add(nextChunk, 0, 1)) {
-      const r = chunks.expand(chunk, starts[chunk]!, starts[chunk + 1]!);
-      send(r, [r.parents.buffer as ArrayBuffer, r.counts.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
+      for (let at = starts[chunk]!, end = starts[chunk + 1]!; at < end; ) {
+        const r = chunks.expand(at, end, performance.now() + PIECE_MS);
+        send(r, [r.parents.buffer as ArrayBuffer, r.counts.buffer as ArrayBuffer, r.candidates.buffer as ArrayBuffer, r.bytes.buffer as ArrayBuffer]);
+        at = r.end;
+      }
     }
   }
 
