@@ -6,7 +6,7 @@
  */
 /** Fewest positions in a chunk: below this a report costs more than its states. */
 export const MIN_CHUNK = 16;
-/** Most positions in a chunk, so a stop (a limit, Ctrl-C) inside a level comes soon. */
+/** Most positions in a chunk, so that a level is shared out in many claims. (A stop is heard within a piece of a chunk: chunkExpander.ts.) */
 export const MAX_CHUNK = 1024;
 /** Each chunk is 1 / (SHARE × workers) of the positions left: the first is as large as a stop inside a level allows. */
 const SHARE = 8;
