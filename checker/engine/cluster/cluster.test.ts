@@ -78,6 +78,27 @@ test('a worker that cannot write its TMPDIR cannot own a part: exit 5 naming the
   }
 });
 
+test('a worker whose spec never finishes loading gives the part back after --cluster-wait: exit 5 saying so, and the worker takes the next run', { skip: fast, timeout: 60_000 }, async () => {
+  const own = await startNats(1);
+  const worker = spawn(process.execPath, [bin, 'worker', own.urls[0]!, '--quiet'], { stdio: 'ignore', env: { ...process.env, KMC_FIXTURE_HANGS: '1' } });
+  const hangs = fileURLToPath(new URL('../../../test/fixtures/hangsInWorkers.ts', import.meta.url));
+  try {
+    // It once left the driver saying "only 0 of 1 workers joined" and stayed out of every run after.
+    const search = await kmcInProcess('check', hangs, '--owners', '1', '--cluster', own.urls[0]!, '--cluster-wait', '2');
+    assert.equal(search.code, 5, search.stderr);
+    assert.match(search.stderr, /a worker could not join the run: cannot load the spec \S+hangsInWorkers\.ts: it did not load within 2 s on \S+ \(--cluster-wait\)\. A worker loads/);
+    const swarm = await kmcInProcess('simulate', hangs, '--runs', '4', '--cluster', own.urls[0]!, '--cluster-wait', '2');
+    assert.equal(swarm.code, 5, swarm.stderr);
+    assert.match(swarm.stderr, /a worker could not join the swarm\S*: it was not ready within 2 s on \S+ \(--cluster-wait\): what its units need first, such as the spec, did not finish loading/);
+    const next = await kmcInProcess('check', 'twophase', '--owners', '1', '--cluster', own.urls[0]!, '--cluster-wait', '20', '--json');
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal((JSON.parse(next.stdout) as { distinct: number }).distinct, 288);
+  } finally {
+    await stopProcess(worker);
+    await own.stop();
+  }
+});
+
 test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip: fast, timeout: 120_000 }, async () => {
   const args = ['simulate', 'replication', '--preset', 'elr', '--seed', '7', '--runs', '40', '--workers', '2', '--json'];
   const threads = JSON.parse((await kmcInProcess(...args)).stdout) as { status: string; workers: unknown[] };

@@ -66,7 +66,7 @@ test("a worker whose result's queue was deleted (the driver had it from another 
     await jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, max_deliver: -1 });
     await jsm.streams.add({ name: n.resultsStream, subjects: [n.results], retention: RetentionPolicy.Limits, storage: StorageType.File });
     await nc.jetstream().publish(n.units, seal({ index: 0, unit: 7 }));
-    const offer: QueueOffer = { kind: 'test', run: 'deadbeef0001', stopped: false };
+    const offer: QueueOffer = { kind: 'test', run: 'deadbeef0001', stopped: false, loadSeconds: 30 };
     const started = Date.now();
     let ran = 0;
     await takeUnits<number, number>(nc, offer, 'w1', () => {}, async () => ({

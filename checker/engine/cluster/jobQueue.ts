@@ -10,10 +10,12 @@
  * makes every worker answer the units it has not started with its runner's `notStarted`.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import { ClusterError } from './clusterError.ts';
 import { open, seal } from './envelope.ts';
 import { HEARTBEAT_SECONDS, queueNames, RECONNECT, RECRUIT } from './subjects.ts';
+import { withinSeconds } from './withinSeconds.ts';
 
 /** What a driver offers a worker: to take units from the queue of `run`, run as `kind` says. */
 export interface QueueOffer {
@@ -21,6 +23,8 @@ export interface QueueOffer {
   readonly run: string;
   /** The queue was stopped before this worker joined: it answers every unit as not started. */
   readonly stopped: boolean;
+  /** How long the worker may take to get ready (load the spec) before it gives the offer back. */
+  readonly loadSeconds: number;
 }
 
 export interface QueueOptions<R> {
@@ -147,7 +151,9 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     const round = async (most: number): Promise<number> => {
       let joined = 0;
       for (let busy = 0; joined < most && busy < MAX_BUSY; ) {
-        const reply = await nc.request(RECRUIT, seal({ ...offer, run, stopped } satisfies QueueOffer), { timeout: 1000 }).catch(() => null);
+        // A worker answers once it is ready, or has failed to be within loadSeconds; with no idle worker
+        // there, the request fails at once (no responders).
+        const reply = await nc.request(RECRUIT, seal({ ...offer, run, stopped, loadSeconds: options.waitSeconds } satisfies QueueOffer), { timeout: (options.waitSeconds + 5) * 1000 }).catch(() => null);
         const body = reply ? open(reply.data).body : null;
         if (typeof body?.error === 'string') throw new ClusterError(`a worker could not join the ${what}: ${body.error}`);
         if (body?.ok === true) joined++;
@@ -195,7 +201,7 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
   const n = queueNames(offer.run);
   let runner: UnitRunner<U, R>;
   try {
-    runner = await prepare();
+    runner = await withinSeconds(prepare(), offer.loadSeconds, `it was not ready within ${offer.loadSeconds} s on ${hostname()} (--cluster-wait): what its units need first, such as the spec, did not finish loading`);
   } catch (e) {
     ready(messageOf(e));
     throw e;

@@ -156,6 +156,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     symmetry: setup.symmetry,
     deadlock: setup.deadlock,
     silenceSeconds: setup.silenceSeconds,
+    loadSeconds: setup.waitSeconds,
     session,
     ...(setup.checkpointStore !== undefined ? { checkpointStore: setup.checkpointStore } : {}),
   });
@@ -186,10 +187,14 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     await nc.drain().catch(() => {});
   };
 
+  /** How long a worker offered a part has to answer: the time it may take to load the spec, and a margin. */
+  const answerWithinMs = (setup.waitSeconds + 5) * 1000;
   /** Offers part `index` to an idle worker, until `deadline`; the worker, or null. */
   const recruit = async (index: number, deadline: number): Promise<Worker | null> => {
     while (Date.now() < deadline) {
-      const reply = await nc.request(RECRUIT, seal({ ...offerFor(index) }), { timeout: 2000 }).catch(() => null);
+      // A worker answers once it has loaded the spec, or failed to within the offer's loadSeconds; with no
+      // idle worker there, the request fails at once (no responders).
+      const reply = await nc.request(RECRUIT, seal({ ...offerFor(index) }), { timeout: answerWithinMs }).catch(() => null);
       const body = reply ? open(reply.data).body : null;
       if (typeof body?.error === 'string') throw joinFailed(body.error);
       if (body?.ok) {
@@ -202,7 +207,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
   };
   /** Offers part `index` to a worker that owns another part already. */
   const adopt = async (index: number, worker: Worker): Promise<boolean> => {
-    const reply = await nc.request(offersTo(worker.id), seal({ ...offerFor(index) }), { timeout: 10_000 }).catch(() => null);
+    const reply = await nc.request(offersTo(worker.id), seal({ ...offerFor(index) }), { timeout: answerWithinMs }).catch(() => null);
     const body = reply ? open(reply.data).body : null;
     if (typeof body?.error === 'string') throw joinFailed(body.error);
     if (body?.ok) lastHeard[index] = Date.now();

@@ -25,6 +25,7 @@ import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUI
 import type { SwarmOffer } from './clusterSwarm.ts';
 import { type QueueOffer, takeUnits, type UnitRunner } from './jobQueue.ts';
 import { isNatsError } from './natsErrors.ts';
+import { withinSeconds } from './withinSeconds.ts';
 import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts';
 import { NatsCheckpoints } from './natsCheckpoints.ts';
 
@@ -40,6 +41,11 @@ export interface Offer {
   readonly deadlock: boolean;
   /** How long the driver may stay silent before this worker gives the run up. */
   readonly silenceSeconds: number;
+  /**
+   * How long this worker may take to load the spec before it gives the part back: the driver waits that
+   * long for its answer, and a worker held by a load that never ends would be lost to every later run.
+   */
+  readonly loadSeconds: number;
   /** The driver's session: a driver that resumes the run has another, and this owner then gives the run up. */
   readonly session: string;
   /** Where the run keeps its checkpoints, an s3:// URL reached with this worker's own credentials; by default, the run's object store. */
@@ -135,7 +141,7 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   let objects: ObjectStore;
   let checkpoints: CheckpointStore;
   try {
-    const { definition } = await loadSpec(offer.spec);
+    const { definition } = await withinSeconds(loadSpec(offer.spec), offer.loadSeconds, `it did not load within ${offer.loadSeconds} s on ${hostname()} (--cluster-wait)`);
     expander = new Expander(definition.build(offer.params), offer.symmetry);
     layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
     objects = await js.views.os(n.objects);
