@@ -7,6 +7,10 @@
 //   far. If it has not exited within GRACE_MS, it is killed and this process prints the last stats the
 //   child reported, and exits 4 (incomplete), as the child would have.
 // - A time limit the child announces (`deadline`) is enforced the same way, GRACE_MS after it passes.
+// - A child that has its verdict (`verdict`) rebuilds the counterexample, which runs the spec's steps
+//   again and may take long with slow ones: its time limit then gives it VERDICT_TRACE_MS, not GRACE_MS.
+//   If it is killed all the same (or by a signal), this process reports the verdict without a trace, and
+//   exits 1 or 3, as the child would have.
 // - When this process's own parent dies (npx killed, a CI runner cancelled), it stops the child as for
 //   SIGHUP: no kmc process outlives its caller. The child watches this process through the IPC channel
 //   and exits if this process is killed outright.
@@ -17,6 +21,8 @@ const GRACE_MS = 2000;
 const PARENT_POLL_MS = 500;
 /** How long a child finishing a level for its last checkpoint may go without reporting (writing the files included). */
 const FINISHING_QUIET_MS = 30_000;
+/** How long past its time limit a child that has its verdict may take to rebuild the counterexample (the spec's steps run again). */
+const VERDICT_TRACE_MS = 60_000;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
 const STOPPING = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };
 
@@ -38,11 +44,16 @@ export function launch(script, args, nodeArgs, env) {
   let finishingTimer;
   let stoppingFor = null;
   let childExited = false;
+  /** The verdict the child found, once it said so: { status, property, headline }. */
+  let verdict = null;
+  /** The time limit the child announced: { at, what }. */
+  let deadline = null;
 
   const end = (why, reason) => {
     if (childExited) return;
     child.kill('SIGKILL');
     childExited = true;
+    if (verdict !== null) endWithVerdict(why);
     const seconds = stats ? stats.seconds : 0;
     const message = `${why}; the search was ended from outside${stats ? '' : ' before it reported any progress'}`;
     if (json) {
@@ -52,6 +63,17 @@ export function launch(script, args, nodeArgs, env) {
       writeSync(1, `Incomplete: ${message}.${counts}\n`);
     }
     process.exit(4);
+  };
+
+  /** The child found `verdict` but was ended while rebuilding its counterexample: the verdict stands, without its trace. */
+  const endWithVerdict = (why) => {
+    const message = `${why}; the search was ended from outside while it rebuilt the counterexample, so no trace is shown`;
+    if (json) {
+      writeSync(1, `${JSON.stringify({ status: verdict.status, property: verdict.status === 'violation' ? verdict.property : null, message, distinct: stats?.distinct ?? 0, generated: stats?.generated ?? 0, depth: stats?.depth ?? 0, seconds: stats?.seconds ?? 0, trace: null })}\n`);
+    } else {
+      writeSync(1, `${verdict.headline}. ${message[0].toUpperCase()}${message.slice(1)}.\n`);
+    }
+    process.exit(verdict.status === 'violation' ? 1 : 3);
   };
 
   /** The child was asked to stop (`cause` names why); it has GRACE_MS to do so by itself. */
@@ -98,12 +120,25 @@ export function launch(script, args, nodeArgs, env) {
       clearTimeout(graceTimer);
       finishingTimer = setTimeout(() => end('stopped, but the level being finished for a last checkpoint made no progress for 30 s', 'interrupted'), FINISHING_QUIET_MS);
     }
-    else if (m.kind === 'deadline') {
+    else if (m.kind === 'verdict') {
+      verdict = m;
+      // The time limit still holds, with VERDICT_TRACE_MS past it instead of GRACE_MS.
+      if (deadline !== null) {
+        clearTimeout(deadlineTimer);
+        const wait = Math.max(0, deadline.at - Date.now()) + VERDICT_TRACE_MS;
+        deadlineTimer = setTimeout(() => end(`${deadline.what} had passed by ${VERDICT_TRACE_MS / 1000} s and the spec's code had not returned`, 'timeLimit'), wait);
+        deadlineTimer.unref();
+      }
+    } else if (m.kind === 'deadline') {
       clearTimeout(deadlineTimer);
+      deadline = m;
       const wait = Math.max(0, m.at - Date.now()) + GRACE_MS;
       deadlineTimer = setTimeout(() => end(`stopped by ${m.what}, but the spec's code did not return within ${GRACE_MS / 1000} s of it`, 'timeLimit'), wait);
       deadlineTimer.unref();
-    } else if (m.kind === 'no-deadline') clearTimeout(deadlineTimer);
+    } else if (m.kind === 'no-deadline') {
+      clearTimeout(deadlineTimer);
+      deadline = null;
+    }
   });
 
   // The caller (npx, a shell, a CI runner) died: this process now belongs to init. Stop as for SIGHUP.

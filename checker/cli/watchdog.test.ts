@@ -100,6 +100,31 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+// A tree of slow steps whose one leaf, a deadlock, is found before the time limit: the counterexample is then
+// rebuilt by running each step twice again (3.6 s for 12 steps of 150 ms), which ends past limit + 2 s.
+const slowTree = join(root, 'test/fixtures/slowSpec.ts');
+const slowLeaf = (spinMs: number) => [bin, 'check', slowTree, '--param', 'levels=12', '--param', `spinMs=${spinMs}`, '--param', 'fanout=1'];
+
+test('a verdict found before --time-limit keeps its counterexample, however long the spec takes to rebuild it: exit 1 with the trace', { skip: !linux || slow, timeout: 60_000 }, async () => {
+  const r = await ended(spawn(process.execPath, [...slowLeaf(150), '--time-limit', '2.5', '--json'], { env }));
+  // Once the watchdog ended it 2 s past the limit, as a search that never returns: exit 4, the verdict lost.
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const report = JSON.parse(r.stdout) as { status: string; property: string; trace: { states: unknown[] } };
+  assert.deepEqual([report.status, report.property, report.trace.states.length], ['violation', 'Deadlock', 13]);
+  assert.ok(r.seconds > 4.5, `the trace was rebuilt by ${r.seconds.toFixed(1)} s: the test no longer passes the old grace`);
+});
+
+test('a signal while the counterexample is rebuilt: the launcher reports the verdict without its trace, exit 1', { skip: !linux || slow, timeout: 60_000 }, async () => {
+  // 12 steps of 300 ms: the deadlock is found at about 4 s, its trace would take 7 s more.
+  const kmc = spawn(process.execPath, slowLeaf(300), { env });
+  const done = ended(kmc);
+  await sleep(7500);
+  kmc.kill('SIGINT');
+  const r = await done;
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^Deadlock\. Stopped by SIGINT, but the spec's code did not return within 2 s; the search was ended from outside while it rebuilt the counterexample, so no trace is shown\.$/m);
+});
+
 test('kmc ci ends a check that runs past its time budget, on this thread and on a worker thread', { skip: !linux || slow, timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-watchdog-'));
   try {

@@ -105,7 +105,7 @@ export async function checkModel<S>(
     if (temporal && !checkpoints.resumeFrom) recorder = new (await import('./liveness/checkLiveness.ts')).LivenessRecorder(expander);
     outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints, recorder)) as SearchOutcome;
   }
-  const result = toResult(expander, outcome, limits, label);
+  const result = toResult(expander, outcome, limits, label, options);
   return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
 }
 
@@ -297,9 +297,9 @@ function validateOwners<S>(model: Model<S>, options: CheckOptions): void {
   if (found.length > 0) throw new ConfigError(`a search ${where} does not take ${found.join('; ')}.`);
 }
 
-function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {
+function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel, options: CheckOptions): CheckResult<S> {
   try {
-    return verdictOf(expander, o, limits, label);
+    return verdictOf(expander, o, limits, label, options);
   } catch (e) {
     // Rebuilding the counterexample showed the spec is not deterministic: no trace of it can be trusted.
     if (!(e instanceof NondeterminismError)) throw e;
@@ -307,7 +307,7 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
   }
 }
 
-function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel): CheckResult<S> {
+function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel, options: CheckOptions): CheckResult<S> {
   const stats = statsOf(expander, o, limits);
   const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
   const end = o.end;
@@ -318,6 +318,7 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
   switch (end.kind) {
     case 'violation': {
       const p = expander.invariants[end.invariant]!;
+      options.onVerdict?.({ status: 'violation', property: p.name, headline: `Invariant ${p.name} violated` });
       const trace = traceTo(end.stateId, { kind: 'always', property: p.name, description: p.description });
       // The rebuilt last state must break the property the search found broken there.
       const last = trace.steps.at(-1)?.state as S;
@@ -327,6 +328,7 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
       return { status: 'violation', kind: 'always', property: p.name, stats, trace, witnesses };
     }
     case 'deadlock': {
+      options.onVerdict?.({ status: 'violation', property: 'Deadlock', headline: 'Deadlock' });
       const trace = traceTo(end.stateId, { kind: 'deadlock', property: 'Deadlock', description: 'no action is enabled in this state' });
       return { status: 'violation', kind: 'deadlock', property: 'Deadlock', stats, trace, witnesses };
     }
@@ -334,6 +336,7 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
       return { status: 'incomplete', reason: end.reason, stats, witnesses, ...(limits.notes.length > 0 ? { note: limits.notes.join('; ') } : {}) };
     case 'error': {
       const message = end.error.message;
+      options.onVerdict?.({ status: 'error', property: 'Error', headline: `The spec threw: ${message}` });
       const trace = end.stateId >= 0 && end.stateId < o.log.size ? traceTo(end.stateId, { kind: 'error', property: 'Error', description: message }) : undefined;
       return { status: 'error', message, stats, ...(trace ? { trace } : {}) };
     }

@@ -82,4 +82,18 @@ export interface CheckOptions {
   readonly shouldStop?: () => boolean;
   /** Called once when a stop is deferred to the end of the level, for its last checkpoint. */
   readonly onFinishingLevel?: () => void;
+  /**
+   * Called once when the search has its verdict (a violation, a deadlock, the spec's error) and before
+   * its counterexample is rebuilt, which runs the spec's steps again and may take long past a limit.
+   */
+  readonly onVerdict?: (verdict: FoundVerdict) => void;
+}
+
+/** A verdict found, as it is worded before its counterexample is rebuilt. */
+export interface FoundVerdict {
+  readonly status: 'violation' | 'error';
+  /** The property violated ('Deadlock' for a deadlock), or 'Error'. */
+  readonly property: string;
+  /** How a report words it: "Invariant TCConsistent violated", "Deadlock", "The spec threw: …". */
+  readonly headline: string;
 }

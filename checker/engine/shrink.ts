@@ -5,15 +5,30 @@
  * usually close to a shortest trace.
  */
 import type { Expander } from './expander.ts';
+import { type Limits, yieldToEventLoop } from './limits.ts';
 import { paramsKey, type Walk, type WalkStep } from './walkTrace.ts';
 
 export type ShrinkTarget = { readonly kind: 'always'; readonly invariant: number } | { readonly kind: 'deadlock' };
 
-export function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk {
+/** The shortest walk found, and why shrinking ended before it had tried every cut, if a limit ended it. */
+export interface Shrunk {
+  readonly walk: Walk;
+  readonly stoppedBy?: 'timeLimit' | 'interrupted';
+}
+
+/**
+ * Shrinks `walk` until no cut shortens it, or until `stopBy` names a limit (a time limit, Ctrl-C): each
+ * try re-runs the walk, so with slow steps shrinking takes longer than the search that found it, and the
+ * walk found so far is the counterexample a limit must not lose. Signals and timers get a turn every 50 ms.
+ */
+export async function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget, limits: Limits): Promise<Shrunk> {
   let best = walk;
   for (let chunk = Math.max(1, Math.floor(best.steps.length / 2)); chunk >= 1; ) {
     let improved = false;
     for (let start = 0; start < best.steps.length; start += chunk) {
+      if (limits.shouldYield()) await yieldToEventLoop();
+      const reason = limits.exceeded(0, 0);
+      if (reason === 'timeLimit' || reason === 'interrupted') return { walk: best, stoppedBy: reason };
       const candidate = { init: best.init, steps: [...best.steps.slice(0, start), ...best.steps.slice(start + chunk)] };
       const executed = reproduce(expander, candidate, target);
       if (executed !== null && executed.steps.length < best.steps.length) {
@@ -24,7 +39,7 @@ export function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarge
     }
     if (!improved) chunk = Math.floor(chunk / 2);
   }
-  return best;
+  return { walk: best };
 }
 
 /** Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or null. */

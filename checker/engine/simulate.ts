@@ -24,7 +24,7 @@ import { livenessRefusal } from './liveness/checkLiveness.ts';
 import { FairnessKeys } from './liveness/fairness.ts';
 import { failsOn, unfairKey } from './liveness/judgeLasso.ts';
 
-export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onProgress' | 'progressIntervalMs'> {
+export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onProgress' | 'progressIntervalMs' | 'onVerdict'> {
   readonly seed: number;
   readonly runs: number;
   readonly maxDepth: number;
@@ -32,7 +32,7 @@ export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'time
 
 export type SimulationResult<S> =
   | { readonly status: 'holds'; readonly stats: SimulationStats }
-  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock' | 'liveness'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number }
+  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock' | 'liveness'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number; readonly shrinkStoppedBy?: 'timeLimit' | 'interrupted' }
   | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
   | { readonly status: 'error'; readonly message: string; readonly trace?: Trace<S>; readonly stats: SimulationStats };
 
@@ -77,15 +77,19 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       const walkStates: S[] = [s];
       if (temporal.length > 0) onWalk.set(`${expander.hi}:${expander.lo}`, 0);
       let bad = expander.firstViolation(s);
-      if (bad >= 0) return violation(bad);
+      if (bad >= 0) return await violation(bad);
       // A walk ends at a state outside the CONSTRAINT (or reached by a step outside the ACTION_CONSTRAINT),
       // once checked, as TLC's simulation ends it.
       let inModel = expander.withinConstraint(s);
       for (let d = 0; d < options.maxDepth && inModel; d++) {
+        // A limit is heard at every step, not only between walks: a walk of slow steps can take minutes.
+        const reason = limits.exceeded(0, 0);
+        if (reason === 'timeLimit' || reason === 'interrupted') return { status: 'incomplete', reason, stats: stats() };
+        if (limits.shouldYield()) await yieldToEventLoop();
         const next: { t: S; action: number; params: ActionParams }[] = [];
         expander.successors(s, (t, action, params) => next.push({ t, action, params }));
         if (next.length === 0) {
-          if (deadlock) return finish({ kind: 'deadlock' });
+          if (deadlock) return await finish({ kind: 'deadlock' });
           const stuck = lasso(walkStates, walkStates.length - 1, null);
           if (stuck) return stuck;
           break;
@@ -94,7 +98,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           bad = expander.firstViolation(n.t);
           if (bad >= 0) {
             walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
-            return violation(bad);
+            return await violation(bad);
           }
         }
         const pick = next[rng.below(next.length)]!;
@@ -123,6 +127,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     }
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
+    options.onVerdict?.({ status: 'error', property: 'Error', headline: `The spec threw: ${e.message}` });
     const trace = safeTrace(walk, { kind: 'error', property: 'Error', description: e.message });
     return { status: 'error', message: e.message, stats: stats(), ...(trace ? { trace } : {}) };
   }
@@ -150,19 +155,21 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     return { status: 'violation', kind: 'liveness', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
   }
 
-  function violation(invariant: number): SimulationResult<S> {
+  function violation(invariant: number): Promise<SimulationResult<S>> {
     return finish({ kind: 'always', invariant });
   }
 
-  function finish(target: { kind: 'always'; invariant: number } | { kind: 'deadlock' }): SimulationResult<S> {
+  async function finish(target: { kind: 'always'; invariant: number } | { kind: 'deadlock' }): Promise<SimulationResult<S>> {
     const original = walk.steps.length;
-    const shrunk = shrink(expander, walk, target);
+    const property = target.kind === 'deadlock' ? 'Deadlock' : expander.invariants[target.invariant]!.name;
+    options.onVerdict?.({ status: 'violation', property, headline: target.kind === 'deadlock' ? 'Deadlock' : `Invariant ${property} violated` });
+    const { walk: shrunk, stoppedBy } = await shrink(expander, walk, target, limits);
     const verdict: TraceVerdict =
       target.kind === 'deadlock'
         ? { kind: 'deadlock', property: 'Deadlock', description: 'no action is enabled in this state' }
         : { kind: 'always', property: expander.invariants[target.invariant]!.name, description: expander.invariants[target.invariant]!.description };
     const trace = { ...buildTrace(expander, shrunk, label), verdict };
-    return { status: 'violation', kind: target.kind, property: verdict.property, trace, stats: stats(), shrunkFrom: original };
+    return { status: 'violation', kind: target.kind, property: verdict.property, trace, stats: stats(), shrunkFrom: original, ...(stoppedBy ? { shrinkStoppedBy: stoppedBy } : {}) };
   }
 
   function safeTrace(w: Walk, verdict: TraceVerdict): Trace<S> | undefined {

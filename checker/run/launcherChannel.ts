@@ -4,13 +4,19 @@
  * Nothing is sent when the command runs in-process (tests, programs that embed kmc).
  */
 import type { Progress } from '../engine/result.ts';
+import type { FoundVerdict } from '../engine/options.ts';
 
 export type ToLauncher =
   | { readonly kind: 'stats'; readonly distinct: number; readonly generated: number; readonly depth: number; readonly seconds: number }
   | { readonly kind: 'deadline'; readonly at: number; readonly what: string }
   | { readonly kind: 'no-deadline' }
   /** A stop is deferred to the end of the level for a last checkpoint: the child keeps reporting progress. */
-  | { readonly kind: 'finishing' };
+  | { readonly kind: 'finishing' }
+  /**
+   * The search has its verdict and rebuilds its counterexample, which runs the spec's steps again: no
+   * limit ends that, and if the spec's code never returns the launcher still reports the verdict.
+   */
+  | { readonly kind: 'verdict'; readonly status: 'violation' | 'error'; readonly property: string; readonly headline: string };
 
 /** How often the launcher hears of progress. */
 export const STATS_INTERVAL_MS = 250;
@@ -50,4 +56,9 @@ export function progressWithLauncher(show: ((p: Progress) => void) | undefined, 
       }
     },
   };
+}
+
+/** Tells the launcher of a verdict found (CheckOptions.onVerdict), before its counterexample is rebuilt. */
+export function verdictToLauncher(verdict: FoundVerdict): void {
+  tellLauncher({ kind: 'verdict', ...verdict });
 }

@@ -3,7 +3,7 @@ import type { KmcCommand } from '../command.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 import { checkpointStoreValue, natsAddress, parseBytes, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag } from './interrupt.ts';
-import { announceDeadline, progressWithLauncher, tellLauncher } from '../../run/launcherChannel.ts';
+import { announceDeadline, progressWithLauncher, tellLauncher, verdictToLauncher } from '../../run/launcherChannel.ts';
 import { defaultWorkers } from '../../engine/defaultWorkers.ts';
 import { UserError } from '../../run/userError.ts';
 
@@ -92,6 +92,7 @@ export const checkCommand: KmcCommand = {
           : {}),
         shouldStop: interruptFlag(),
         ...progress,
+        onVerdict: verdictToLauncher,
         onFinishingLevel: () => {
           checkpointedAtStop = true;
           process.stderr.write('Finishing this level to write a last checkpoint first (send the signal again to quit at once)\n');

@@ -14,7 +14,7 @@ import { progressDisplay, fmt } from '../progressDisplay.ts';
 import { UserError } from '../../run/userError.ts';
 import { natsAddress, positiveInt, positiveNumber, specOptions, workersWithinCores } from './commonOptions.ts';
 import { interruptFlag, stopSignalText } from './interrupt.ts';
-import { announceDeadline } from '../../run/launcherChannel.ts';
+import { announceDeadline, verdictToLauncher } from '../../run/launcherChannel.ts';
 import { checkOutputFolder } from '../outputPath.ts';
 
 export const simulateCommand: KmcCommand = {
@@ -57,6 +57,7 @@ export const simulateCommand: KmcCommand = {
       ...(prepared.options.deadlock !== undefined ? { deadlock: prepared.options.deadlock } : {}),
       ...(timeLimitSeconds !== undefined ? { timeLimitSeconds } : {}),
       shouldStop: interruptFlag(),
+      onVerdict: verdictToLauncher,
     };
     let walks: readonly SwarmWalk[];
     let winner: number | null;
@@ -109,6 +110,8 @@ export const simulateCommand: KmcCommand = {
           seconds: total.seconds,
           traceLength: trace ? trace.states.length : null,
           shrunkFrom: o.status === 'violation' ? o.shrunkFrom + 1 : null,
+          // A limit that came while the trace was being shrunk: the trace is the shortest found by then.
+          shrinkStoppedBy: o.status === 'violation' ? (o.shrinkStoppedBy ?? null) : null,
           trace,
           ...(walks.length > 1
             ? {
@@ -194,12 +197,18 @@ function summary(shown: SwarmWalk, t: Totals, swarm: boolean): string {
       if (r.kind === 'liveness') {
         return `${chalk.red.bold(`Temporal property ${r.property} violated`)}: a walk looped back to step ${r.trace.loop ?? '?'} on a fair cycle (a lasso of ${r.trace.states.length} states, not shrunk). ${counts}. ${replay}`;
       }
-      return `${chalk.red.bold(r.kind === 'deadlock' ? 'Deadlock' : `Invariant ${r.property} violated`)} after ${r.trace.states.length - 1} steps (shrunk from ${r.shrunkFrom}). ${counts}. ${replay}`;
+      return `${chalk.red.bold(r.kind === 'deadlock' ? 'Deadlock' : `Invariant ${r.property} violated`)} after ${r.trace.states.length - 1} steps (shrunk from ${r.shrunkFrom}${shrinkStopped(r.shrinkStoppedBy)}). ${counts}. ${replay}`;
     case 'incomplete':
       return `${chalk.yellow.bold('Incomplete:')} stopped by ${r.reason === 'timeLimit' ? '--time-limit' : stopSignalText()}. ${counts}.${swarm ? '' : ` ${replay}`}`;
     case 'error':
       return `${chalk.red.bold('The spec threw:')} ${r.message}. ${counts}. ${replay}`;
   }
+}
+
+/** Why the trace shown may not be as short as shrinking would have made it. */
+function shrinkStopped(by: 'timeLimit' | 'interrupted' | undefined): string {
+  if (by === undefined) return '';
+  return `; ${by === 'timeLimit' ? '--time-limit' : stopSignalText()} stopped the shrinking, so a shorter trace may exist`;
 }
 
 function exitCode(status: WalkOutcome['status']) {

@@ -24,6 +24,8 @@ export type WalkOutcome =
       readonly trace: ItfTrace;
       readonly stats: SimulationStats;
       readonly shrunkFrom: number;
+      /** A limit ended shrinking before every cut was tried: the trace is the shortest found by then. */
+      readonly shrinkStoppedBy?: 'timeLimit' | 'interrupted';
     }
   | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
   | { readonly status: 'error'; readonly message: string; readonly trace?: ItfTrace; readonly stats: SimulationStats };
