@@ -1,23 +1,31 @@
 /**
- * Owners in a worker thread (threadOwners.ts). The thread loads the model, says it is ready, and waits:
- * the driver's thread owns its parts until then, and at a level boundary hands each over (`adopt`: the
- * ports to the other owners and the part's snapshot). From then on each part is an owner on ports of
- * portOwner.ts, answering the driver's requests, which name the part, on the thread's own port.
+ * Owners in a worker thread (threadOwners.ts): one carrier. The thread loads the model, says it is ready,
+ * and waits: the driver's thread owns its parts until then, and at a level boundary hands them over
+ * (`adopt`: each part's snapshot, the first with the carrier's ports to the other carriers). From then on
+ * each part is an owner of portOwner.ts, answering the driver's requests, which name the part, on the
+ * thread's own port.
  */
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { Expander } from '../expander.ts';
 import { importDefinition } from '../../run/loadSpec.ts';
 import type { ParamValues } from '../../../spec/spec.ts';
 import { type PortOwner, type PortOwnerOp, type PortOwnerSetup, portOwner } from './portOwner.ts';
+import { Mailroom } from './mailroom.ts';
 
-export interface OwnerThreadSetup extends Omit<PortOwnerSetup, 'peers' | 'index'> {
+export interface OwnerThreadSetup extends Omit<PortOwnerSetup, 'mail' | 'index'> {
   readonly owner: true;
+  /** This thread's carrier number, and how many carriers there are (part i is on carrier i mod carriers). */
+  readonly carrier: number;
+  readonly carriers: number;
   readonly modulePath: string;
   readonly params: ParamValues;
   readonly symmetry: boolean;
 }
 
-/** A request of the driver to one part, and the answer. `adopt` comes first, with the ports to the other owners and the part's snapshot. */
+/**
+ * A request of the driver to one part, and the answer. `adopt` comes first, with the part's snapshot; the
+ * first `adopt` also brings the carrier's ports to the other carriers.
+ */
 export interface OwnerRequest {
   readonly id: number;
   readonly part: number;
@@ -31,10 +39,13 @@ export async function runOwnerThread(setup: OwnerThreadSetup): Promise<void> {
   const definition = await importDefinition(setup.modulePath);
   const build = () => new Expander(definition.build(setup.params), setup.symmetry);
   const parts = new Map<number, PortOwner>();
+  let mail: Mailroom | null = null;
   const answer = async (m: OwnerRequest): Promise<unknown> => {
     if (m.op === 'adopt') {
-      const [peers, snapshot] = m.args as [(MessagePort | null)[], Uint8Array];
-      const owner = portOwner({ ...setup, index: m.part, peers }, build());
+      const [ports, snapshot] = m.args as [(MessagePort | null)[] | null, Uint8Array];
+      if (ports !== null) mail = new Mailroom(setup.carrier, ports, (part) => part % setup.carriers);
+      if (mail === null) throw new Error(`part ${m.part} was handed over before the carrier's ports`);
+      const owner = portOwner({ ...setup, index: m.part, mail }, build());
       parts.set(m.part, owner);
       return owner.answer('restoreSnapshot', [snapshot]);
     }

@@ -1,22 +1,23 @@
 /**
- * An owner whose successor batches go to the other owners through MessagePorts (their buffers are moved,
- * not copied), and the driver's requests it answers. The same owner runs in a worker thread
+ * An owner whose successor batches go to the other owners through its carrier's mailroom (mailroom.ts:
+ * directly to the parts on its thread, through MessagePorts to the others, their buffers moved, not
+ * copied), and the driver's requests it answers. The same owner runs in a worker thread
  * (ownerThread.ts) and in the driver's own thread (threadOwners.ts: the driver owns a part, as the
  * packed search's coordinator expands chunks, so N owners take N threads, not N + 1; and it owns a
  * thread's part until that thread has loaded the model).
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Expander } from '../expander.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';
 import { Owner, type SharedPart } from './owner.ts';
 import type { InitialState, Stop } from './ownerProtocol.ts';
+import type { Mailroom } from './mailroom.ts';
 
 export interface PortOwnerSetup {
   readonly deadlock: boolean;
   readonly index: number;
   readonly owners: number;
-  /** A port to each owner, by index (null at this owner's own). */
-  readonly peers: (MessagePort | null)[];
+  /** The mailroom of the carrier this owner is on, through which its batches come and go. */
+  readonly mail: Mailroom;
   /** Set to 1 by the driver to stop the level under way (a limit, a signal). */
   readonly interrupt: Int32Array;
   /** Per owner, the next state of its level not yet claimed (Owner's `claims`). */
@@ -28,13 +29,11 @@ export type PortOwnerOp = 'start' | 'expand' | 'absorb' | 'rank' | 'cut' | 'cove
 
 export interface PortOwner {
   readonly answer: (op: PortOwnerOp, args: unknown[]) => Promise<unknown>;
-  /** Closes the ports to the other owners and gives back the disk the owner's records take. */
-  readonly close: () => void;
   /**
-   * Stops listening on the ports to the other owners, open, and gives back the disk the records take:
-   * the part moves to another thread, which is handed the ports (at a level boundary, none carries a batch).
+   * Takes no more batches and gives back the disk the owner's records take: the run is over, or the part
+   * moves to another thread by its snapshot (at a level boundary, when no batch is on its way).
    */
-  readonly release: () => void;
+  readonly close: () => void;
 }
 
 /** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
@@ -46,14 +45,14 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
   const layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
   const owner = new Owner(expander, layout, { index: setup.index, owners: setup.owners, deadlock: setup.deadlock, claims: setup.claims }, (to, batch) => {
     if (to === setup.index) owner.receive(batch);
-    else setup.peers[to]!.postMessage(batch, [batch.buffer as ArrayBuffer]);
+    else setup.mail.send(to, batch);
   });
   let arrived: () => void = () => {};
   const onBatch = (batch: Uint8Array): void => {
     owner.receive(batch);
     arrived();
   };
-  for (const peer of setup.peers) peer?.on('message', onBatch);
+  setup.mail.register(setup.index, onBatch);
   const handlers: Record<PortOwnerOp, (...args: never[]) => unknown> = {
     start: (initials: InitialState[]) => {
       owner.start(initials);
@@ -88,7 +87,7 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
       return owner.sharedPart();
     },
     close: () => {
-      for (const peer of setup.peers) peer?.close();
+      setup.mail.unregister(setup.index);
       owner.close();
     },
   };
@@ -100,9 +99,5 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
       return (handlers[op] as (...a: unknown[]) => unknown)(...args);
     },
     close: () => void handlers.close(),
-    release: () => {
-      for (const peer of setup.peers) peer?.off('message', onBatch);
-      owner.close();
-    },
   };
 }

@@ -1,14 +1,14 @@
 /**
  * Owners in this machine's threads: the partitioned search using its cores. The parts are dealt to at
  * most one thread a core: part i to carrier i mod C, carrier 0 being the driver's own thread and each
- * other a worker thread (ownerThread.ts); each part sends its successor batches straight to the others
- * through MessagePorts (portOwner.ts). The driver's own work (starting levels, merging keys) is small
+ * other a worker thread (ownerThread.ts); each part sends its successor batches straight to the others,
+ * through its carrier's mailroom (mailroom.ts: one MessagePort between two carriers). The driver's own work (starting levels, merging keys) is small
  * beside a level's, so it shares its thread with owners rather than keeping one more heap and compiled
  * copy of the model for itself.
  *
  * The search does not wait for the threads to load the model: the driver's thread owns every part from
  * the start, and a thread takes its parts over at the first level boundary after it is ready (each
- * part's snapshot and its ports are handed to it). So a small model is searched before a thread would
+ * part's snapshot, and the carrier's mailroom ports, are handed to it). So a small model is searched before a thread would
  * have loaded it, and a thread that never loads leaves its parts with the driver, the search going on,
  * its limits and signals heard, as the packed search's coordinator expands the chunks no thread takes.
  */
@@ -19,6 +19,7 @@ import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
 import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.ts';
 import type { SharedPart } from './owner.ts';
 import { type PortOwner, type PortOwnerOp, portOwner } from './portOwner.ts';
+import { Mailroom } from './mailroom.ts';
 
 /** Per owner, the depth of the level boundary a worker thread took its part at; null while the driver's thread owns it (the parts it carries, always). */
 export type ThreadsJoined = (number | null)[];
@@ -100,23 +101,29 @@ export function threadOwners<S>(
   deadlock: boolean,
   waitFromDepth = Infinity,
 ): OwnerGroup & { readonly threadsJoined: ThreadsJoined } {
-  // A port for each ordered pair of owners: peers[i][j] is i's end towards j.
-  const peers: (MessagePort | null)[][] = Array.from({ length: count }, () => new Array<MessagePort | null>(count).fill(null));
-  for (let i = 0; i < count; i++) {
-    for (let j = i + 1; j < count; j++) {
+  const carriers = Math.max(1, Math.min(count, threads));
+  const carrierOf = (part: number): number => part % carriers;
+  // A port for each ordered pair of carriers: ports[a][b] is a's end towards b.
+  const ports: (MessagePort | null)[][] = Array.from({ length: carriers }, () => new Array<MessagePort | null>(carriers).fill(null));
+  for (let a = 0; a < carriers; a++) {
+    for (let b = a + 1; b < carriers; b++) {
       const { port1, port2 } = new MessageChannel();
-      peers[i]![j] = port1;
-      peers[j]![i] = port2;
+      ports[a]![b] = port1;
+      ports[b]![a] = port2;
     }
   }
+  // Every carrier's mailroom is in this thread until its thread takes it over.
+  const mailrooms: (Mailroom | null)[] = ports.map((p, c) => new Mailroom(c, p, carrierOf));
   const interrupt = new Int32Array(new SharedArrayBuffer(4));
   const claims = new Int32Array(new SharedArrayBuffer(4 * count));
-  const carriers = Math.max(1, Math.min(count, threads));
   const shared = { deadlock, owners: count, interrupt, claims };
-  const here: (PortOwner | null)[] = Array.from({ length: count }, (_, i) => portOwner({ ...shared, index: i, peers: peers[i]! }, expanderFor()));
-  const workers = Array.from({ length: carriers - 1 }, (_, t) => new OwnerThread(t + 1, { owner: true, modulePath: source.modulePath, params: source.params, symmetry, ...shared }));
+  const here: (PortOwner | null)[] = Array.from({ length: count }, (_, i) => portOwner({ ...shared, index: i, mail: mailrooms[carrierOf(i)]! }, expanderFor()));
+  const workers = Array.from(
+    { length: carriers - 1 },
+    (_, t) => new OwnerThread(t + 1, { owner: true, modulePath: source.modulePath, params: source.params, symmetry, carrier: t + 1, carriers, ...shared }),
+  );
   /** The thread that carries part `i`, or null for the driver's. */
-  const threadOf = (i: number): OwnerThread | null => workers[(i % carriers) - 1] ?? null;
+  const threadOf = (i: number): OwnerThread | null => workers[carrierOf(i) - 1] ?? null;
   const threadsJoined: ThreadsJoined = new Array<number | null>(count).fill(null);
   // Each owner's table of states held and its level, shared with the others for the next expansion (they
   // read them; they change only when a level is ranked): a successor its owner holds is not sent, as one
@@ -141,23 +148,35 @@ export function threadOwners<S>(
       close: async () => here[index]?.close(),
     }),
   );
-  /** Every part whose thread is ready since the last boundary moves there: its snapshot, and its ports, which carry no batch between levels. */
+  /**
+   * Every carrier whose thread is ready since the last boundary moves there: its parts, by their
+   * snapshots, and its mailroom's ports, which carry no batch between levels.
+   */
   const atBoundary = async (depth: number): Promise<void> => {
     if (depth >= waitFromDepth) await Promise.all(workers.map((t) => t.loaded));
-    const moving = here.flatMap((local, i) => (local !== null && threadOf(i) !== null ? [i] : []));
-    const failed = moving.map(threadOf).find((t) => t!.failure !== null);
+    const failed = workers.find((t) => mailrooms[t.carrier] !== null && t.failure !== null);
     if (failed) throw failed.failure;
     await Promise.all(
-      moving
-        .filter((i) => threadOf(i)!.ready)
-        .map(async (i) => {
-          const local = here[i]!;
-          const snapshot = (await local.answer('snapshot', [])) as Uint8Array;
-          local.release();
-          here[i] = null;
-          const ports = peers[i]!;
-          parts[i] = await threadOf(i)!.call<SharedPart>(i, 'adopt', [ports, snapshot], [...ports.filter((p): p is MessagePort => p !== null), snapshot.buffer as ArrayBuffer]);
-          threadsJoined[i] = depth;
+      workers
+        .filter((t) => mailrooms[t.carrier] !== null && t.ready)
+        .map(async (t) => {
+          const moving = here.flatMap((local, i) => (local !== null && carrierOf(i) === t.carrier ? [i] : []));
+          const snapshots = await Promise.all(moving.map((i) => here[i]!.answer('snapshot', []) as Promise<Uint8Array>));
+          for (const i of moving) {
+            here[i]!.close();
+            here[i] = null;
+          }
+          mailrooms[t.carrier]!.release();
+          mailrooms[t.carrier] = null;
+          // The first part brings the carrier's ports; the thread takes its requests in the order sent.
+          const carried = ports[t.carrier]!;
+          await Promise.all(
+            moving.map(async (i, k) => {
+              const [withPorts, transfer] = k === 0 ? [carried, carried.filter((p): p is MessagePort => p !== null)] : [null, []];
+              parts[i] = await t.call<SharedPart>(i, 'adopt', [withPorts, snapshots[k]!], [...transfer, snapshots[k]!.buffer as ArrayBuffer]);
+              threadsJoined[i] = depth;
+            }),
+          );
         }),
     );
   };
@@ -168,6 +187,7 @@ export function threadOwners<S>(
     interrupt: () => Atomics.store(interrupt, 0, 1),
     close: async () => {
       await Promise.all(links.map((l) => l.close()));
+      for (const m of mailrooms) m?.close();
       await Promise.all(workers.map((t) => t.close(threadsJoined.flatMap((d, i) => (d !== null && threadOf(i) === t ? [i] : [])))));
     },
   };
