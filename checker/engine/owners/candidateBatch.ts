@@ -26,8 +26,13 @@ function encodes(width: number): boolean {
 
 const toWord = (n: number) => (n + 3) & ~3;
 
+/** The bytes a batch starts with: an owner keeps one batch per owner, so `--owners 100` makes 10,000. */
+const FIRST_BYTES = 4096;
+
 export class CandidateBatch {
-  private bytes = new Uint8Array(BATCH_BYTES + 4096);
+  // Grown as successors come, up to BATCH_BYTES and one successor's room: a batch for an owner this one
+  // rarely sends to stays small (each once took BATCH_BYTES from the start: 2.6 GB with --owners 100).
+  private bytes = new Uint8Array(FIRST_BYTES);
   private words = new Uint32Array(this.bytes.buffer);
   private signedWords = new Int32Array(this.bytes.buffer);
   /** Bytes used. */
@@ -86,7 +91,7 @@ export class CandidateBatch {
   }
 
   private grow(): void {
-    const bigger = new Uint8Array(this.bytes.length * 2);
+    const bigger = new Uint8Array(Math.max(this.length + this.room, Math.min(this.bytes.length * 2, toWord(BATCH_BYTES + this.room))));
     bigger.set(this.bytes.subarray(0, this.length));
     this.bytes = bigger;
     this.words = new Uint32Array(bigger.buffer);

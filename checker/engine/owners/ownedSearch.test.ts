@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import { Map as ImmutableMap } from 'immutable';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import assert from 'node:assert/strict';
 import twoPhase, { resourceManagers, type TwoPhaseState } from '../../../spec/twophase/twoPhase.ts';
@@ -175,6 +176,17 @@ test('owner threads that never load the model leave their parts to the driver: t
 });
 
 const slow = process.env.KMC_SLOW ? false : 'every Kafka preset against one thread, each with three owner threads to start: set KMC_SLOW=1 (npm run test:slow)';
+
+test('many more owners than cores: the counts of one thread, in a few hundred MB', async () => {
+  // 100 owners on this machine's threads: each owner keeps a batch for each other, and each pair once had
+  // a MessagePort of its own (mailroom.ts); the batches took 256 KB each from the start, 1.8 GB in all.
+  const bin = fileURLToPath(new URL('../../../dist/checker/cli/bin.mjs', import.meta.url));
+  const run = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=4', '--json', ...args], { encoding: 'utf8' })) as { distinct: number; generated: number; peakMemoryBytes: number };
+  const one = run();
+  const many = run('--owners', '100');
+  assert.deepEqual([many.distinct, many.generated], [one.distinct, one.generated]);
+  assert.ok(many.peakMemoryBytes < 800e6, `peak RSS ${(many.peakMemoryBytes / 1e6).toFixed(0)} MB with 100 owners`);
+});
 
 test('bundled Kafka presets partitioned among 3 owners (threads): the verdict, counts and trace of one thread', { skip: slow }, async () => {
   for (const [spec, preset] of [
