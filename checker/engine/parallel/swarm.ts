@@ -14,7 +14,7 @@ import type { ModelSource } from './coordinator.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
 import type { WalkUnit } from './swarmWalk.ts';
 
-export interface SwarmOptions extends Pick<SimulationOptions, 'seed' | 'runs' | 'maxDepth' | 'deadlock' | 'timeLimitSeconds' | 'shouldStop'> {
+export interface SwarmOptions extends Pick<SimulationOptions, 'seed' | 'runs' | 'maxDepth' | 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onVerdict'> {
   readonly workers: number;
 }
 
@@ -52,7 +52,7 @@ function mixSeed(seed: number, i: number): number {
 }
 
 /** The swarm's walks: each its seed and share of the runs, with the simulation's bounds. */
-export function walkUnits(options: Omit<SwarmOptions, 'shouldStop'>, params: CheckLabel['params'], label: CheckLabel): WalkUnit[] {
+export function walkUnits(options: Omit<SwarmOptions, 'shouldStop' | 'onVerdict'>, params: CheckLabel['params'], label: CheckLabel): WalkUnit[] {
   const n = Math.min(options.workers, options.runs);
   const seeds = swarmSeeds(options.seed, n);
   const runs = runsPerWorker(options.runs, n);
@@ -69,6 +69,11 @@ export function walkUnits(options: Omit<SwarmOptions, 'shouldStop'>, params: Che
 
 /** How long a walk told to stop (its time limit, another's violation, Ctrl-C) has to report before the swarm ends without it. */
 const STOP_GRACE_MS = 2000;
+/**
+ * How long past that a walk that has found a violation, while no other has reported one, has to shrink it
+ * and rebuild its trace: with slow steps that runs past the grace, and the violation must not be lost.
+ */
+const VERDICT_GRACE_MS = 60_000;
 
 export async function simulateSwarm(model: Model<unknown>, source: ModelSource, options: SwarmOptions, label: CheckLabel): Promise<SwarmResult> {
   // The same refusal as a simulation in one thread, before any thread starts.
@@ -80,6 +85,8 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
   const stop = new SharedArrayBuffer(4);
   const stopFlag = new Int32Array(stop);
   const outcomes: (WalkOutcome | undefined)[] = new Array(n).fill(undefined);
+  /** The walks that said they found a violation (or an error) and are shrinking it or building its trace. */
+  const verdicts: boolean[] = new Array<boolean>(n).fill(false);
   let winner: number | null = null;
   const workers: Worker[] = [];
   let poll: NodeJS.Timeout | undefined;
@@ -98,24 +105,35 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
       };
       // A walk told to stop reports within a step; one whose thread has not loaded the model cannot. Past
       // the grace, it ends as a walk that ran nothing, so the swarm never outlasts its limit or a Ctrl-C.
-      const giveUp = (reason: 'timeLimit' | 'interrupted') => {
+      // A walk with the only violation found so far gets VERDICT_GRACE_MS more (`force` then ends it too).
+      const giveUp = (reason: 'timeLimit' | 'interrupted', force: boolean) => {
         const seconds = (performance.now() - startedAt) / 1000;
-        for (let i = 0; i < n; i++) finish(i, { status: 'incomplete', reason, stats: { seed: units[i]!.seed, runs: 0, steps: 0, distinct: 0, seconds } });
+        for (let i = 0; i < n; i++) {
+          if (!force && winner === null && verdicts[i]) continue;
+          finish(i, { status: 'incomplete', reason, stats: { seed: units[i]!.seed, runs: 0, steps: 0, distinct: 0, seconds } });
+        }
+      };
+      const giveUpAfter = (reason: 'timeLimit' | 'interrupted', ms: number) => {
+        timers.push(setTimeout(() => giveUp(reason, false), ms));
+        timers.push(setTimeout(() => giveUp(reason, true), ms + VERDICT_GRACE_MS));
       };
       let stopping = false;
       const stopAll = () => {
         Atomics.store(stopFlag, 0, 1);
-        if (!stopping) timers.push(setTimeout(() => giveUp('interrupted'), STOP_GRACE_MS));
+        if (!stopping) giveUpAfter('interrupted', STOP_GRACE_MS);
         stopping = true;
       };
-      if (options.timeLimitSeconds !== undefined) timers.push(setTimeout(() => giveUp('timeLimit'), options.timeLimitSeconds * 1000 + STOP_GRACE_MS));
+      if (options.timeLimitSeconds !== undefined) giveUpAfter('timeLimit', options.timeLimitSeconds * 1000 + STOP_GRACE_MS);
       for (let i = 0; i < n; i++) {
         const setup: SwarmWorkerSetup = { swarm: true, modulePath: source.modulePath, stop, ...units[i]! };
         const w = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
         workers.push(w);
         w.on('message', (m: FromSwarmWorker) => {
           if (m.type === 'done') finish(i, m.outcome);
-          else reject(new Error(`a simulation worker failed: ${m.message}`));
+          else if (m.type === 'verdict') {
+            if (!verdicts.includes(true)) options.onVerdict?.(m.verdict);
+            verdicts[i] = true;
+          } else reject(new Error(`a simulation worker failed: ${m.message}`));
         });
         w.on('error', (e) => reject(new Error(`a simulation worker failed: ${e.message}`)));
         w.on('exit', (code) => {

@@ -5,6 +5,7 @@
  */
 import type { ItfTrace } from '../../../traces/itf/write.ts';
 import type { SimulationStats } from '../simulate.ts';
+import type { FoundVerdict } from '../options.ts';
 import type { WalkUnit } from './swarmWalk.ts';
 
 export interface SwarmWorkerSetup extends WalkUnit {
@@ -30,4 +31,8 @@ export type WalkOutcome =
   | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
   | { readonly status: 'error'; readonly message: string; readonly trace?: ItfTrace; readonly stats: SimulationStats };
 
-export type FromSwarmWorker = { readonly type: 'done'; readonly outcome: WalkOutcome } | { readonly type: 'failed'; readonly message: string };
+export type FromSwarmWorker =
+  | { readonly type: 'done'; readonly outcome: WalkOutcome }
+  /** The walk found a violation (or the spec threw) and shrinks it and builds its trace before it is done. */
+  | { readonly type: 'verdict'; readonly verdict: FoundVerdict }
+  | { readonly type: 'failed'; readonly message: string };

@@ -8,6 +8,7 @@ import { simulate } from '../simulate.ts';
 import { toItf } from '../../../traces/itf/write.ts';
 import type { CheckLabel } from '../check.ts';
 import type { WalkOutcome } from './swarmProtocol.ts';
+import type { FoundVerdict } from '../options.ts';
 
 /** A walk's share of a swarm: its seed and runs, and the simulation's bounds. */
 export interface WalkUnit {
@@ -20,7 +21,7 @@ export interface WalkUnit {
   readonly timeLimitSeconds?: number;
 }
 
-export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUnit, shouldStop: () => boolean): Promise<WalkOutcome> {
+export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUnit, shouldStop: () => boolean, onVerdict?: (verdict: FoundVerdict) => void): Promise<WalkOutcome> {
   const r = await simulate(
     definition.build(unit.params),
     {
@@ -30,6 +31,7 @@ export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUni
       ...(unit.deadlock !== undefined ? { deadlock: unit.deadlock } : {}),
       ...(unit.timeLimitSeconds !== undefined ? { timeLimitSeconds: unit.timeLimitSeconds } : {}),
       shouldStop,
+      ...(onVerdict ? { onVerdict } : {}),
     },
     unit.label,
   );

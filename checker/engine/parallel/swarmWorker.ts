@@ -10,7 +10,8 @@ export async function runSwarmWorker(setup: SwarmWorkerSetup): Promise<void> {
   try {
     const definition = await importDefinition(setup.modulePath);
     const stop = new Int32Array(setup.stop);
-    send({ type: 'done', outcome: await runWalk(definition, setup, () => Atomics.load(stop, 0) !== 0) });
+    const outcome = await runWalk(definition, setup, () => Atomics.load(stop, 0) !== 0, (verdict) => send({ type: 'verdict', verdict }));
+    send({ type: 'done', outcome });
   } catch (e) {
     send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
