@@ -11,8 +11,8 @@ import type { SentSpecError } from './protocol.ts';
  * by costlier states) takes fewer chunks instead of holding up the merge. For each parent a worker reports what the sequential search would have
  * counted, and each successor not already in the shared fingerprint set as a candidate: its fingerprint,
  * how it was reached, what the properties say of it, and its bytes, in reports of at most PIECE_MS each.
- * The coordinator merges the reports in order of position (the sequential order), keeps the candidates that are new, and appends their bytes to the next
- * level. No state is ever made twice.
+ * The coordinator merges the reports in order of position (the sequential order), keeps the candidates
+ * that are new, and appends their bytes to the next level. No state is ever made twice.
  */
 
 /**
