@@ -3,7 +3,7 @@
  * their results are plain data, so a job runs the same in this thread or in a worker thread.
  */
 import { checkModel, ConfigError } from '../engine/check.ts';
-import type { CheckOptions } from '../engine/options.ts';
+import type { CheckOptions, FoundVerdict } from '../engine/options.ts';
 import { toReport, type CheckReport } from '../run/report.ts';
 import { prepareCheck } from '../run/runCheck.ts';
 import { UserError } from '../run/userError.ts';
@@ -26,7 +26,8 @@ export type JobResult =
   /** The job could not run: a user mistake the suite validation could not foresee. */
   | { readonly ok: false; readonly message: string };
 
-export async function executeJob(job: Job, shouldStop?: () => boolean): Promise<JobResult> {
+/** Runs one check; `onVerdict` hears of a verdict before its counterexample is rebuilt (CheckOptions). */
+export async function executeJob(job: Job, shouldStop?: () => boolean, onVerdict?: (verdict: FoundVerdict) => void): Promise<JobResult> {
   try {
     const p = await prepareCheck({
       spec: job.specRef,
@@ -35,7 +36,7 @@ export async function executeJob(job: Job, shouldStop?: () => boolean): Promise<
       options: job.options,
     });
     let model = p.model;
-    let options: CheckOptions = shouldStop ? { ...p.options, shouldStop } : p.options;
+    let options: CheckOptions = { ...p.options, ...(shouldStop ? { shouldStop } : {}), ...(onVerdict ? { onVerdict } : {}) };
     if (job.mutation) model = mutateModel(model, job.mutation);
     if (job.onlyProperty !== undefined) {
       model = { ...model, properties: model.properties.filter((x) => x.name === job.onlyProperty) };

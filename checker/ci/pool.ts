@@ -7,7 +7,7 @@
  */
 import { executeJob, type Job, type JobResult } from './job.ts';
 import { WorkerLane } from './workerLane.ts';
-import { announceDeadline, tellLauncher } from '../run/launcherChannel.ts';
+import { announceDeadline, tellLauncher, verdictToLauncher } from '../run/launcherChannel.ts';
 
 /** A NATS server whose `kmc worker` processes run the jobs, and how long to wait for the first to join. */
 export interface ClusterTarget {
@@ -85,7 +85,7 @@ export async function runJobs(jobs: readonly Job[], opts: PoolOptions): Promise<
       // A check on this thread whose spec code never returns blocks this thread: the launcher ends the run.
       announceDeadline(job.options.timeLimitSeconds, `the time budget of ${job.specRef}${job.preset ? ` --preset ${job.preset}` : ''}`);
       try {
-        return await executeJob(job, opts.shouldStop);
+        return await executeJob(job, opts.shouldStop, verdictToLauncher);
       } finally {
         tellLauncher({ kind: 'no-deadline' });
       }

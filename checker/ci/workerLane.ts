@@ -6,19 +6,25 @@
 import { Worker } from 'node:worker_threads';
 import type { Job, JobResult } from './job.ts';
 import type { FromWorker, ToWorker } from './workerMain.ts';
+import type { FoundVerdict } from '../engine/options.ts';
 
 /** How long past its time budget a check in a worker thread may run before the thread is ended. */
 const GRACE_MS = 2000;
+/** The same for a check that has its verdict and rebuilds its counterexample (the spec's steps run again). */
+const VERDICT_GRACE_MS = 60_000;
 
 /** One worker thread; replaced by a fresh one if it dies (e.g. runs out of memory). */
 export class WorkerLane {
   private worker: Worker | undefined;
   private nextId = 0;
   private pending = new Map<number, { resolve: (r: JobResult) => void; reject: (e: Error) => void }>();
+  /** The verdicts of the jobs under way that have one, by job id. */
+  private verdicts = new Map<number, FoundVerdict>();
 
   private start(): Worker {
     const w = new Worker(new URL('./worker.mjs', import.meta.url));
     w.on('message', (msg: FromWorker) => {
+      if (msg.type === 'verdict') return void this.verdicts.set(msg.id, msg.verdict);
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);
@@ -45,12 +51,29 @@ export class WorkerLane {
     const seconds = job.options.timeLimitSeconds;
     if (seconds === undefined) return done;
     // A check that ignores its budget (spec code that never returns) cannot stop itself: end its thread.
-    const watchdog = setTimeout(() => {
+    // One with its verdict, rebuilding the counterexample, has VERDICT_GRACE_MS past the budget instead.
+    const startedAt = performance.now();
+    const end = (): void => {
       if (!this.pending.has(id)) return;
-      this.fail(w, `the check ran past its time budget of ${seconds} s by more than ${GRACE_MS / 1000} s without returning (the spec's code never returned from a step), so its worker thread was ended`);
+      const verdict = this.verdicts.get(id);
+      const past = (performance.now() - startedAt) / 1000 - seconds;
+      if (verdict !== undefined && past * 1000 < VERDICT_GRACE_MS) {
+        watchdog = setTimeout(end, VERDICT_GRACE_MS - past * 1000);
+        return;
+      }
+      this.fail(
+        w,
+        verdict !== undefined
+          ? `the check's verdict (${verdict.headline}) came within its time budget of ${seconds} s, but its counterexample was not rebuilt within ${VERDICT_GRACE_MS / 1000} s past it, so its worker thread was ended`
+          : `the check ran past its time budget of ${seconds} s by more than ${GRACE_MS / 1000} s without returning (the spec's code never returned from a step), so its worker thread was ended`,
+      );
       void w.terminate();
-    }, seconds * 1000 + GRACE_MS);
-    return done.finally(() => clearTimeout(watchdog));
+    };
+    let watchdog = setTimeout(end, seconds * 1000 + GRACE_MS);
+    return done.finally(() => {
+      clearTimeout(watchdog);
+      this.verdicts.delete(id);
+    });
   }
 
   /** Asks the job under way, and every later one, to stop (they end as incomplete). */

@@ -125,6 +125,26 @@ test('a signal while the counterexample is rebuilt: the launcher reports the ver
   assert.match(r.stdout, /^Deadlock\. Stopped by SIGINT, but the spec's code did not return within 2 s; the search was ended from outside while it rebuilt the counterexample, so no trace is shown\.$/m);
 });
 
+test('kmc ci: a violation found within the budget passes the gate, though its counterexample takes past the budget to rebuild, on this thread and on a worker thread', { skip: !linux || slow, timeout: 90_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kmc-watchdog-'));
+  try {
+    const suite = join(dir, 'suite.yaml');
+    const slowCheck = `  - spec: ${slowTree}\n    params: { levels: 12, spinMs: 150, fanout: 1 }\n    expect: { violates: Deadlock }\n    budget: { timeSeconds: 2.5 }\n`;
+    // Once ended 2 s past the budget: by the launcher on this thread (exit 4), by the lane on a worker thread (a spec error).
+    writeFileSync(suite, `version: 1\nchecks:\n${slowCheck}`);
+    const one = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '1'], { env, cwd: dir }));
+    assert.equal(one.code, 0, one.stdout + one.stderr);
+    assert.match(one.stdout, /^ok +slowSpec\S+ +violates Deadlock +violates Deadlock +13 +13 /m);
+    // TwoPhase with 7 resource managers keeps this thread busy, so a worker thread takes the slow check.
+    writeFileSync(suite, `version: 1\nchecks:\n  - spec: twophase\n    params: { rm: 7 }\n    expect: holds\n${slowCheck}`);
+    const two = await ended(spawn(process.execPath, [bin, 'ci', suite, '--jobs', '2'], { env, cwd: dir }));
+    assert.equal(two.code, 0, two.stdout + two.stderr);
+    assert.match(two.stdout, /^ok +slowSpec\S+ +violates Deadlock +violates Deadlock +13 +13 /m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('kmc ci ends a check that runs past its time budget, on this thread and on a worker thread', { skip: !linux || slow, timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kmc-watchdog-'));
   try {
