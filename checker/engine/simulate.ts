@@ -163,6 +163,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     const original = walk.steps.length;
     const property = target.kind === 'deadlock' ? 'Deadlock' : expander.invariants[target.invariant]!.name;
     options.onVerdict?.({ status: 'violation', property, headline: target.kind === 'deadlock' ? 'Deadlock' : `Invariant ${property} violated` });
+    // A turn of the event loop, so the verdict goes out (to a cluster's driver) before shrinking starts.
+    await yieldToEventLoop();
     const { walk: shrunk, stoppedBy } = await shrink(expander, walk, target, limits);
     const verdict: TraceVerdict =
       target.kind === 'deadlock'

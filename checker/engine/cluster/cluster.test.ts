@@ -117,6 +117,23 @@ test('kmc simulate --cluster: each walk has the seed, runs and counts it has in 
   assert.deepEqual([alone.property, alone.trace.states], [f.property, f.trace.states]);
 });
 
+test('kmc simulate --cluster: a walk that finds a violation before --time-limit keeps it, though its trace is built past the limit', { skip: slow, timeout: 60_000 }, async () => {
+  // Walks of 12 steps of 250 ms reach a leaf (a deadlock) at 3 s; its worker tells the driver at once, so
+  // the launcher gives it time to build the trace instead of ending the driver 2 s past the limit.
+  const slowTree = fileURLToPath(new URL('../../../test/fixtures/slowSpec.ts', import.meta.url));
+  const args = ['simulate', slowTree, '--param', 'levels=12', '--param', 'spinMs=250', '--param', 'fanout=1', '--runs', '2', '--workers', '1', '--time-limit', '3.2', '--json', '--cluster', url()];
+  const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const p = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    p.stdout!.on('data', (d) => (stdout += d));
+    p.on('close', (code) => resolve({ code, stdout }));
+  });
+  assert.equal(r.code, 1, r.stdout);
+  const report = JSON.parse(r.stdout) as { status: string; property: string; traceLength: number; shrinkStoppedBy: string; seconds: number };
+  assert.deepEqual([report.status, report.property, report.traceLength, report.shrinkStoppedBy], ['violation', 'Deadlock', 13, 'timeLimit']);
+  assert.ok(report.seconds > 5.2, `the trace came ${report.seconds.toFixed(1)} s after the start: the test no longer passes the old grace`);
+});
+
 test('--time-limit stops a cluster run at once with the counts of its last level and keeps it; --resume-run ends it with the report of one process', { skip: slow, timeout: 120_000 }, async () => {
   // TwoPhase with 8 resource managers, 10 s or more on two worker processes: with 7 (2.3 s here) a machine
   // 1.6 times as fast would finish within the limit, and the run would not be kept.

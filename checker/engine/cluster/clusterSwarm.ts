@@ -9,6 +9,7 @@ import type { ModelSource } from '../parallel/coordinator.ts';
 import type { CheckLabel } from '../check.ts';
 import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swarm.ts';
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';
+import type { FoundVerdict } from '../options.ts';
 import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
 import { loadSpec } from '../../run/loadSpec.ts';
 import { specForWorkers } from './natsOwners.ts';
@@ -25,9 +26,15 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
   const units = walkUnits(options, source.params, label);
   const outcomes: (WalkOutcome | undefined)[] = [];
   let winner: number | null = null;
+  let verdictTold = false;
   const { results } = await runQueue<WalkUnit, WalkOutcome>(url, 'swarm', { kind: 'swarm', spec: specForWorkers(source) }, units, {
     waitSeconds: options.waitSeconds,
     ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+    // A walk's verdict, before it shrinks it and builds its trace: the first goes on to the launcher.
+    onNotice: (_index, verdict) => {
+      if (!verdictTold) options.onVerdict?.(verdict as FoundVerdict);
+      verdictTold = true;
+    },
     onResult: (index, outcome) => {
       outcomes[index] = outcome;
       // As in a swarm of threads: the first violation wins; an error only when no walk finds a violation.
@@ -51,7 +58,7 @@ export async function walkRunner(offer: SwarmOffer): Promise<UnitRunner<WalkUnit
     throw new Error(`cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`);
   }
   return {
-    run: (unit, shouldStop) => runWalk(definition, unit, shouldStop),
+    run: (unit, shouldStop, tell) => runWalk(definition, unit, shouldStop, tell),
     notStarted: (unit) => ({ status: 'incomplete', reason: 'interrupted', stats: { seed: unit.seed, runs: 0, steps: 0, distinct: 0, seconds: 0 } }),
   };
 }

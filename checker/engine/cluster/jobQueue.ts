@@ -32,6 +32,8 @@ export interface QueueOptions<R> {
   readonly waitSeconds: number;
   /** Polled once workers have joined: true stops every worker. */
   readonly shouldStop?: () => boolean;
+  /** Told what a unit says while it runs (UnitRunner.run's `tell`), if the driver is there to hear it. */
+  readonly onNotice?: (index: number, notice: unknown) => void;
   /** Told each unit's result once, as it comes in; true stops every worker (a swarm's first violation). */
   readonly onResult?: (index: number, result: R) => boolean | void;
 }
@@ -45,7 +47,8 @@ export interface QueueRun<R> {
 
 /** How a worker runs the units of one queue. */
 export interface UnitRunner<U, R> {
-  run(unit: U, shouldStop: () => boolean): Promise<R>;
+  /** Runs `unit`; `tell` sends the driver a notice meanwhile (QueueOptions.onNotice). */
+  run(unit: U, shouldStop: () => boolean, tell: (notice: unknown) => void): Promise<R>;
   /** The result of a unit taken after the stop. */
   notStarted(unit: U): R;
   close?(): Promise<void>;
@@ -136,6 +139,14 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
       if (options.onResult?.(index, result) === true) stopAll();
       if (--pending === 0) allIn();
     };
+    if (options.onNotice) {
+      nc.subscribe(n.notices, {
+        callback: (_err, m) => {
+          const { index, notice } = open(m.data).body as { index: number; notice: unknown };
+          if (!arrived[index]) options.onNotice!(index, notice);
+        },
+      });
+    }
     // The results are read from the stream the server stores them in (an ordered consumer, which goes on
     // from where it was when the driver's connection comes back): none is lost while the driver is away.
     const stored = await (await nc.jetstream().consumers.get(n.resultsStream)).consume();
@@ -219,7 +230,8 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
       const { index, unit } = open(m.data).body as { index: number; unit: U };
       const working = setInterval(() => m.working(), WORKING_MS);
       try {
-        const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped);
+        const tell = (notice: unknown): void => nc.publish(n.notices, seal({ index, notice }));
+        const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped, tell);
         // Acknowledged once the server has stored the result: a unit whose result could not be stored is
         // delivered again after its ack wait, to this worker or another.
         if (!(await publishResult(nc, n.results, n.resultsStream, index, worker, result))) continue;
