@@ -49,7 +49,7 @@ export class WorkerLane {
     const done = new Promise<JobResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     w.postMessage({ type: 'job', id, job } satisfies ToWorker);
     const seconds = job.options.timeLimitSeconds;
-    if (seconds === undefined) return done;
+    if (seconds === undefined) return done.finally(() => this.verdicts.delete(id));
     // A check that ignores its budget (spec code that never returns) cannot stop itself: end its thread.
     // One with its verdict, rebuilding the counterexample, has VERDICT_GRACE_MS past the budget instead.
     const startedAt = performance.now();
