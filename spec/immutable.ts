@@ -13,7 +13,7 @@ const I = createRequire(import.meta.url)('immutable') as typeof Immutable;
 // Before any spec makes a Record class (a spec importing 'immutable' gets this module's exports).
 installRecordClasses(I as unknown as Parameters<typeof installRecordClasses>[0]);
 
-export const { List, Map, Set, Record, is, isImmutable, isIndexed, isKeyed, isMap, isOrdered, isRecord } = I;
+export const { List, Map, Set, Record, hash, is, isImmutable, isIndexed, isKeyed, isMap, isOrdered, isRecord } = I;
 export type List<T> = Immutable.List<T>;
 export type Map<K, V> = Immutable.Map<K, V>;
 export type Set<T> = Immutable.Set<T>;

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { List, Map as IMap, Record, is } from '../../spec/immutable.ts';
-import { accelerateRecords } from './recordAcceleration.ts';
+import fc from 'fast-check';
+import { List, Map as IMap, Record, Set as ISet, is } from '../../spec/immutable.ts';
+import { accelerateRecords, recordsHashedByFields } from './recordAcceleration.ts';
 
 /** The answers of Immutable.js's own Record code, read before the acceleration is installed. */
 const Point = Record({ x: 0, y: 0, label: 'p' as string | undefined, toll: List<number>() }, 'Point');
@@ -25,6 +26,44 @@ function answers(): unknown[] {
   return out;
 }
 
+/** Message records with fields of every kind a spec puts there, and records of other classes beside them. */
+const Msg = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, acc: null as unknown }, 'Msg');
+const SameFields = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, acc: null as unknown }, 'SameFields');
+const Reordered = Record({ ins: null as unknown, type: 'Commit' as unknown, bal: null as unknown, acc: null as unknown }, 'Reordered');
+// Objects that are not Immutable values: no fingerprint, so two records holding them are compared field by field.
+const plainObjects = [{ broker: 1 }, { broker: 1 }];
+const field: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(...plainObjects),
+  fc.constantFrom('Commit', 'Prepared', 'r1', 'a2', 'a field value longer than sixteen characters', '', null, undefined, true, 0, -0, NaN, 1.5),
+  fc.integer({ min: -5, max: 5 }),
+  fc.double(),
+  fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3 }).map((xs) => List(xs)),
+  fc.array(fc.constantFrom('r1', 'r2', 'r3'), { maxLength: 3 }).map((xs) => ISet(xs)),
+  fc.constantFrom('r1', 'r2').map((k) => IMap({ [k]: Msg({ type: k }) })),
+  fc.integer({ min: 0, max: 2 }).map((bal) => Msg({ type: 'Prepared', bal })),
+);
+const fields = fc.record({ type: field, ins: field, bal: field, acc: field });
+// Pairs of any two records, of equal ones, and of ones that differ in one field at most.
+const pairs = fc.oneof(
+  fc.tuple(fields, fields),
+  fields.map((a) => [a, { ...a }] as const),
+  fc.tuple(fields, field).map(([a, acc]) => [a, { ...a, acc }] as const),
+);
+const given = fc.sample(pairs, { seed: 7, numRuns: 600 });
+
+/** Per sample: the hashes of both records, and how each compares with the other, with its copy, and with records of other classes. */
+function recordAnswers(): unknown[] {
+  return given.map(([a, b]) => {
+    const r = Msg(a!);
+    const s = Msg(b!);
+    const copy = Msg(a!);
+    // One field changed, and the same field set back: equal, though built by edits.
+    const edited = r.set('bal', 'changed').set('bal', r.get('bal'));
+    return [r.hashCode(), s.hashCode(), edited.hashCode(), r.equals(s), s.equals(r), is(r, copy), r.equals(edited), edited.equals(r), r.equals(SameFields(a!)), r.equals(Reordered(a!)), ISet([r, s]).has(copy), IMap([[r, 1]]).get(edited)];
+  });
+}
+const recordsBefore = recordAnswers();
+
 test('Record reads answered from the values List directly give what Immutable.js gives: fields, defaults, names that are not fields, more than 32 fields, records being mutated', () => {
   const before = answers();
   accelerateRecords();
@@ -34,4 +73,14 @@ test('Record reads answered from the values List directly give what Immutable.js
   assert.equal(Point({ label: undefined }).label, 'p');
   assert.equal((Point() as unknown as { get(k: string, d: unknown): unknown }).get('toString', 'absent'), 'absent');
   assert.equal(Wide({ f35: 1 }).get('f35'), 1);
+});
+
+test("Records compared and hashed field by field give Immutable.js's answers: equal or not, hashes, as set members and map keys, beside records of other classes", () => {
+  accelerateRecords();
+  assert.equal(recordsHashedByFields(), true, "a Record's hash is Immutable.js's own, computed without its Seq of entries");
+  const after = recordAnswers();
+  assert.deepEqual(after, recordsBefore);
+  // The samples hold equal records and unequal ones, both ways.
+  const flags = after.map((a) => (a as unknown[])[3]);
+  assert.ok(flags.includes(true) && flags.includes(false), 'the samples hold equal and unequal pairs');
 });
