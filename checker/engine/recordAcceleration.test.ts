@@ -30,6 +30,10 @@ function answers(): unknown[] {
 const Msg = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, acc: null as unknown }, 'Msg');
 const SameFields = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, acc: null as unknown }, 'SameFields');
 const Reordered = Record({ ins: null as unknown, type: 'Commit' as unknown, bal: null as unknown, acc: null as unknown }, 'Reordered');
+const OtherFields = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, from: null as unknown }, 'OtherFields');
+const Fewer = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown }, 'Fewer');
+/** As many fields as Msg, one of them named otherwise and unset (it reads undefined, as a field Msg lacks). */
+const Loose = Record({ type: 'Commit' as unknown, ins: null as unknown, bal: null as unknown, extra: undefined as unknown }, 'Loose');
 // Objects that are not Immutable values: no fingerprint, so two records holding them are compared field by field.
 const plainObjects = [{ broker: 1 }, { broker: 1 }];
 const field: fc.Arbitrary<unknown> = fc.oneof(
@@ -59,7 +63,7 @@ function recordAnswers(): unknown[] {
     const copy = Msg(a!);
     // One field changed, and the same field set back: equal, though built by edits.
     const edited = r.set('bal', 'changed').set('bal', r.get('bal'));
-    return [r.hashCode(), s.hashCode(), edited.hashCode(), r.equals(s), s.equals(r), is(r, copy), r.equals(edited), edited.equals(r), r.equals(SameFields(a!)), r.equals(Reordered(a!)), ISet([r, s]).has(copy), IMap([[r, 1]]).get(edited)];
+    return [r.hashCode(), s.hashCode(), edited.hashCode(), r.equals(s), s.equals(r), is(r, copy), r.equals(edited), edited.equals(r), r.equals(SameFields(a!)), r.equals(Reordered(a!)), Reordered(b!).equals(s), r.equals(OtherFields({ ...a, from: a!.acc })), r.equals(Fewer(a!)), Fewer(a!).equals(r), Loose(a!).equals(r), r.equals(Loose(a!)), r.equals(IMap(a!)), ISet([r, s]).has(copy), IMap([[r, 1]]).get(edited)];
   });
 }
 const recordsBefore = recordAnswers();

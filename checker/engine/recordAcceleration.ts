@@ -5,8 +5,8 @@
  * kmc fingerprint when it can decide, falling back to Immutable's own code otherwise:
  * - `equals` of two Records of one class: different fingerprints ⇒ not equal (a fingerprint is a function of
  *   `Immutable.is`-equality for them); equal fingerprints ⇒ the fields compared, so a collision can never make
- *   two Records equal. Records of two classes are Immutable's to compare: they may be equal with their fields
- *   in another order, where their fingerprints differ.
+ *   two Records equal. Records of two classes are compared field by field, as Immutable does: they may be
+ *   equal with their fields in another order, where their fingerprints differ.
  * - `hashCode`: cached per instance (a Record is immutable once built).
  * - Two Records of one class (one list of field names) are compared, and a Record hashed, field by field.
  *   Immutable builds a Seq of the Record's entries for each, and compares two such Seqs by finding each
@@ -14,7 +14,7 @@
  *   garbage it made. The answers are Immutable's own: see `recordHash`.
  * Installed once per thread when the checker loads; semantics are unchanged.
  */
-import { List, Record, Set as ISet, hash, is } from '../../spec/immutable.ts';
+import { List, Record, Set as ISet, hash, is, isRecord } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
 import type { RecordInternals } from '../../spec/recordClasses.ts';
 
@@ -53,8 +53,9 @@ export function accelerateRecords(): void {
 
   proto.equals = function equals(this: object, other: unknown): boolean {
     if (this === other) return true;
-    // Records of two classes may be equal with their fields in another order, which their fingerprints are not.
-    if (!sameClass(this, other) || mutable(this) || mutable(other)) return originalEquals.call(this, other);
+    if (typeof other !== 'object' || other === null || mutable(this) || mutable(other)) return originalEquals.call(this, other);
+    // Records of two classes may be equal with their fields in another order, where their fingerprints differ.
+    if (!sameClass(this, other)) return isRecord(other) && sameEntries(this as RecordInternals, other as unknown as RecordInternals);
     try {
       fp.of(this);
       const hi = fp.hi;
@@ -93,8 +94,19 @@ export function accelerateRecords(): void {
 }
 
 /** Two Records of one class, or of classes with the same field names in the same order. */
-function sameClass(a: object, b: unknown): b is object {
-  return typeof b === 'object' && b !== null && (a as Partial<RecordInternals>)._keys === (b as Partial<RecordInternals>)._keys;
+function sameClass(a: object, b: object): boolean {
+  return (a as Partial<RecordInternals>)._keys === (b as Partial<RecordInternals>)._keys;
+}
+
+/**
+ * Immutable's `equals` of two Records of different classes: they are equal when they have the same field
+ * names, in any order, each with `is`-equal values (a Small Set or Map compares each member it holds with
+ * `equals`, so a message of one class is compared with messages of every other).
+ */
+function sameEntries(a: RecordInternals, b: RecordInternals): boolean {
+  if (a._keys.length !== b._keys.length) return false;
+  for (const k of b._keys) if (typeof a._indices[k] !== 'number' || !is(a.get(k), b.get(k))) return false;
+  return true;
 }
 
 /**
