@@ -26,6 +26,10 @@ export interface RecordInternals {
   get(k: string, notSetValue?: unknown): unknown;
 }
 
+/** Where the checker caches a value's fingerprint on it (checker/engine/fingerprint.ts). */
+export const FINGERPRINT_HI = '__kmcFp1';
+export const FINGERPRINT_LO = '__kmcFp2';
+
 /** On a class's prototype whose getters read by index. */
 export const READS_BY_INDEX = Symbol.for('kmc.recordReadsByIndex');
 
@@ -112,9 +116,12 @@ function constructedFast(type: RecordType, list: (values: unknown[]) => unknown)
     if (values !== undefined && (values === null || typeof values !== 'object' || Object.getPrototypeOf(values) !== Object.prototype)) return type(values);
     const stored = valuesOf(values ?? {});
     // The properties in the order Immutable.js's own records made by an edit have them (one hidden class).
-    const record = Object.create(proto) as { _values: unknown; __ownerID: unknown };
+    const record = Object.create(proto) as { _values: unknown; __ownerID: unknown; [FINGERPRINT_HI]: unknown; [FINGERPRINT_LO]: unknown };
     record._values = list(stored);
     record.__ownerID = undefined;
+    // Made now, the checker's cache of its fingerprint is a write to a field it has, not a change of shape later.
+    record[FINGERPRINT_HI] = undefined;
+    record[FINGERPRINT_LO] = undefined;
     return record;
   } as unknown as RecordType;
   Object.defineProperties(make, Object.getOwnPropertyDescriptors(type));

@@ -12,13 +12,13 @@
  * costs only the path that changed.
  */
 import { isImmutable, isOrdered, isRecord, isKeyed, isIndexed, Record } from '../../spec/immutable.ts';
-import type { RecordInternals } from '../../spec/recordClasses.ts';
+import { FINGERPRINT_HI, FINGERPRINT_LO, type RecordInternals } from '../../spec/recordClasses.ts';
 import { View as PackedView } from '../../spec/layout/views.ts';
 import { CANNOT_BE_CHECKED, viewOfAnotherKmc } from './state/packed.ts';
 import { hash64, hashed } from './state/hash64.ts';
 
-const H1 = '__kmcFp1';
-const H2 = '__kmcFp2';
+const H1 = FINGERPRINT_HI;
+const H2 = FINGERPRINT_LO;
 /**
  * On a Map or Set made by one `set`, `add` or `remove` from a collection already hashed (collectionEdits.ts),
  * until it is hashed: that collection, the key (a Set's element) the edit touched and what it put there
