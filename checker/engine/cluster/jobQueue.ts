@@ -161,7 +161,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     // were busy, or when none answered (no worker at all).
     const round = async (most: number): Promise<number> => {
       let joined = 0;
-      for (let busy = 0; joined < most && busy < MAX_BUSY; ) {
+      for (let busy = 0; joined < most && busy < MAX_BUSY && !closed; ) {
         // A worker answers once it is ready, or has failed to be within loadSeconds; with no idle worker
         // there, the request fails at once (no responders).
         const reply = await nc.request(RECRUIT, seal({ ...offer, run, stopped, loadSeconds: options.waitSeconds } satisfies QueueOffer), { timeout: (options.waitSeconds + 5) * 1000 }).catch(() => null);
@@ -173,19 +173,26 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
       }
       return joined;
     };
-    const deadline = Date.now() + options.waitSeconds * 1000;
-    let joined = 0;
-    while ((joined += await round(units.length)) === 0 && Date.now() <= deadline) await sleep(250);
-    if (joined === 0) throw new ClusterError(`no worker joined the ${what} at ${url} within ${options.waitSeconds} s. Start some with: kmc worker ${url}`);
-    if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && stopAll(), 50);
-    const again = async (): Promise<void> => {
+    // The queue ends once every result is in, whatever offer is still out: an offer made while the server
+    // restarts gets no answer, and its request waits out its whole timeout.
+    const recruiting = (async (): Promise<void> => {
+      const deadline = Date.now() + options.waitSeconds * 1000;
+      let joined = 0;
+      while ((joined += await round(units.length)) === 0 && Date.now() <= deadline) await sleep(250);
+      if (closed) return;
+      if (joined === 0) throw new ClusterError(`no worker joined the ${what} at ${url} within ${options.waitSeconds} s. Start some with: kmc worker ${url}`);
+      if (options.shouldStop) poll = setInterval(() => options.shouldStop!() && stopAll(), 50);
       for (;;) {
         await sleep(RECRUIT_AGAIN_MS);
         if (closed) return;
         await round(pending);
       }
-    };
-    await Promise.race([done, again()]);
+    })();
+    try {
+      await Promise.race([done, recruiting]);
+    } finally {
+      recruiting.catch(() => {}); // a round still under way when the queue ends fails with the connection
+    }
   } finally {
     closed = true;
     clearInterval(beat);
