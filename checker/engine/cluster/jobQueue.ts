@@ -15,6 +15,7 @@ import { AckPolicy, connect, type NatsConnection, RetentionPolicy, StorageType }
 import { ClusterError } from './clusterError.ts';
 import { open, seal } from './envelope.ts';
 import { HEARTBEAT_SECONDS, queueNames, RECONNECT, RECRUIT } from './subjects.ts';
+import { onNewStream } from './natsErrors.ts';
 import { withinSeconds } from './withinSeconds.ts';
 
 /** What a driver offers a worker: to take units from the queue of `run`, run as `kind` says. */
@@ -107,7 +108,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     try {
       const jsm = await nc.jetstreamManager();
       await jsm.streams.add({ name: n.stream, subjects: [n.units], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
-      await jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, ack_wait: ACK_WAIT_NS, max_deliver: -1 });
+      await onNewStream(() => jsm.consumers.add(n.stream, { durable_name: n.consumer, ack_policy: AckPolicy.Explicit, ack_wait: ACK_WAIT_NS, max_deliver: -1 }));
       await jsm.streams.add({ name: n.resultsStream, subjects: [n.results], retention: RetentionPolicy.Limits, storage: StorageType.File });
     } catch (e) {
       throw new ClusterError(`the NATS server at ${url} cannot hold the ${what}'s queue: ${messageOf(e)}. kmc needs JetStream: start the server with -js.`);

@@ -20,7 +20,7 @@ import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts'
 import { ClusterError } from './clusterError.ts';
 import { bytesOf, float64sOf, open, seal } from './envelope.ts';
 import { NatsCheckpoints } from './natsCheckpoints.ts';
-import { isNatsError } from './natsErrors.ts';
+import { isNatsError, onNewStream } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
 import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
 
@@ -101,14 +101,14 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     if (setup.resumeRun === undefined) {
       await jsm.streams.add({ name: n.stream, subjects: [n.batches], retention: RetentionPolicy.Workqueue, storage: StorageType.File });
       for (let i = 0; i < count; i++) {
-        await jsm.consumers.add(n.stream, { durable_name: n.consumerFor(i), filter_subject: n.batchesFor(i), ack_policy: AckPolicy.Explicit, max_ack_pending: 1024 });
+        await onNewStream(() => jsm.consumers.add(n.stream, { durable_name: n.consumerFor(i), filter_subject: n.batchesFor(i), ack_policy: AckPolicy.Explicit, max_ack_pending: 1024 }));
       }
     } else {
       await jsm.streams.info(n.stream).catch(() => {
         throw new ClusterError(`there is no run ${run} at ${url} to resume (no stream ${n.stream}): a run is kept until it ends; start a new one without --resume-run.`);
       });
     }
-    objects = await nc.jetstream().views.os(n.objects);
+    objects = await onNewStream(() => nc.jetstream().views.os(n.objects));
     checkpoints = external ?? new NatsCheckpoints(objects, n.objects);
     if (setup.resumeRun !== undefined) {
       const c = await checkpoints.get(n.commit);
