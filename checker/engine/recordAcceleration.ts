@@ -1,18 +1,15 @@
 /**
  * Makes Immutable.js Records cheap to compare and hash, which is most of what a spec's guards do
- * (`msgs.has(someMessageRecord)`). Immutable recomputes a Record's `hashCode()` on every call and
- * compares two Records by building a Seq of each; here both are answered from the Record's cached
- * kmc fingerprint when it can decide, falling back to Immutable's own code otherwise:
+ * (`msgs.has(someMessageRecord)`). Immutable recomputes a Record's `hashCode()` on every call, and for both
+ * it builds a Seq of each Record's entries, then finds each field of one in the other by a linear search
+ * (with the garbage it makes, a third of a Paxos Commit run). Here, with Immutable's own answers:
  * - `equals` of two Records of one class: different fingerprints ⇒ not equal (a fingerprint is a function of
  *   `Immutable.is`-equality for them); equal fingerprints ⇒ the fields compared, so a collision can never make
  *   two Records equal. Records of two classes are compared field by field, as Immutable does: they may be
  *   equal with their fields in another order, where their fingerprints differ.
- * - `hashCode`: cached per instance (a Record is immutable once built).
- * - Two Records of one class (one list of field names) are compared, and a Record hashed, field by field.
- *   Immutable builds a Seq of the Record's entries for each, and compares two such Seqs by finding each
- *   field of one in the other by a linear search: a third of a Paxos Commit run went there and to the
- *   garbage it made. The answers are Immutable's own: see `recordHash`.
- * Installed once per thread when the checker loads; semantics are unchanged.
+ * - `hashCode`: Immutable's number, computed field by field (`recordHash`, checked against Immutable's own
+ *   when installed) and cached per instance (a Record is immutable once built).
+ * Installed once per thread when the checker loads.
  */
 import { List, Record, Set as ISet, hash, is, isRecord } from '../../spec/immutable.ts';
 import { Fingerprinter } from './fingerprint.ts';
@@ -93,7 +90,7 @@ export function accelerateRecords(): void {
   };
 }
 
-/** Two Records of one class, or of classes with the same field names in the same order. */
+/** Two Records of one class: Immutable keeps a class's field names in one array, on its prototype. */
 function sameClass(a: object, b: object): boolean {
   return (a as Partial<RecordInternals>)._keys === (b as Partial<RecordInternals>)._keys;
 }
