@@ -6,12 +6,10 @@
 import { Worker } from 'node:worker_threads';
 import type { Job, JobResult } from './job.ts';
 import type { FromWorker, ToWorker } from './workerMain.ts';
-import type { FoundVerdict } from '../engine/options.ts';
+import { type FoundVerdict, VERDICT_GRACE_MS } from '../engine/options.ts';
 
 /** How long past its time budget a check in a worker thread may run before the thread is ended. */
 const GRACE_MS = 2000;
-/** The same for a check that has its verdict and rebuilds its counterexample (the spec's steps run again). */
-const VERDICT_GRACE_MS = 60_000;
 
 /** One worker thread; replaced by a fresh one if it dies (e.g. runs out of memory). */
 export class WorkerLane {

@@ -21,7 +21,7 @@ const GRACE_MS = 2000;
 const PARENT_POLL_MS = 500;
 /** How long a child finishing a level for its last checkpoint may go without reporting (writing the files included). */
 const FINISHING_QUIET_MS = 30_000;
-/** How long past its time limit a child that has its verdict may take to rebuild the counterexample (the spec's steps run again). */
+/** How long past its time limit a child that has its verdict may take to rebuild the counterexample (the spec's steps run again): VERDICT_GRACE_MS of checker/engine/options.ts. */
 const VERDICT_TRACE_MS = 60_000;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
 const STOPPING = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };

@@ -89,6 +89,13 @@ export interface CheckOptions {
   readonly onVerdict?: (verdict: FoundVerdict) => void;
 }
 
+/**
+ * How long past a limit a search that has its verdict may take to rebuild its counterexample (the spec's
+ * steps run again, and may be slow) before it is ended and the verdict reported without a trace.
+ * (checker/cli/launcher.mjs, which cannot import this module, keeps the same figure.)
+ */
+export const VERDICT_GRACE_MS = 60_000;
+
 /** A verdict found, as it is worded before its counterexample is rebuilt. */
 export interface FoundVerdict {
   readonly status: 'violation' | 'error';

@@ -16,7 +16,7 @@ export type ToLauncher =
    * The search has its verdict and rebuilds its counterexample, which runs the spec's steps again: no
    * limit ends that, and if the spec's code never returns the launcher still reports the verdict.
    */
-  | { readonly kind: 'verdict'; readonly status: 'violation' | 'error'; readonly property: string; readonly headline: string };
+  | ({ readonly kind: 'verdict' } & FoundVerdict);
 
 /** How often the launcher hears of progress. */
 export const STATS_INTERVAL_MS = 250;

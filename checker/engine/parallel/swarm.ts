@@ -9,6 +9,7 @@ import type { Model } from '../../../spec/spec.ts';
 import type { CheckLabel } from '../check.ts';
 import { ConfigError } from '../check.ts';
 import type { SimulationOptions } from '../simulate.ts';
+import { VERDICT_GRACE_MS } from '../options.ts';
 import { livenessRefusal } from '../liveness/checkLiveness.ts';
 import type { ModelSource } from './coordinator.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
@@ -69,11 +70,6 @@ export function walkUnits(options: Omit<SwarmOptions, 'shouldStop' | 'onVerdict'
 
 /** How long a walk told to stop (its time limit, another's violation, Ctrl-C) has to report before the swarm ends without it. */
 const STOP_GRACE_MS = 2000;
-/**
- * How long past that a walk that has found a violation, while no other has reported one, has to shrink it
- * and rebuild its trace: with slow steps that runs past the grace, and the violation must not be lost.
- */
-const VERDICT_GRACE_MS = 60_000;
 
 export async function simulateSwarm(model: Model<unknown>, source: ModelSource, options: SwarmOptions, label: CheckLabel): Promise<SwarmResult> {
   // The same refusal as a simulation in one thread, before any thread starts.
@@ -105,7 +101,8 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
       };
       // A walk told to stop reports within a step; one whose thread has not loaded the model cannot. Past
       // the grace, it ends as a walk that ran nothing, so the swarm never outlasts its limit or a Ctrl-C.
-      // A walk with the only violation found so far gets VERDICT_GRACE_MS more (`force` then ends it too).
+      // A walk with the only violation found so far gets VERDICT_GRACE_MS more to shrink it and rebuild its
+      // trace, which with slow steps runs past the grace (`force` then ends it too).
       const giveUp = (reason: 'timeLimit' | 'interrupted', force: boolean) => {
         const seconds = (performance.now() - startedAt) / 1000;
         for (let i = 0; i < n; i++) {
