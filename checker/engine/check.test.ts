@@ -267,3 +267,24 @@ test('workers by default are used only where they lose nothing one thread has: n
   const live = await checkModel(kraft.build(kraftParams), { ...byDefault, deadlock: false }, label, { modulePath: moduleOf('kraft/kraft.ts'), params: kraftParams });
   assert.deepEqual([live.status, live.stats.workers, live.stats.distinct], ['violation', 1, 7484]);
 });
+
+test('a state holding a Record is told apart by its field names, as Immutable.is does, not by its class', async () => {
+  const { Record, Set } = await import('immutable');
+  // A vote request and a reply with the same values under other names are two messages; the same request
+  // declared with its fields in another order is the same message.
+  const Request = Record({ epoch: 0, candidate: 'b1' });
+  const Reply = Record({ epoch: 0, voter: 'b1' });
+  const RequestAgain = Record({ candidate: 'b1', epoch: 0 });
+  const Net = Record({ sent: Set<unknown>() });
+  type Net = ReturnType<typeof Net>;
+  const send = (name: string, message: unknown) => ({ name, next: (s: Net) => s.set('sent', s.sent.add(message)) });
+  const model: Model<Net> = {
+    init: () => [Net()],
+    actions: [send('Request', Request({ epoch: 1 })), send('Reply', Reply({ epoch: 1 })), send('RequestAgain', RequestAgain({ epoch: 1 }))],
+    properties: [],
+  };
+  const r = await checkModel(model, { deadlock: false }, label);
+  // {}, {request}, {reply}, {request, reply}
+  assert.equal(r.stats.distinct, 4);
+  assert.equal(r.stats.generated, 13);
+});

@@ -41,6 +41,32 @@ test('different values get different fingerprints, including order of lists and 
   assert.equal(seen.size, values.length);
 });
 
+test('two Records have one fingerprint exactly when Immutable.is calls them equal, whatever their classes', () => {
+  // Same names declared in another order, other names, fewer and more names, and a subclass.
+  const classes = [
+    Record({ epoch: 0, leader: 0 }),
+    Record({ leader: 0, epoch: 0 }),
+    Record({ epoch: 0, replica: 0 }),
+    Record({ term: 0, voter: 0 }),
+    Record({ epoch: 0 }),
+    Record({ epoch: 0, leader: 0, voter: 0 }),
+    class Fetch extends Record({ epoch: 0, leader: 0 }) {},
+  ];
+  const value = fc.oneof(fc.integer({ min: 0, max: 2 }), fc.constantFrom('b1', 'b2', undefined));
+  const record = fc.tuple(fc.integer({ min: 0, max: classes.length - 1 }), fc.array(value, { minLength: 3, maxLength: 3 })).map(([c, vs]) => {
+    const R = classes[c]!;
+    const names = Object.keys(new R().toObject());
+    return new R(Object.fromEntries(names.map((n, i) => [n, vs[i]])));
+  });
+  fc.assert(
+    fc.property(record, record, (a, b) => {
+      assert.equal(fp(a) === fp(b), is(a, b), `${a} against ${b}`);
+      assert.equal(fp(Set([a])) === fp(Set([b])), is(Set([a]), Set([b])));
+    }),
+    { seed: 11, numRuns: 2000 },
+  );
+});
+
 test('a distinct fingerprint for each of 100,000 small records', () => {
   const R = Record({ x: 0, y: 0, s: '' });
   const seen = new globalThis.Set<string>();

@@ -3,9 +3,10 @@
  * 32-bit lanes that feed each other at every step, so they make one 64-bit hash, not two 32-bit ones.
  *
  * Equal under `Immutable.is` ⇒ equal fingerprint: unordered collections (Map, Set) combine their entries
- * with a commutative sum, so insertion order never matters; ordered ones (List, OrderedMap, OrderedSet,
- * Record fields) combine in sequence. Immutable's own `hashCode()` is only 32 bits, and JSON text depends
- * on insertion order, so neither is used.
+ * with a commutative sum, so insertion order never matters; ordered ones (List, OrderedMap, OrderedSet)
+ * combine in sequence; a Record combines its field names, then its values in the order of the names, so
+ * two Records are one state exactly when Immutable.is says so, whatever their classes. Immutable's own
+ * `hashCode()` is only 32 bits, and JSON text depends on insertion order, so neither is used.
  *
  * Speed comes from structural sharing: a successor state shares most sub-collections with its parent,
  * and every collection caches its two lanes on itself the first time it is hashed, so hashing a successor
@@ -44,9 +45,12 @@ const PACKED = 7;
 // Decided once per prototype and kept on it: a property load is cheaper than a Map lookup.
 const KIND = Symbol('kmc.kind');
 const RECORD_KEYS = Symbol('kmc.recordKeys');
-/** Per key of RECORD_KEYS, its default. */
+/** Per key of RECORD_KEYS (sorted by name), its index in the Record's List of values, and its default. */
+const RECORD_SLOTS = Symbol('kmc.recordSlots');
 const RECORD_DEFAULTS = Symbol('kmc.recordDefaults');
-type Prototype = { [KIND]?: number; [RECORD_KEYS]?: string[]; [RECORD_DEFAULTS]?: unknown[] };
+/** The two lanes a Record's hash starts from: its field names'. */
+const RECORD_SEED = Symbol('kmc.recordSeed');
+type Prototype = { [KIND]?: number; [RECORD_KEYS]?: string[]; [RECORD_SLOTS]?: number[]; [RECORD_DEFAULTS]?: unknown[]; [RECORD_SEED]?: Int32Array };
 
 /** The error a spec gets when its state holds something that is not an Immutable value or a primitive. */
 export class UnhashableValueError extends Error {}
@@ -59,11 +63,16 @@ function kindOf(v: object): number {
     kind = PACKED;
   } else if (isRecord(v)) {
     kind = RECORD;
-    // In the order of the List of values: a Record's keys are its defaults' `Object.keys`, as these are.
-    const keys = Object.keys((v as unknown as { toObject(): object }).toObject());
+    // A Record's keys are its defaults' `Object.keys`, in the order of its List of values. They are hashed
+    // in the order of their names, starting from lanes that hash the names: Immutable.is calls two Records
+    // equal when they have the same names in any order and equal values, whatever their classes.
+    const declared = Object.keys((v as unknown as { toObject(): object }).toObject());
+    const slots = declared.map((_, i) => i).sort((i, j) => (declared[i]! < declared[j]! ? -1 : declared[i]! > declared[j]! ? 1 : 0));
     const defaults = (v as unknown as RecordInternals)._defaultValues;
-    proto[RECORD_KEYS] = keys;
-    proto[RECORD_DEFAULTS] = keys.map((k) => defaults[k]);
+    proto[RECORD_KEYS] = slots.map((i) => declared[i]!);
+    proto[RECORD_SLOTS] = slots;
+    proto[RECORD_DEFAULTS] = slots.map((i) => defaults[declared[i]!]);
+    proto[RECORD_SEED] = namesSeed(proto[RECORD_KEYS]);
   } else if (!isImmutable(v)) {
     kind = 0;
   } else if (isKeyed(v)) kind = isOrdered(v) ? ORDERED_MAP : MAP;
@@ -71,6 +80,19 @@ function kindOf(v: object): number {
   else kind = isOrdered(v) ? ORDERED_SET : SET;
   proto[KIND] = kind;
   return kind;
+}
+
+/** The lanes a Record with these field names (sorted) starts from: two classes with other names never share them. */
+function namesSeed(names: readonly string[]): Int32Array {
+  const lanes = new Fingerprinter();
+  let a = 0x6a09e667 ^ names.length;
+  let b = 0x3c6ef372 ^ names.length;
+  for (const name of names) {
+    lanes.of(name);
+    a = step1(a, lanes.hi);
+    b = step2(b ^ a, lanes.lo);
+  }
+  return Int32Array.of(a, b);
 }
 
 function fmix(h: number): number {
@@ -323,13 +345,15 @@ export class Fingerprinter {
     const values = record._values;
     const direct = get === Record.prototype.get && values._origin === 0 && values._capacity <= 32;
     const array = direct ? values._tail?.array : undefined;
+    const slots = proto[RECORD_SLOTS]!;
     const defaults = proto[RECORD_DEFAULTS]!;
-    let a = 0x6a09e667 ^ keys.length;
-    let b = 0x3c6ef372 ^ keys.length;
+    const seed = proto[RECORD_SEED]!;
+    let a = seed[0]!;
+    let b = seed[1]!;
     for (let i = 0; i < keys.length; i++) {
       let v: unknown;
       if (direct) {
-        v = array === undefined ? undefined : array[i];
+        v = array === undefined ? undefined : array[slots[i]!];
         if (v === undefined) v = defaults[i];
       } else v = get.call(r, keys[i]!);
       this.value(v);

@@ -4,9 +4,9 @@
  * it builds a Seq of each Record's entries, then finds each field of one in the other by a linear search
  * (with the garbage it makes, a third of a Paxos Commit run). Here, with Immutable's own answers:
  * - `equals` of two Records of one class: different fingerprints ⇒ not equal (a fingerprint is a function of
- *   `Immutable.is`-equality for them); equal fingerprints ⇒ the fields compared, so a collision can never make
- *   two Records equal. Records of two classes are compared field by field, as Immutable does: they may be
- *   equal with their fields in another order, where their fingerprints differ.
+ *   `Immutable.is`-equality); equal fingerprints ⇒ the fields compared, so a collision can never make two
+ *   Records equal. Records of two classes are compared name by name, as Immutable does: they are equal when
+ *   they have the same field names, in any order, and equal values.
  * - `hashCode`: Immutable's number, computed field by field (`recordHash`, checked against Immutable's own
  *   when installed) and cached per instance (a Record is immutable once built).
  * Installed once per thread when the checker loads.
@@ -51,7 +51,7 @@ export function accelerateRecords(): void {
   proto.equals = function equals(this: object, other: unknown): boolean {
     if (this === other) return true;
     if (typeof other !== 'object' || other === null || mutable(this) || mutable(other)) return originalEquals.call(this, other);
-    // Records of two classes may be equal with their fields in another order, where their fingerprints differ.
+    // Records of two classes may be equal, with their fields in another order: their names decide.
     if (!sameClass(this, other)) return isRecord(other) && sameEntries(this as RecordInternals, other as unknown as RecordInternals);
     try {
       fp.of(this);
