@@ -5,7 +5,8 @@
  * Immutable.js Set (Immutable's own hashCode and equals). Distinct states, generated states and depth must
  * agree: breadth-first and depth-first, under a VIEW, under SYMMETRY (the plain search then keeps one state
  * of each pair that differ by a renaming of the brokers), under a CONSTRAINT and an ACTION_CONSTRAINT, and
- * with worker threads.
+ * with worker threads. Where an invariant breaks, the search stops where the plain search stops, with a
+ * counterexample as short as the shortest path there.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { List } from 'immutable';
 import randomImmutable, { type State } from '../../test/fixtures/randomImmutableSpec.ts';
+import { always } from '../../invariants/property.ts';
 import { checkModel } from './check.ts';
 import { plainSearch, swapIds } from '../../test/fixtures/plainSearch.ts';
 
@@ -27,7 +29,7 @@ const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc
 test('random specs over Records, Sets, Maps and Lists: the checker counts the states Immutable.is tells apart, breadth-first and depth-first', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const expected = plainSearch(randomImmutable.build(params), (s) => s);
+      const expected = plainSearch(randomImmutable.build(params));
       const r = await checkModel(randomImmutable.build(params), bounded(expected), label);
       assert.equal(r.status, 'holds');
       assert.deepEqual(counts(r), expected, JSON.stringify(params));
@@ -43,10 +45,10 @@ test('random specs under a VIEW and under SYMMETRY: the checker counts what a pl
     fc.asyncProperty(models, async (params) => {
       // A VIEW without the log: states that differ only there are one.
       const withoutLog = (s: State) => s.set('log', List<number>());
-      const viewExpected = plainSearch(randomImmutable.build(params), withoutLog);
+      const viewExpected = plainSearch(randomImmutable.build(params), { key: withoutLog });
       const viewed = await checkModel({ ...randomImmutable.build(params), view: withoutLog }, bounded(viewExpected), label);
       assert.deepEqual(counts(viewed), viewExpected, `VIEW: ${JSON.stringify(params)}`);
-      const symmetryExpected = plainSearch(randomImmutable.build(params), (s) => s, (k) => swapIds(k, 'b1', 'b2'));
+      const symmetryExpected = plainSearch(randomImmutable.build(params), { renamed: (k) => swapIds(k, 'b1', 'b2') });
       const symmetric = await checkModel(randomImmutable.build(params), { ...bounded(symmetryExpected), symmetry: true }, label);
       assert.deepEqual(counts(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
@@ -65,12 +67,36 @@ test('random specs under a CONSTRAINT and an ACTION_CONSTRAINT: the checker keep
         constraint: (s: State) => !(s.roles.get('b1') === 'leader' && s.roles.get('b2') === 'leader'),
         actionConstraint: (s: State, t: State) => !(t.net.size > s.net.size && s.log.size > 0) && !(t.log.size > s.log.size && t.net.size > base),
       });
-      const expected = plainSearch(constrained(), (s) => s);
+      const expected = plainSearch(constrained());
       const r = await checkModel(constrained(), bounded(expected), label);
       assert.deepEqual(counts(r), expected, JSON.stringify(params));
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 100 },
   );
+});
+
+test('random specs with an invariant: the checker stops at the state a plain search stops at, with the counts there and a shortest counterexample', async () => {
+  let broken = 0;
+  await fc.assert(
+    fc.asyncProperty(models, async (params) => {
+      const bad = (s: State) => s.roles.get('b2') === 'follower' && s.log.size === 2;
+      const model = () => ({ ...randomImmutable.build(params), properties: [always<State>('NoFullLogAtFollower', 'b2 follows with a full log', (s) => !bad(s))] });
+      const expected = plainSearch(model(), { bad });
+      const r = await checkModel(model(), bounded(expected), label);
+      if (expected.badAt === undefined) {
+        assert.equal(r.status, 'holds', JSON.stringify(params));
+        assert.deepEqual(counts(r), expected, JSON.stringify(params));
+        return;
+      }
+      broken++;
+      assert.equal(r.status, 'violation', JSON.stringify(params));
+      assert.equal(r.status === 'violation' && r.property, 'NoFullLogAtFollower');
+      assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], JSON.stringify(params));
+      assert.equal(r.status === 'violation' && r.trace?.steps.length, expected.badAt + 1, JSON.stringify(params));
+    }),
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+  );
+  assert.ok(broken > 10, `only ${broken} of the random specs broke the invariant`);
 });
 
 test('random specs over Immutable.js values: worker threads count what one thread counts', async () => {

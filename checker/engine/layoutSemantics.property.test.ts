@@ -30,10 +30,10 @@ const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc
 test('random specs with a layout: the checker counts the states their Immutable.js forms tell apart, and under SYMMETRY their orbits', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const expected = plainSearch(randomLayout.build(params), immutableForm);
+      const expected = plainSearch(randomLayout.build(params), { key: immutableForm });
       const one = await checkModel(randomLayout.build(params), bounded(expected), label);
       assert.deepEqual(counts(one), expected, JSON.stringify(params));
-      const symmetryExpected = plainSearch(randomLayout.build(params), immutableForm, renamedFor(params.wide));
+      const symmetryExpected = plainSearch(randomLayout.build(params), { key: immutableForm, renamed: renamedFor(params.wide) });
       const symmetric = await checkModel(randomLayout.build(params), { ...bounded(symmetryExpected), symmetry: true }, label);
       assert.deepEqual(counts(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
