@@ -5,13 +5,14 @@
  * state's Immutable.js form (`toImmutable()`). Distinct states, generated states and depth must agree: in
  * one thread, under SYMMETRY (the checker permutes bytes through the layout, the plain search renames the
  * Immutable.js form), and with worker threads and owner threads, with states narrow and wide (stored as
- * differences in levels and batches).
+ * differences in levels and batches). Where an invariant breaks, every one of them stops where the plain
+ * search stops, with the same counterexample.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import randomLayout, { type State, NarrowState, WideState } from '../../test/fixtures/randomLayoutSpec.ts';
+import randomLayout, { type State, NarrowState, WideState, brokenBy } from '../../test/fixtures/randomLayoutSpec.ts';
 import { checkModel } from './check.ts';
 import { plainSearch, swapIds } from '../../test/fixtures/plainSearch.ts';
 
@@ -53,4 +54,32 @@ test('random specs with a layout: worker threads and owner threads count what on
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );
+});
+
+test('random specs with a layout and an invariant: one thread, worker threads and owner threads stop where a plain search stops, with one counterexample', async () => {
+  let broken = 0;
+  await fc.assert(
+    fc.asyncProperty(models, fc.integer({ min: 5, max: 9 }), async (base, stepCount) => {
+      // Five steps or more: about a third of these specs break the invariant.
+      const params = { ...base, steps: stepCount, invariant: true };
+      const expected = plainSearch(randomLayout.build(params), { key: immutableForm, bad: brokenBy });
+      const source = { modulePath, params };
+      const runs = [
+        await checkModel(randomLayout.build(params), bounded(expected), label),
+        await checkModel(randomLayout.build(params), { ...bounded(expected), workers: 2, parallelFromStates: 0 }, label, source),
+        await checkModel(randomLayout.build(params), { ...bounded(expected), owners: 3, ownerThreadsFromDepth: 1 }, label, source),
+      ];
+      const steps = (r: (typeof runs)[number]) => ('trace' in r ? r.trace?.steps.map((s) => [s.action, s.params]) : undefined);
+      if (expected.badAt !== undefined) broken++;
+      for (const [i, r] of runs.entries()) {
+        const what = `${['one thread', '2 workers', '3 owners'][i]}: ${JSON.stringify(params)}`;
+        assert.equal(r.status, expected.badAt === undefined ? 'holds' : 'violation', what);
+        assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], what);
+        if (expected.badAt !== undefined) assert.equal(steps(r)?.length, expected.badAt + 1, what);
+        assert.deepEqual(steps(r), steps(runs[0]!), what);
+      }
+    }),
+    { seed: 9, numRuns: process.env.KMC_SLOW ? 16 : 6 },
+  );
+  assert.ok(broken > 0, `only ${broken} of the random specs broke the invariant`);
 });
