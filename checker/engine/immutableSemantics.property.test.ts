@@ -1,12 +1,12 @@
 /**
  * The states of a spec over Immutable.js are the values Immutable.is tells apart, however the spec builds
  * them. Random models (test/fixtures/randomImmutableSpec.ts: message Records of four classes, a Map, a
- * List) are searched by the checker and by a plain breadth-first search that keeps its states in an
- * Immutable.js Set (Immutable's own hashCode and equals). Distinct states, generated states and depth must
+ * List) are searched by the checker and by a plain breadth-first search that tells states apart by
+ * Immutable.js's equality (test/fixtures/plainSearch.ts). Distinct states, generated states and depth must
  * agree: breadth-first and depth-first, under a VIEW, under SYMMETRY (the plain search then keeps one state
  * of each pair that differ by a renaming of the brokers), under a CONSTRAINT and an ACTION_CONSTRAINT, and
- * with worker threads. Where an invariant breaks, the search stops where the plain search stops, with a
- * counterexample as short as the shortest path there.
+ * with worker threads. Where an invariant breaks or a state deadlocks, the search stops where the plain
+ * search stops, with a counterexample as short as the shortest path there.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +97,27 @@ test('random specs with an invariant: the checker stops at the state a plain sea
     { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
   );
   assert.ok(broken > 10, `only ${broken} of the random specs broke the invariant`);
+});
+
+test('random specs checked for deadlock: the checker stops at the state a plain search stops at, with the counts there and a shortest counterexample', async () => {
+  let deadlocked = 0;
+  await fc.assert(
+    fc.asyncProperty(models, async (params) => {
+      const expected = plainSearch(randomImmutable.build(params), { deadlock: true });
+      const r = await checkModel(randomImmutable.build(params), { deadlock: true, maxStates: expected.distinct + 1 }, label);
+      if (expected.deadlockAt === undefined) {
+        assert.equal(r.status, 'holds', JSON.stringify(params));
+        assert.deepEqual(counts(r), expected, JSON.stringify(params));
+        return;
+      }
+      deadlocked++;
+      assert.equal(r.status === 'violation' && r.kind, 'deadlock', JSON.stringify(params));
+      assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], JSON.stringify(params));
+      assert.equal(r.status === 'violation' && r.trace?.steps.length, expected.deadlockAt + 1, JSON.stringify(params));
+    }),
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+  );
+  assert.ok(deadlocked > 10, `only ${deadlocked} of the random specs deadlocked`);
 });
 
 test('random specs over Immutable.js values: worker threads count what one thread counts', async () => {
