@@ -36,7 +36,7 @@ test('random specs over Records, Sets, Maps and Lists: the checker counts the st
       const dfs = await checkModel(randomImmutable.build(params), { ...bounded(expected), strategy: 'dfs' }, label);
       assert.deepEqual([dfs.stats.distinct, dfs.stats.generated], [expected.distinct, expected.generated], `DFS: ${JSON.stringify(params)}`);
     }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
 });
 
@@ -52,7 +52,7 @@ test('random specs under a VIEW and under SYMMETRY: the checker counts what a pl
       const symmetric = await checkModel(randomImmutable.build(params), { ...bounded(symmetryExpected), symmetry: true }, label);
       assert.deepEqual(counts(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
 });
 
@@ -94,7 +94,7 @@ test('random specs with an invariant: the checker stops at the state a plain sea
       assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], JSON.stringify(params));
       assert.equal(r.status === 'violation' && r.trace?.steps.length, expected.badAt + 1, JSON.stringify(params));
     }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
   assert.ok(broken > 10, `only ${broken} of the random specs broke the invariant`);
 });
@@ -115,7 +115,7 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
       assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], JSON.stringify(params));
       assert.equal(r.status === 'violation' && r.trace?.steps.length, expected.deadlockAt + 1, JSON.stringify(params));
     }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 120 },
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
   assert.ok(deadlocked > 10, `only ${deadlocked} of the random specs deadlocked`);
 });
