@@ -16,24 +16,20 @@ import { List } from 'immutable';
 import randomImmutable, { type State } from '../../test/fixtures/randomImmutableSpec.ts';
 import { always } from '../../invariants/property.ts';
 import { checkModel } from './check.ts';
-import { plainSearch, swapIds } from '../../test/fixtures/plainSearch.ts';
+import { countsOf, plainSearch, stoppedPast, swapIds } from '../../test/fixtures/plainSearch.ts';
 
 const modulePath = fileURLToPath(new URL('../../test/fixtures/randomImmutableSpec.ts', import.meta.url));
 const label = { spec: 'random-immutable', params: {} };
-const counts = (r: { stats: { distinct: number; generated: number; depth: number } }) => ({ distinct: r.stats.distinct, generated: r.stats.generated, depth: r.stats.depth });
-// A checker that tells apart states it should not may find states without end: it is stopped one state
-// past the plain search's count, and the counts then differ.
-const bounded = (expected: { distinct: number }) => ({ deadlock: false, maxStates: expected.distinct + 1 });
 const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc.integer({ min: 1, max: 8 }), maxNet: fc.integer({ min: 1, max: 3 }), big: fc.boolean() });
 
 test('random specs over Records, Sets, Maps and Lists: the checker counts the states Immutable.is tells apart, breadth-first and depth-first', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const expected = plainSearch(randomImmutable.build(params));
-      const r = await checkModel(randomImmutable.build(params), bounded(expected), label);
+      const r = await checkModel(randomImmutable.build(params), stoppedPast(expected), label);
       assert.equal(r.status, 'holds');
-      assert.deepEqual(counts(r), expected, JSON.stringify(params));
-      const dfs = await checkModel(randomImmutable.build(params), { ...bounded(expected), strategy: 'dfs' }, label);
+      assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
+      const dfs = await checkModel(randomImmutable.build(params), { ...stoppedPast(expected), strategy: 'dfs' }, label);
       assert.deepEqual([dfs.stats.distinct, dfs.stats.generated], [expected.distinct, expected.generated], `DFS: ${JSON.stringify(params)}`);
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
@@ -46,11 +42,11 @@ test('random specs under a VIEW and under SYMMETRY: the checker counts what a pl
       // A VIEW without the log: states that differ only there are one.
       const withoutLog = (s: State) => s.set('log', List<number>());
       const viewExpected = plainSearch(randomImmutable.build(params), { key: withoutLog });
-      const viewed = await checkModel({ ...randomImmutable.build(params), view: withoutLog }, bounded(viewExpected), label);
-      assert.deepEqual(counts(viewed), viewExpected, `VIEW: ${JSON.stringify(params)}`);
+      const viewed = await checkModel({ ...randomImmutable.build(params), view: withoutLog }, stoppedPast(viewExpected), label);
+      assert.deepEqual(countsOf(viewed), viewExpected, `VIEW: ${JSON.stringify(params)}`);
       const symmetryExpected = plainSearch(randomImmutable.build(params), { renamed: (k) => swapIds(k, 'b1', 'b2') });
-      const symmetric = await checkModel(randomImmutable.build(params), { ...bounded(symmetryExpected), symmetry: true }, label);
-      assert.deepEqual(counts(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
+      const symmetric = await checkModel(randomImmutable.build(params), { ...stoppedPast(symmetryExpected), symmetry: true }, label);
+      assert.deepEqual(countsOf(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
@@ -68,8 +64,8 @@ test('random specs under a CONSTRAINT and an ACTION_CONSTRAINT: the checker keep
         actionConstraint: (s: State, t: State) => !(t.net.size > s.net.size && s.log.size > 0) && !(t.log.size > s.log.size && t.net.size > base),
       });
       const expected = plainSearch(constrained());
-      const r = await checkModel(constrained(), bounded(expected), label);
-      assert.deepEqual(counts(r), expected, JSON.stringify(params));
+      const r = await checkModel(constrained(), stoppedPast(expected), label);
+      assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 100 },
   );
@@ -82,10 +78,10 @@ test('random specs with an invariant: the checker stops at the state a plain sea
       const bad = (s: State) => s.roles.get('b2') === 'follower' && s.log.size === 2;
       const model = () => ({ ...randomImmutable.build(params), properties: [always<State>('NoFullLogAtFollower', 'b2 follows with a full log', (s) => !bad(s))] });
       const expected = plainSearch(model(), { bad });
-      const r = await checkModel(model(), bounded(expected), label);
+      const r = await checkModel(model(), stoppedPast(expected), label);
       if (expected.badAt === undefined) {
         assert.equal(r.status, 'holds', JSON.stringify(params));
-        assert.deepEqual(counts(r), expected, JSON.stringify(params));
+        assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
         return;
       }
       broken++;
@@ -104,10 +100,10 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const expected = plainSearch(randomImmutable.build(params), { deadlock: true });
-      const r = await checkModel(randomImmutable.build(params), { deadlock: true, maxStates: expected.distinct + 1 }, label);
+      const r = await checkModel(randomImmutable.build(params), { ...stoppedPast(expected), deadlock: true }, label);
       if (expected.deadlockAt === undefined) {
         assert.equal(r.status, 'holds', JSON.stringify(params));
-        assert.deepEqual(counts(r), expected, JSON.stringify(params));
+        assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
         return;
       }
       deadlocked++;
@@ -123,9 +119,9 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
 test('random specs over Immutable.js values: worker threads count what one thread counts', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const one = counts(await checkModel(randomImmutable.build(params), { deadlock: false }, label));
-      const two = await checkModel(randomImmutable.build(params), { ...bounded(one), workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
-      assert.deepEqual(counts(two), one, `2 workers: ${JSON.stringify(params)}`);
+      const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false }, label));
+      const two = await checkModel(randomImmutable.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
+      assert.deepEqual(countsOf(two), one, `2 workers: ${JSON.stringify(params)}`);
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );

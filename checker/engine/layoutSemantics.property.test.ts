@@ -14,29 +14,25 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import randomLayout, { type State, NarrowState, WideState, brokenBy } from '../../test/fixtures/randomLayoutSpec.ts';
 import { checkModel } from './check.ts';
-import { plainSearch, swapIds } from '../../test/fixtures/plainSearch.ts';
+import { countsOf, plainSearch, stoppedPast, swapIds } from '../../test/fixtures/plainSearch.ts';
 
 const modulePath = fileURLToPath(new URL('../../test/fixtures/randomLayoutSpec.ts', import.meta.url));
 const label = { spec: 'random-layout', params: {} };
-const counts = (r: { stats: { distinct: number; generated: number; depth: number } }) => ({ distinct: r.stats.distinct, generated: r.stats.generated, depth: r.stats.depth });
 const immutableForm = (s: State) => s.toImmutable();
 // The renamed form is written back through the layout: a bag's elements are kept in byte order, so a List
 // renamed in place would not be the form the renamed state has.
 const renamedFor = (wide: boolean) => (k: unknown) => (wide ? WideState : NarrowState).from(swapIds(k, 'b1', 'b2') as never).toImmutable();
-// A checker that tells apart states it should not may find states without end: it is stopped one state
-// past the plain search's count, and the counts then differ.
-const bounded = (expected: { distinct: number }) => ({ deadlock: false, maxStates: expected.distinct + 1 });
 const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc.integer({ min: 1, max: 9 }), wide: fc.boolean() });
 
 test('random specs with a layout: the checker counts the states their Immutable.js forms tell apart, and under SYMMETRY their orbits', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const expected = plainSearch(randomLayout.build(params), { key: immutableForm });
-      const one = await checkModel(randomLayout.build(params), bounded(expected), label);
-      assert.deepEqual(counts(one), expected, JSON.stringify(params));
+      const one = await checkModel(randomLayout.build(params), stoppedPast(expected), label);
+      assert.deepEqual(countsOf(one), expected, JSON.stringify(params));
       const symmetryExpected = plainSearch(randomLayout.build(params), { key: immutableForm, renamed: renamedFor(params.wide) });
-      const symmetric = await checkModel(randomLayout.build(params), { ...bounded(symmetryExpected), symmetry: true }, label);
-      assert.deepEqual(counts(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
+      const symmetric = await checkModel(randomLayout.build(params), { ...stoppedPast(symmetryExpected), symmetry: true }, label);
+      assert.deepEqual(countsOf(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 200 : 30 },
   );
@@ -46,11 +42,11 @@ test('random specs with a layout: worker threads and owner threads count what on
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const source = { modulePath, params };
-      const one = counts(await checkModel(randomLayout.build(params), { deadlock: false }, label));
-      const workers = await checkModel(randomLayout.build(params), { ...bounded(one), workers: 2, parallelFromStates: 0 }, label, source);
-      assert.deepEqual(counts(workers), one, `2 workers: ${JSON.stringify(params)}`);
-      const owners = await checkModel(randomLayout.build(params), { ...bounded(one), owners: 3, ownerThreadsFromDepth: 1 }, label, source);
-      assert.deepEqual(counts(owners), one, `3 owners: ${JSON.stringify(params)}`);
+      const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false }, label));
+      const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, source);
+      assert.deepEqual(countsOf(workers), one, `2 workers: ${JSON.stringify(params)}`);
+      const owners = await checkModel(randomLayout.build(params), { ...stoppedPast(one), owners: 3, ownerThreadsFromDepth: 1 }, label, source);
+      assert.deepEqual(countsOf(owners), one, `3 owners: ${JSON.stringify(params)}`);
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );
@@ -65,9 +61,9 @@ test('random specs with a layout and an invariant: one thread, worker threads an
       const expected = plainSearch(randomLayout.build(params), { key: immutableForm, bad: brokenBy });
       const source = { modulePath, params };
       const runs = [
-        await checkModel(randomLayout.build(params), bounded(expected), label),
-        await checkModel(randomLayout.build(params), { ...bounded(expected), workers: 2, parallelFromStates: 0 }, label, source),
-        await checkModel(randomLayout.build(params), { ...bounded(expected), owners: 3, ownerThreadsFromDepth: 1 }, label, source),
+        await checkModel(randomLayout.build(params), stoppedPast(expected), label),
+        await checkModel(randomLayout.build(params), { ...stoppedPast(expected), workers: 2, parallelFromStates: 0 }, label, source),
+        await checkModel(randomLayout.build(params), { ...stoppedPast(expected), owners: 3, ownerThreadsFromDepth: 1 }, label, source),
       ];
       const steps = (r: (typeof runs)[number]) => ('trace' in r ? r.trace?.steps.map((s) => [s.action, s.params]) : undefined);
       if (expected.badAt !== undefined) broken++;
