@@ -14,6 +14,10 @@
  * Stuttering: every state may repeat forever (TLA+'s `[Next]_vars`), so a single state is a component
  * too; it is fair when no fair key is enabled in it, i.e. only fairness forbids stopping (as in TLC). A
  * deadlocked state with the property failing is therefore a counterexample (it stops for ever).
+ *
+ * A step from a state to itself changes no variable: fairness is about `<<A>>_vars`, so such a step
+ * neither enables its key (`ENABLED <<A>>_vars`) nor discharges it. A key whose only step in a state
+ * goes back to it is not owed there, and one with another step there is not paid by the loop.
  */
 import type { FairGraph } from './graph.ts';
 import { Tarjan } from './scc.ts';
@@ -76,12 +80,12 @@ export class FairCycleSearch {
       // Remove every state where a bad strong key is enabled, then split what remains into SCCs.
       this.stats.refinements++;
       const remaining: number[] = [];
-      const { edgeStart, edgeFair } = this.g;
+      const { edgeStart, edgeTarget, edgeFair } = this.g;
       for (const u of d) {
         let keep = true;
         for (let e = edgeStart[u]!; e < edgeStart[u + 1]! && keep; e++) {
           const f = edgeFair[e]!;
-          if (f >= 0 && this.bad[f]) keep = false;
+          if (f >= 0 && this.bad[f] && edgeTarget[e] !== u) keep = false;
         }
         if (keep) remaining.push(u);
       }
@@ -107,7 +111,8 @@ export class FairCycleSearch {
       const stamp = ++this.stamp;
       for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) {
         const f = edgeFair[e]!;
-        if (f < 0) continue;
+        // A step back to the same state is a stuttering step: it neither enables its key nor takes it.
+        if (f < 0 || edgeTarget[e] === u) continue;
         if (!this.listed[f]) {
           this.listed[f] = 1;
           this.keys[nKeys++] = f;

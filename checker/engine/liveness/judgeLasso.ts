@@ -2,12 +2,14 @@
  * Checks a lasso given as concrete states (a replayed trace, a looping simulation run): is its cycle
  * fair, and which temporal property fails on the behaviour it stands for? The same rules as the graph
  * search (`fairCycle.ts`), applied to one cycle: a weak key enabled in every cycle state must be taken
- * on the cycle, a strong key enabled in some cycle state must be taken on it.
+ * on the cycle, a strong key enabled in some cycle state must be taken on it, a step back to the same
+ * state counting for neither.
  */
 import type { ActionParams } from '../../../spec/spec.ts';
 import { isTemporal, type Property } from '../../../invariants/property.ts';
 import type { Expander } from '../expander.ts';
 import { FairnessKeys } from './fairness.ts';
+import { Fingerprinter } from '../fingerprint.ts';
 
 /** One step: the action's index and the parameters it was taken with. */
 export interface Move {
@@ -46,20 +48,28 @@ export function judgeLasso<S>(
 
 /**
  * The first fair action instance the cycle owes a step to, or null when the cycle is fair. The move
- * `cycle[i]` is taken in `cycleStates[i]`.
+ * `cycle[i]` is taken in `cycleStates[i]`. A step that leads back to the state it is taken in stutters:
+ * it neither enables its key nor pays it (fairCycle.ts).
  */
 export function unfairKey<S>(expander: Expander<S>, keys: FairnessKeys, cycleStates: readonly S[], cycle: readonly Move[]): OwedMove | null {
+  const states = new Fingerprinter();
+  const same = (a: S, b: S): boolean => {
+    states.of(a);
+    const { hi, lo } = states;
+    states.of(b);
+    return states.hi === hi && states.lo === lo;
+  };
   const taken = new Set<number>();
   cycle.forEach((m, i) => {
     const f = keys.idOf(m.action, m.params, cycleStates[i]);
-    if (f >= 0) taken.add(f);
+    if (f >= 0 && !same(cycleStates[i]!, cycleStates[(i + 1) % cycleStates.length]!)) taken.add(f);
   });
   const enabledCount = new Map<number, { count: number; move: OwedMove }>();
   for (const s of cycleStates) {
     const here = new Map<number, OwedMove>();
-    expander.successors(s, (_t, action, params) => {
+    expander.successors(s, (t, action, params) => {
       const f = keys.idOf(action, params, s);
-      if (f >= 0 && !here.has(f)) here.set(f, { action, params, state: s });
+      if (f >= 0 && !here.has(f) && !same(s, t)) here.set(f, { action, params, state: s });
     });
     for (const [f, move] of here) {
       const e = enabledCount.get(f);

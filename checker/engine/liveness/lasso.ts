@@ -74,13 +74,13 @@ function fairCycle(g: StateGraph, component: Uint32Array, inC: Uint8Array, entry
   for (const u of component) {
     for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) {
       const f = edgeFair[e]!;
-      if (f < 0) continue;
+      if (f < 0 || edgeTarget[e] === u) continue; // a step back to the same state stutters (fairCycle.ts)
       enabledSomewhere.add(f);
       if (inC[edgeTarget[e]!] && !edgeOfKey.has(f)) edgeOfKey.set(f, e);
     }
   }
   const enabledAt = (u: number, f: number) => {
-    for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) if (edgeFair[e] === f) return true;
+    for (let e = edgeStart[u]!; e < edgeStart[u + 1]!; e++) if (edgeFair[e] === f && edgeTarget[e] !== u) return true;
     return false;
   };
   const cycle: number[] = [];

@@ -194,6 +194,42 @@ test('fairWhen: an action owed only in some states (WF of a sub-action) differs 
   assert.equal((await checkModel(strong, { deadlock: false }, label)).status, 'violation');
 });
 
+/** x in 0..1 from 0; Go, weakly fair as one obligation, goes from 0 to each of `targets` (0 itself among them: a step that changes nothing). */
+function loopModel(targets: number[]): Model<number> {
+  return {
+    init: () => [0],
+    actions: [
+      { name: 'Go', params: (x: number) => (x === 0 ? targets.map((to) => ({ to })) : []), next: (_x: number, { to }: { to: number }) => to, fairness: 'weak', fairnessKey: () => 'one' } as Action<number, { to: number }>,
+    ],
+    properties: [eventually('Reaches1', 'x reaches 1', (x: number) => x === 1)],
+  };
+}
+
+test("a step back to the same state neither enables its fairness nor pays it (TLA+'s <<A>>_vars)", async () => {
+  // Go to 1 is enabled at 0 for ever unless taken: looping on Go to 0 does not discharge it.
+  assert.equal((await checkModel(loopModel([0, 1]), { deadlock: false }, label)).status, 'holds');
+  // With the loop alone nothing fair is enabled at 0: the behaviour may stay there, and the lasso stutters.
+  const alone = await checkModel(loopModel([0]), { deadlock: false }, label);
+  assert.equal(alone.status, 'violation');
+  assert.deepEqual(traceOf(alone)?.steps.map((s) => s.state), [0]);
+  assert.deepEqual(traceOf(alone)?.loop, { index: 0 });
+  // A lasso that loops on Go to 0 while Go to 1 is enabled is not fair, replayed or walked.
+  const looping: Trace<number> = {
+    spec: 'tiny',
+    params: {},
+    steps: [{ index: 0, action: 'Init', params: {}, state: 0 }],
+    verdict: { kind: 'liveness', property: 'Reaches1', description: 'x reaches 1' },
+    loop: { index: 0, action: 'Go', params: { to: 0 } },
+  };
+  assert.equal(replayTrace(loopModel([0]), toItf(looping)).kind, 'reproduced');
+  const replayed = replayTrace(loopModel([0, 1]), toItf(looping));
+  assert.equal(replayed.kind, 'diverged');
+  assert.match(replayed.kind === 'diverged' ? replayed.reason : '', /the loop is not fair: Go\[one\] is never taken on it although it is enabled all along it \(weak fairness\)/);
+  const { simulate } = await import('../simulate.ts');
+  assert.equal((await simulate(loopModel([0, 1]), { seed: 1, runs: 20, maxDepth: 10, deadlock: false }, label)).status, 'holds');
+  assert.equal((await simulate(loopModel([0]), { seed: 1, runs: 20, maxDepth: 10, deadlock: false }, label)).status, 'violation');
+});
+
 test('liveness refuses symmetry and a VIEW, saying why', async () => {
   const m = spinModel('weak', 'weak', [1]);
   await assert.rejects(checkModel({ ...m, symmetry: [[0, 1]] }, { symmetry: true }, label), (e: Error) => {
