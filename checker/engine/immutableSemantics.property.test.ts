@@ -2,8 +2,8 @@
  * The states of a spec over Immutable.js are the values Immutable.is tells apart, however the spec builds
  * them. Random models (test/fixtures/randomImmutableSpec.ts: message Records of four classes, a Map, a
  * List) are searched by the checker and by a plain breadth-first search that tells states apart by
- * Immutable.js's equality (test/fixtures/plainSearch.ts). Distinct states, generated states and depth must
- * agree: breadth-first and depth-first, under a VIEW, under SYMMETRY (the plain search then keeps one state
+ * Immutable.js's equality (test/fixtures/plainSearch.ts). Distinct states, generated states, depth and
+ * each action's coverage (the states it had a step in, its steps, the new states it found first) must agree: breadth-first and depth-first, under a VIEW, under SYMMETRY (the plain search then keeps one state
  * of each pair that differ by a renaming of the brokers), under a CONSTRAINT and an ACTION_CONSTRAINT, and
  * with worker threads. Where an invariant breaks or a state deadlocks, the search stops where the plain
  * search stops, with a counterexample as short as the shortest path there.
@@ -25,10 +25,10 @@ const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc
 test('random specs over Records, Sets, Maps and Lists: the checker counts the states Immutable.is tells apart, breadth-first and depth-first', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const expected = plainSearch(randomImmutable.build(params));
+      const expected = plainSearch(randomImmutable.build(params), { coverage: true });
       const r = await checkModel(randomImmutable.build(params), stoppedPast(expected), label);
       assert.equal(r.status, 'holds');
-      assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
+      assert.deepEqual(countsOf(r, true), expected, JSON.stringify(params));
       const dfs = await checkModel(randomImmutable.build(params), { ...stoppedPast(expected), strategy: 'dfs' }, label);
       assert.deepEqual([dfs.stats.distinct, dfs.stats.generated], [expected.distinct, expected.generated], `DFS: ${JSON.stringify(params)}`);
     }),
@@ -41,12 +41,12 @@ test('random specs under a VIEW and under SYMMETRY: the checker counts what a pl
     fc.asyncProperty(models, async (params) => {
       // A VIEW without the log: states that differ only there are one.
       const withoutLog = (s: State) => s.set('log', List<number>());
-      const viewExpected = plainSearch(randomImmutable.build(params), { key: withoutLog });
+      const viewExpected = plainSearch(randomImmutable.build(params), { key: withoutLog, coverage: true });
       const viewed = await checkModel({ ...randomImmutable.build(params), view: withoutLog }, stoppedPast(viewExpected), label);
-      assert.deepEqual(countsOf(viewed), viewExpected, `VIEW: ${JSON.stringify(params)}`);
-      const symmetryExpected = plainSearch(randomImmutable.build(params), { renamed: (k) => swapIds(k, 'b1', 'b2') });
+      assert.deepEqual(countsOf(viewed, true), viewExpected, `VIEW: ${JSON.stringify(params)}`);
+      const symmetryExpected = plainSearch(randomImmutable.build(params), { renamed: (k) => swapIds(k, 'b1', 'b2'), coverage: true });
       const symmetric = await checkModel(randomImmutable.build(params), { ...stoppedPast(symmetryExpected), symmetry: true }, label);
-      assert.deepEqual(countsOf(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
+      assert.deepEqual(countsOf(symmetric, true), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
@@ -63,9 +63,9 @@ test('random specs under a CONSTRAINT and an ACTION_CONSTRAINT: the checker keep
         constraint: (s: State) => !(s.roles.get('b1') === 'leader' && s.roles.get('b2') === 'leader'),
         actionConstraint: (s: State, t: State) => !(t.net.size > s.net.size && s.log.size > 0) && !(t.log.size > s.log.size && t.net.size > base),
       });
-      const expected = plainSearch(constrained());
+      const expected = plainSearch(constrained(), { coverage: true });
       const r = await checkModel(constrained(), stoppedPast(expected), label);
-      assert.deepEqual(countsOf(r), expected, JSON.stringify(params));
+      assert.deepEqual(countsOf(r, true), expected, JSON.stringify(params));
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 100 },
   );
@@ -119,9 +119,9 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
 test('random specs over Immutable.js values: worker threads count what one thread counts', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false }, label));
+      const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false }, label), true);
       const two = await checkModel(randomImmutable.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
-      assert.deepEqual(countsOf(two), one, `2 workers: ${JSON.stringify(params)}`);
+      assert.deepEqual(countsOf(two, true), one, `2 workers: ${JSON.stringify(params)}`);
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );

@@ -2,9 +2,9 @@
  * A spec with a layout is checked as bytes: its states must be exactly the values their Immutable.js forms
  * tell apart, whatever order its sets, bags and maps were written in. Random models over a layout
  * (test/fixtures/randomLayoutSpec.ts) are searched by the checker and by a plain search that keeps each
- * state's Immutable.js form (`toImmutable()`). Distinct states, generated states and depth must agree: in
- * one thread, under SYMMETRY (the checker permutes bytes through the layout, the plain search renames the
- * Immutable.js form), and with worker threads and owner threads, with states narrow and wide (stored as
+ * state's Immutable.js form (`toImmutable()`). Distinct states, generated states, depth and each action's
+ * coverage must agree: in one thread, under SYMMETRY (the checker permutes bytes through the layout, the
+ * plain search renames the Immutable.js form), and with worker threads and owner threads, with states narrow and wide (stored as
  * differences in levels and batches). Where an invariant breaks, every one of them stops where the plain
  * search stops, with the same counterexample.
  */
@@ -27,12 +27,12 @@ const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc
 test('random specs with a layout: the checker counts the states their Immutable.js forms tell apart, and under SYMMETRY their orbits', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const expected = plainSearch(randomLayout.build(params), { key: immutableForm });
+      const expected = plainSearch(randomLayout.build(params), { key: immutableForm, coverage: true });
       const one = await checkModel(randomLayout.build(params), stoppedPast(expected), label);
-      assert.deepEqual(countsOf(one), expected, JSON.stringify(params));
-      const symmetryExpected = plainSearch(randomLayout.build(params), { key: immutableForm, renamed: renamedFor(params.wide) });
+      assert.deepEqual(countsOf(one, true), expected, JSON.stringify(params));
+      const symmetryExpected = plainSearch(randomLayout.build(params), { key: immutableForm, renamed: renamedFor(params.wide), coverage: true });
       const symmetric = await checkModel(randomLayout.build(params), { ...stoppedPast(symmetryExpected), symmetry: true }, label);
-      assert.deepEqual(countsOf(symmetric), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
+      assert.deepEqual(countsOf(symmetric, true), symmetryExpected, `SYMMETRY: ${JSON.stringify(params)}`);
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 200 : 30 },
   );
@@ -42,11 +42,11 @@ test('random specs with a layout: worker threads and owner threads count what on
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const source = { modulePath, params };
-      const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false }, label));
+      const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false }, label), true);
       const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, source);
-      assert.deepEqual(countsOf(workers), one, `2 workers: ${JSON.stringify(params)}`);
+      assert.deepEqual(countsOf(workers, true), one, `2 workers: ${JSON.stringify(params)}`);
       const owners = await checkModel(randomLayout.build(params), { ...stoppedPast(one), owners: 3, ownerThreadsFromDepth: 1 }, label, source);
-      assert.deepEqual(countsOf(owners), one, `3 owners: ${JSON.stringify(params)}`);
+      assert.deepEqual(countsOf(owners, true), one, `3 owners: ${JSON.stringify(params)}`);
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );
