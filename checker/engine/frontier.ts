@@ -241,18 +241,21 @@ export class ByteFrontier<S> implements Frontier<S> {
     const at = this.count - c * this.perChunk;
     // A chunk starts at a sixteenth of the most it can take and doubles as it fills: the levels of a
     // search are mostly far smaller than a chunk, and room never written still counted as memory in use,
-    // which brought on collections of the whole heap.
+    // which brought on collections of the whole heap. Its ids too: a chunk of one-byte states holds four
+    // million, and their ids made whole took 16 MB, and 20 ms to zero, for a level of a few states.
     const most = this.perChunk * (this.raw ? w : maxEncodedWidth(w));
     if (c === this.chunks.length) {
       if (c > 0) this.close(c - 1);
       const first = new Uint8Array(Math.min(most, Math.max(4096, (this.perChunk * w) >>> 4)));
+      const ids = new Uint32Array(Math.min(this.perChunk, Math.max(1024, this.perChunk >>> 4)));
       this.chunks.push(first);
       this.used.push(0);
-      this.ids.push(new Uint32Array(this.perChunk));
+      this.ids.push(ids);
       this.spilledAt.push(-1);
-      this.held += first.length + this.perChunk * 4;
+      this.held += first.length + ids.byteLength;
       this.last.fill(0);
     }
+    if (at === this.ids[c]!.length) this.growIds(c);
     let chunk = this.chunks[c]!;
     let o = this.used[c]!;
     // The state's bytes: given, or read from its view.
@@ -276,6 +279,15 @@ export class ByteFrontier<S> implements Frontier<S> {
     this.used[c] = o;
     this.ids[c]![at] = id;
     this.count++;
+  }
+
+  /** Room for twice as many ids in chunk `c` (the chunk being written), up to a whole chunk's. */
+  private growIds(c: number): void {
+    const ids = this.ids[c]!;
+    const grown = new Uint32Array(Math.min(this.perChunk, ids.length * 2));
+    grown.set(ids);
+    this.held += grown.byteLength - ids.byteLength;
+    this.ids[c] = grown;
   }
 
   /** The words of the raw chunk being written (made again only when the chunk is replaced). */
@@ -312,13 +324,15 @@ export class ByteFrontier<S> implements Frontier<S> {
       const code = this.chunks[c]!;
       this.spill ??= new SpillFile(this.spillDir);
       const at = this.spill.write(code);
-      this.spill.write(new Uint8Array(this.ids[c]!.buffer));
+      // A whole chunk's ids: this chunk is full, so they have grown to a chunk's count.
+      const ids = this.ids[c]!;
+      this.spill.write(new Uint8Array(ids.buffer));
       this.spilledAt[c] = at;
       this.chunks[c] = null;
       this.ids[c] = null;
-      this.held -= code.length + this.perChunk * 4;
+      this.held -= code.length + ids.byteLength;
       this.spilledChunks++;
-      freed += code.length + this.perChunk * 4;
+      freed += code.length + ids.byteLength;
     }
     return freed;
   }
@@ -331,7 +345,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     this.spill!.read(new Uint8Array(ids.buffer), this.spilledAt[c]! + code.length);
     this.chunks[c] = code;
     this.ids[c] = ids;
-    this.held += code.length + this.perChunk * 4;
+    this.held += code.length + ids.byteLength;
   }
 
   /** States of chunk `c` pushed so far. */
@@ -421,7 +435,7 @@ export class ByteFrontier<S> implements Frontier<S> {
     // A chunk fully expanded is dropped at once: the level's memory shrinks as it is consumed.
     if (this.head % this.perChunk === 0) {
       const c = this.head / this.perChunk - 1;
-      if (this.chunks[c] !== null) this.held -= this.chunks[c]!.length + this.perChunk * 4;
+      if (this.chunks[c] !== null) this.held -= this.chunks[c]!.length + this.ids[c]!.byteLength;
       this.chunks[c] = EMPTY;
       this.ids[c] = EMPTY_IDS;
       if (this.decodedChunk === c) {
