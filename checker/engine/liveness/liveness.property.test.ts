@@ -1,5 +1,6 @@
 /**
- * The liveness verdict held to TLA+'s definitions on random graphs (test/fixtures/randomLivenessSpec.ts),
+ * The liveness verdict held to TLA+'s definitions on random graphs (test/fixtures/randomLivenessSpec.ts;
+ * states as numbers, and as records declared with a layout),
  * judged here without the checker's code: a property fails iff some set C of states, strongly connected
  * by its own steps (or one state, which may stutter for ever), reachable where the property lets a
  * failing behaviour go, admits a fair behaviour that stays in C and visits all of it. For every fairness
@@ -96,8 +97,8 @@ function fails(g: LiveGraph): boolean {
 }
 
 /** Checks a reported lasso against the graph: its steps, its loop, the property failing on it, its cycle fair. */
-function judgeCounterexample(g: LiveGraph, trace: { steps: readonly { action: string; params: ActionParams; state: number }[]; loop?: { index: number; action?: string; params?: ActionParams } }): void {
-  const states = trace.steps.map((s) => s.state);
+function judgeCounterexample(g: LiveGraph, trace: { steps: readonly { action: string; params: ActionParams; state: unknown }[]; loop?: { index: number; action?: string; params?: ActionParams } }): void {
+  const states = trace.steps.map((s) => (typeof s.state === 'number' ? s.state : (s.state as { at: number }).at));
   assert.ok(g.inits.includes(states[0]!), `the lasso starts at an initial state (${states[0]})`);
   const actionIndex = (name: string) => g.actions.findIndex((a) => a.name === name);
   const moves = trace.steps.slice(1).map((s, k) => {
@@ -138,19 +139,20 @@ function judgeCounterexample(g: LiveGraph, trace: { steps: readonly { action: st
 
 const label = (seed: number) => ({ spec: 'random-liveness', params: { seed } });
 const seeds = fc.integer({ min: 0, max: 2 ** 31 });
+const graphs = fc.record({ seed: seeds, packed: fc.boolean() });
 
 test('random graphs: the liveness verdict is TLA+\'s, and each counterexample is a fair lasso on which the property fails', async () => {
   let violations = 0;
   let holds = 0;
   await fc.assert(
-    fc.asyncProperty(seeds, async (seed) => {
+    fc.asyncProperty(graphs, async ({ seed, packed }) => {
       const g = liveGraph(seed);
-      const r = await checkModel(liveModel(g), { deadlock: false }, label(seed));
-      assert.equal(r.status, fails(g) ? 'violation' : 'holds', `seed ${seed}`);
+      const r = await checkModel(liveModel(g, packed), { deadlock: false }, label(seed));
+      assert.equal(r.status, fails(g) ? 'violation' : 'holds', `seed ${seed}${packed ? ', packed' : ''}`);
       if (r.status !== 'violation') return void holds++;
       violations++;
       judgeCounterexample(g, r.trace! as never);
-      assert.equal(replayTrace(liveModel(g), toItf(r.trace!)).kind, 'reproduced');
+      assert.equal(replayTrace(liveModel(g, packed), toItf(r.trace!)).kind, 'reproduced');
     }),
     { seed: 3, numRuns: process.env.KMC_SLOW ? 3000 : 400 },
   );
@@ -160,11 +162,11 @@ test('random graphs: the liveness verdict is TLA+\'s, and each counterexample is
 
 test('random graphs: depth-first, and with 2 worker threads, the liveness pass of its own gives the same verdict and lasso', async () => {
   await fc.assert(
-    fc.asyncProperty(seeds, async (seed) => {
+    fc.asyncProperty(graphs, async ({ seed, packed }) => {
       const g = liveGraph(seed);
-      const one = await checkModel(liveModel(g), { deadlock: false }, label(seed));
-      const dfs = await checkModel(liveModel(g), { deadlock: false, strategy: 'dfs' }, label(seed));
-      const workers = await checkModel(liveModel(g), { deadlock: false, workers: 2, parallelFromStates: 0 }, label(seed), { modulePath, params: { seed } });
+      const one = await checkModel(liveModel(g, packed), { deadlock: false }, label(seed));
+      const dfs = await checkModel(liveModel(g, packed), { deadlock: false, strategy: 'dfs' }, label(seed));
+      const workers = await checkModel(liveModel(g, packed), { deadlock: false, workers: 2, parallelFromStates: 0 }, label(seed), { modulePath, params: { seed, packed } });
       for (const r of [dfs, workers]) {
         assert.equal(r.status, one.status, `seed ${seed}`);
         if (r.status === 'violation') judgeCounterexample(g, r.trace! as never);
