@@ -116,12 +116,14 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
   assert.ok(deadlocked > 10, `only ${deadlocked} of the random specs deadlocked`);
 });
 
-test('random specs over Immutable.js values: worker threads count what one thread counts', async () => {
+test('random specs over Immutable.js values: worker threads count what one thread counts, with and without SYMMETRY', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false }, label), true);
-      const two = await checkModel(randomImmutable.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
-      assert.deepEqual(countsOf(two, true), one, `2 workers: ${JSON.stringify(params)}`);
+      for (const symmetry of [false, true]) {
+        const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false, symmetry }, label), true);
+        const two = await checkModel(randomImmutable.build(params), { ...stoppedPast(one), symmetry, workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
+        assert.deepEqual(countsOf(two, true), one, `2 workers${symmetry ? ' under SYMMETRY' : ''}: ${JSON.stringify(params)}`);
+      }
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );

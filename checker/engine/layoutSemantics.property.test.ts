@@ -38,15 +38,19 @@ test('random specs with a layout: the checker counts the states their Immutable.
   );
 });
 
-test('random specs with a layout: worker threads and owner threads count what one thread counts', async () => {
+test('random specs with a layout: worker threads and owner threads count what one thread counts, with and without SYMMETRY', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
       const source = { modulePath, params };
-      const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false }, label), true);
-      const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), workers: 2, parallelFromStates: 0 }, label, source);
-      assert.deepEqual(countsOf(workers, true), one, `2 workers: ${JSON.stringify(params)}`);
-      const owners = await checkModel(randomLayout.build(params), { ...stoppedPast(one), owners: 3, ownerThreadsFromDepth: 1 }, label, source);
-      assert.deepEqual(countsOf(owners, true), one, `3 owners: ${JSON.stringify(params)}`);
+      // Under SYMMETRY too: each thread keeps the least image of a state, so a state's owner is its orbit's.
+      for (const symmetry of [false, true]) {
+        const what = `${JSON.stringify(params)}${symmetry ? ' under SYMMETRY' : ''}`;
+        const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false, symmetry }, label), true);
+        const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), symmetry, workers: 2, parallelFromStates: 0 }, label, source);
+        assert.deepEqual(countsOf(workers, true), one, `2 workers: ${what}`);
+        const owners = await checkModel(randomLayout.build(params), { ...stoppedPast(one), symmetry, owners: 3, ownerThreadsFromDepth: 1 }, label, source);
+        assert.deepEqual(countsOf(owners, true), one, `3 owners: ${what}`);
+      }
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 12 : 3 },
   );
