@@ -52,32 +52,42 @@ test('random specs under a VIEW and under SYMMETRY: the checker counts what a pl
   );
 });
 
+/**
+ * The model under a CONSTRAINT and an ACTION_CONSTRAINT: two leaders are outside the model; no message is
+ * sent while the log holds an entry, and no entry is appended while a message is out, so no order of steps
+ * reaches a state with both.
+ */
+function constrained(params: Parameters<typeof randomImmutable.build>[0]) {
+  const model = randomImmutable.build(params);
+  const base = [...model.init()][0]!.net.size;
+  return {
+    ...model,
+    constraint: (s: State) => !(s.roles.get('b1') === 'leader' && s.roles.get('b2') === 'leader'),
+    actionConstraint: (s: State, t: State) => !(t.net.size > s.net.size && s.log.size > 0) && !(t.log.size > s.log.size && t.net.size > base),
+  };
+}
+
 test('random specs under a CONSTRAINT and an ACTION_CONSTRAINT: the checker keeps what a plain search keeps', async () => {
   await fc.assert(
     fc.asyncProperty(models, async (params) => {
-      const base = [...randomImmutable.build(params).init()][0]!.net.size;
-      const constrained = () => ({
-        ...randomImmutable.build(params),
-        // Two leaders are outside the model. No message is sent while the log holds an entry, and no entry
-        // is appended while a message is out: no order of steps reaches a state with both.
-        constraint: (s: State) => !(s.roles.get('b1') === 'leader' && s.roles.get('b2') === 'leader'),
-        actionConstraint: (s: State, t: State) => !(t.net.size > s.net.size && s.log.size > 0) && !(t.log.size > s.log.size && t.net.size > base),
-      });
-      const expected = plainSearch(constrained(), { coverage: true });
-      const r = await checkModel(constrained(), stoppedPast(expected), label);
+      const expected = plainSearch(constrained(params), { coverage: true });
+      const r = await checkModel(constrained(params), stoppedPast(expected), label);
       assert.deepEqual(countsOf(r, true), expected, JSON.stringify(params));
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 2000 : 100 },
   );
 });
 
-test('random specs with an invariant: the checker stops at the state a plain search stops at, with the counts there and a shortest counterexample', async () => {
+test('random specs with an invariant, with and without constraints: the checker stops at the state a plain search stops at, with the counts there and a shortest counterexample', async () => {
   let broken = 0;
+  let brokenOutside = 0;
   await fc.assert(
-    fc.asyncProperty(models, async (params) => {
-      const bad = (s: State) => s.roles.get('b2') === 'follower' && s.log.size === 2;
-      const model = () => ({ ...randomImmutable.build(params), properties: [always<State>('NoFullLogAtFollower', 'b2 follows with a full log', (s) => !bad(s))] });
+    fc.asyncProperty(models, fc.boolean(), async (params, withConstraints) => {
+      // Two leaders are outside the CONSTRAINT: a state with them is checked, never kept.
+      const bad = (s: State) => (s.roles.get('b2') === 'follower' && s.log.size === 2) || (s.roles.get('b1') === 'leader' && s.roles.get('b2') === 'leader');
+      const model = () => ({ ...(withConstraints ? constrained(params) : randomImmutable.build(params)), properties: [always<State>('NoFullLogAtFollower', 'b2 follows with a full log, or two lead', (s) => !bad(s))] });
       const expected = plainSearch(model(), { bad });
+      if (expected.badOutside) brokenOutside++;
       const r = await checkModel(model(), stoppedPast(expected), label);
       if (expected.badAt === undefined) {
         assert.equal(r.status, 'holds', JSON.stringify(params));
@@ -93,6 +103,7 @@ test('random specs with an invariant: the checker stops at the state a plain sea
     { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
   assert.ok(broken > 10, `only ${broken} of the random specs broke the invariant`);
+  assert.ok(brokenOutside > 0, 'no random spec broke the invariant outside its constraints');
 });
 
 test('random specs checked for deadlock: the checker stops at the state a plain search stops at, with the counts there and a shortest counterexample', async () => {
