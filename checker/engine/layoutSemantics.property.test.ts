@@ -5,11 +5,15 @@
  * state's Immutable.js form (`toImmutable()`). Distinct states, generated states, depth and each action's
  * coverage must agree: in one thread, under SYMMETRY (the checker permutes bytes through the layout, the
  * plain search renames the Immutable.js form), and with worker threads and owner threads, with states narrow and wide (stored as
- * differences in levels and batches). Where an invariant breaks, every one of them stops where the plain
- * search stops, with the same counterexample.
+ * differences in levels and batches), and with levels cut into chunks of a few states, in memory and
+ * spilled to disk. Where an invariant breaks, every one of them stops where the plain search stops, with
+ * the same counterexample.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import randomLayout, { type State, NarrowState, WideState, brokenBy } from '../../test/fixtures/randomLayoutSpec.ts';
@@ -36,6 +40,35 @@ test('random specs with a layout: the checker counts the states their Immutable.
     }),
     { seed: 9, numRuns: process.env.KMC_SLOW ? 200 : 30 },
   );
+});
+
+test('random specs with a layout, their levels in chunks of a few states, in memory and spilled to disk: the counts and counterexample of a plain search', async () => {
+  let spilled = 0;
+  await fc.assert(
+    fc.asyncProperty(models, fc.integer({ min: 1, max: 5 }), fc.boolean(), async (base, perChunk, invariant) => {
+      const params = { ...base, steps: Math.max(base.steps, 5), invariant };
+      const expected = plainSearch(randomLayout.build(params), { key: immutableForm, ...(invariant ? { bad: brokenBy } : {}) });
+      const width = (params.wide ? WideState : NarrowState).width;
+      const dir = mkdtempSync(join(tmpdir(), 'kmc-spill-property-'));
+      try {
+        // A chunk of `perChunk` states (wide ones take less, as differences), and room for two of them in memory.
+        const chunks = { frontierChunkBytes: perChunk * width, frontierMemoryBytes: 2 * perChunk * width, spillDirectory: dir };
+        const r = await checkModel(randomLayout.build(params), { ...stoppedPast(expected), ...chunks }, label);
+        const what = `${perChunk} a chunk: ${JSON.stringify(params)}`;
+        assert.equal(r.status, expected.badAt === undefined ? 'holds' : 'violation', what);
+        assert.deepEqual([r.stats.distinct, r.stats.generated], [expected.distinct, expected.generated], what);
+        if (expected.badAt === undefined) assert.equal(r.stats.depth, expected.depth, what);
+        else assert.equal('trace' in r ? r.trace?.steps.length : undefined, expected.badAt + 1, what);
+        if (r.stats.spilledBytes > 0) spilled++;
+        assert.deepEqual(readdirSync(dir), [], 'spill files are removed');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }),
+    { seed: 9, numRuns: process.env.KMC_SLOW ? 200 : 25 },
+  );
+  // A level is looked at for spilling every 512 states expanded: only the larger specs, in the slow tier, get there.
+  if (process.env.KMC_SLOW) assert.ok(spilled > 5, `only ${spilled} runs spilled`);
 });
 
 test('random specs with a layout: worker threads and owner threads count what one thread counts, with and without SYMMETRY', async () => {
