@@ -66,6 +66,7 @@ const PINNED_BY: Readonly<Record<string, string>> = {
   'replication/diverging-pre-elr': 'spec/replication/replication.test.ts',
   'replication/diverging-deep': 'spec/replication/replication.test.ts',
   'replication/replication-live': 'spec/replication/liveness.test.ts',
+  'replication/replication-bench': 'checker/cli/cli.test.ts',
 };
 /** Bounded checks of the default suite run here only with KMC_SLOW=1, and the spec test that checks their preset to a depth. */
 const SLOW_ONLY: Readonly<Record<string, string>> = {};

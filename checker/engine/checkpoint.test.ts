@@ -11,6 +11,14 @@ import { readCheckpointFile, readManifest, writeCheckpointFiles } from './checkp
 
 const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
 
+/** The uninterrupted run each resumed one is compared with, searched once per parameters for the whole file. */
+const uninterruptedRuns = new Map<string, ReturnType<typeof checkModel>>();
+function uninterrupted(params: Record<string, number | string>): ReturnType<typeof checkModel> {
+  const key = JSON.stringify(params);
+  if (!uninterruptedRuns.has(key)) uninterruptedRuns.set(key, checkModel(twoPhase.build(params), {}, label(params)));
+  return uninterruptedRuns.get(key)!;
+}
+
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'kmc-checkpoint-test-'));
 }
@@ -19,7 +27,7 @@ test('a search stopped after a checkpoint resumes to the counts and coverage of 
   const dir = tempDir();
   try {
     const params = { rm: 6 };
-    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const full = await uninterrupted(params);
     const stopped = await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params));
     assert.equal(stopped.status, 'incomplete');
     const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir, checkpointEverySeconds: 0 }, label(params));
@@ -37,7 +45,7 @@ test('a resumed search finds the same counterexample as an uninterrupted one', a
   const dir = tempDir();
   try {
     const params = { rm: 5, bug: 'tmCommitEarly' };
-    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const full = await uninterrupted(params);
     assert.equal(full.status, 'violation');
     await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 200 }, label(params));
     const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
@@ -55,7 +63,7 @@ test('checkpoints written by two workers resume, with one worker or two, to the 
   try {
     const params = { rm: 6 };
     const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
-    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const full = await uninterrupted(params);
     const stopped = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 0, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params), source);
     assert.equal(stopped.status, 'incomplete');
     assert.equal(stopped.stats.workers, 2);
@@ -78,7 +86,7 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     // Owners as objects here for the run that holds, as threads for the one that finds a counterexample.
     for (const [params, stopAt, threads] of [[{ rm: 6 }, 20_000, false], [{ rm: 5, bug: 'tmCommitEarly' }, 200, true]] as [Record<string, number | string>, number, boolean][]) {
       const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
-      const full = await checkModel(twoPhase.build(params), {}, label(params));
+      const full = await uninterrupted(params);
       for (const how of [threads ? source : undefined]) {
         rmSync(dir, { recursive: true, force: true });
         const stopped = await checkModel(twoPhase.build(params), { owners: 2, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: stopAt }, label(params), how);
@@ -101,7 +109,7 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     const interrupted = await checkModel(twoPhase.build(params), { owners: 2, checkpointDirectory: dir, checkpointEverySeconds: 1e9, shouldStop: () => ++polls > 3 }, label(params));
     assert.equal(interrupted.status === 'incomplete' && interrupted.reason, 'interrupted');
     const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
-    assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await checkModel(twoPhase.build(params), {}, label(params))).stats.generated]);
+    assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await uninterrupted(params)).stats.generated]);
     // A checkpoint of owners whose snapshots do not name each level's first state (an earlier kmc's) is refused, saying so.
     const meta = readManifest<{ version: number; format?: number; sha256?: string }>(dir, VERSION);
     const { files, sha256: _sha, format: _format, ...older } = meta;
@@ -150,7 +158,7 @@ test('a checkpoint written by another version of the spec (same name, parameters
     );
     // The spec as it was still resumes, to the uninterrupted counts.
     const resumed = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
-    const full = await checkModel(twoPhase.build(params), {}, label(params));
+    const full = await uninterrupted(params);
     assert.equal(resumed.stats.distinct, full.stats.distinct);
     assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
   } finally {
@@ -163,12 +171,12 @@ test('kmc check --owners 2 --checkpoint: a stopped run says how to go on, and --
   const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
   const dir = tempDir();
   try {
-    const stopped = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--owners', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '20000'], { encoding: 'utf8' });
+    const stopped = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=5', '--owners', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '4000'], { encoding: 'utf8' });
     assert.equal(stopped.status, 4, stopped.stderr);
     assert.match(stopped.stderr, new RegExp(`The last checkpoint in ${dir} holds the search up to depth \\d+ \\([\\d,]+ states\\); the search since then is not saved\\. Continue with: kmc check twophase … --resume ${dir} --owners 2`));
-    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--owners', '3', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
+    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=5', '--owners', '3', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
     const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number; owners: number };
-    const full = await checkModel(twoPhase.build({ rm: 6 }), {}, label({ rm: 6 }));
+    const full = await uninterrupted({ rm: 5 });
     assert.deepEqual([report.status, report.owners, report.distinct, report.generated], ['holds', 3, full.stats.distinct, full.stats.generated]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -191,7 +199,7 @@ test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the
     await new Promise((r) => child.once('exit', r));
     const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
     const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number };
-    const full = await checkModel(twoPhase.build({ rm: 6 }), {}, label({ rm: 6 }));
+    const full = await uninterrupted({ rm: 6 });
     assert.equal(report.status, 'holds');
     assert.equal(report.distinct, full.stats.distinct);
     assert.equal(report.generated, full.stats.generated);

@@ -22,6 +22,11 @@ const counter = (r: Awaited<ReturnType<typeof run>>, form: Params['form'], i: nu
     return form === 'layout' ? st.x.get(i) : st.get(i);
   });
 const firstCounter = (r: Awaited<ReturnType<typeof run>>, form: Params['form']) => counter(r, form, 0);
+/**
+ * Worker counts for the i-th case of a test: 2 and 3 with KMC_SLOW=1; else one of them, in turn, so each
+ * count still meets each form (each worker thread loads the model: half a second a run).
+ */
+const workerCounts = (i: number) => (process.env.KMC_SLOW ? [2, 3] : [[2, 3][i % 2]!]);
 
 test('a state outside the CONSTRAINT is checked but not counted, as in TLC (3,003 distinct, 25,026 generated, depth 11)', async () => {
   for (const form of FORMS) {
@@ -63,11 +68,11 @@ test('an invariant that fails only outside the CONSTRAINT is found there, with t
   }
 });
 
-test('worker threads cut the model off where one thread does: the same counts, coverage and counterexample', async () => {
-  for (const form of FORMS) {
+test('worker threads cut the model off where one thread does: the same counts, coverage and counterexample (2 or 3 workers a case; KMC_SLOW=1: both)', async () => {
+  for (const [f, form] of FORMS.entries()) {
     for (const tight of [false, true]) {
       const one = await run(params(form, { tight }));
-      for (const workers of [2, 3]) {
+      for (const workers of workerCounts(f + Number(tight))) {
         const many = await run(params(form, { tight }), { workers, parallelFromStates: 0 });
         const what = `${form} tight=${tight} workers=${workers}`;
         assert.equal(many.stats.workers, workers, what);
@@ -79,13 +84,13 @@ test('worker threads cut the model off where one thread does: the same counts, c
   }
 });
 
-test('a CONSTRAINT that throws is reported as such, at the state whose successor it was judging, whatever the number of workers', async () => {
-  for (const form of FORMS) {
+test('a CONSTRAINT that throws is reported as such, at the state whose successor it was judging, whatever the number of workers (2 or 3 a form; KMC_SLOW=1: both)', async () => {
+  for (const [f, form] of FORMS.entries()) {
     const one = await run(params(form, { throwAt: 6 }));
     assert.equal(one.status, 'error', form);
     assert.match('message' in one ? one.message : '', /constraint\(\) threw: a sum of 6/, form);
     assert.deepEqual(firstCounter(one, form), [0, 1, 2, 3, 4, 5], form);
-    for (const workers of [2, 3]) {
+    for (const workers of workerCounts(f)) {
       const many = await run(params(form, { throwAt: 6 }), { workers, parallelFromStates: 0 });
       assert.equal('message' in many && many.message, 'message' in one && one.message, `${form} workers=${workers}`);
       assert.deepEqual(stats(many), stats(one), `${form} workers=${workers}`);
@@ -95,8 +100,8 @@ test('a CONSTRAINT that throws is reported as such, at the state whose successor
   }
 });
 
-test('a step outside the ACTION_CONSTRAINT leads out of the model, though the state it reaches may be reached again by a step inside it (TLC: 2,883 distinct, 24,138 generated, depth 12)', async () => {
-  for (const form of FORMS) {
+test('a step outside the ACTION_CONSTRAINT leads out of the model, though the state it reaches may be reached again by a step inside it (TLC: 2,883 distinct, 24,138 generated, depth 12), with 2 or 3 workers a case (KMC_SLOW=1: both)', async () => {
+  for (const [f, form] of FORMS.entries()) {
     const one = await run(params(form, { steps: true }));
     assert.deepEqual(stats(one), ['holds', 2883, 24138, 12], form);
     const dfs = await run(params(form, { steps: true }), { strategy: 'dfs' });
@@ -111,8 +116,8 @@ test('a step outside the ACTION_CONSTRAINT leads out of the model, though the st
       [params(form, { steps: true }), one],
       [params(form, { steps: true, lastAtMost: 2 }), bad],
     ];
-    for (const workers of [2, 3]) {
-      for (const [p, r] of cases) {
+    for (const [c, [p, r]] of cases.entries()) {
+      for (const workers of workerCounts(f + c)) {
         const many = await run(p, { workers, parallelFromStates: 0 });
         const what = `${form} lastAtMost=${p.lastAtMost} workers=${workers}`;
         assert.deepEqual(stats(many), stats(r), what);

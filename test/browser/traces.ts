@@ -26,3 +26,20 @@ export function regressionTraces(): { name: string; itf: ItfTrace }[] {
     .sort()
     .map((f) => ({ name: f, itf: JSON.parse(readFileSync(join(REGRESSIONS, f), 'utf8')) as ItfTrace }));
 }
+
+/**
+ * The regression traces a fast tier opens where the slow tier (KMC_SLOW=1) opens them all: per spec (the
+ * file name up to its first '-'), the one that scores highest (the first of a tie), and every lasso.
+ */
+export function hardestPerSpec(traces: readonly { name: string; itf: ItfTrace }[], score: (itf: ItfTrace) => number): Set<string> {
+  const best = new Map<string, { name: string; score: number }>();
+  const picked = new Set<string>();
+  for (const { name, itf } of traces) {
+    const spec = name.split('-')[0]!;
+    const n = score(itf);
+    if (!best.has(spec) || n > best.get(spec)!.score) best.set(spec, { name, score: n });
+    if (itf.loop !== undefined) picked.add(name);
+  }
+  for (const { name } of best.values()) picked.add(name);
+  return picked;
+}
