@@ -88,7 +88,7 @@ export async function checkModel<S>(
       if (shares === null || shares.ready) return true;
       if (waited) return false;
       waited = true;
-      return shares.readyWithin(THREADS_LOAD_WAIT_MS, () => limits.exceeded(distinct, 0) !== null);
+      return shares.readyWithin(options.threadsLoadWaitMs ?? THREADS_LOAD_WAIT_MS, () => limits.exceeded(distinct, 0) !== null);
     };
     try {
       const sequential = await breadthFirst(expander, options, limits, handOver, checkpoints);

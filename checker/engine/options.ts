@@ -38,6 +38,8 @@ export interface CheckOptions {
    * with the search, so they load the model while those levels are searched.
    */
   readonly parallelFromStates?: number;
+  /** The longest the search in one thread waits, once, for the Immutable.js search's threads to load the model (default 5 s). */
+  readonly threadsLoadWaitMs?: number;
   /**
    * Owner threads (`owners` with a model module): from the level of this depth on, the search waits for
    * every thread still loading the model to take its part. By default it never waits: the driver's thread

@@ -39,9 +39,9 @@ test('Immutable.js states, 2 workers, a thread that never loads the model: the s
   // The threads start with the search and it hands over once they are ready: the coordinator once waited
   // for them at the hand-over, so a thread that never loaded held the search forever, past --time-limit.
   const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
-  // It waits for the threads a few seconds at the hand-over (past 100 states here), then goes on alone.
+  // It waits for the threads at the hand-over (past 100 states here; 5 s by default, half a second here), then goes on alone.
   const params = { rm: 5, bug: 'none' };
-  const r = await checkModel(twoPhaseImmutable.build(params), { timeLimitSeconds: 20, workers: 2, parallelFromStates: 100 }, { spec: 'twophase', params }, { modulePath: neverLoads, params });
+  const r = await checkModel(twoPhaseImmutable.build(params), { timeLimitSeconds: 20, workers: 2, parallelFromStates: 100, threadsLoadWaitMs: 500 }, { spec: 'twophase', params }, { modulePath: neverLoads, params });
   const one = await checkModel(twoPhaseImmutable.build(params), {}, { spec: 'twophase', params });
   assert.deepEqual([r.status, r.stats.workers, r.stats.distinct, r.stats.generated, r.stats.depth], ['holds', 1, 8832, one.stats.generated, one.stats.depth]);
   assert.deepEqual(r.stats.coverage, one.stats.coverage);
