@@ -154,7 +154,7 @@ test('random graphs: the liveness verdict is TLA+\'s, and each counterexample is
       judgeCounterexample(g, r.trace! as never);
       assert.equal(replayTrace(liveModel(g, packed), toItf(r.trace!)).kind, 'reproduced');
     }),
-    { seed: 3, numRuns: process.env.KMC_SLOW ? 3000 : 400 },
+    { seed: 3, numRuns: process.env.KMC_SLOW ? 3000 : 300 },
   );
   // Both verdicts come up often enough for the property to mean something.
   assert.ok(violations > 40 && holds > 40, `${violations} violations, ${holds} holds`);
