@@ -7,14 +7,15 @@
  * key K, with a step "enabling" or "taking" K only when it changes the state (`<<A>>_vars`):
  * - WF: if K is enabled in every state of C, some step of K goes from C to C;
  * - SF: if K is enabled in some state of C, some step of K goes from C to C.
- * The graphs have at most six states, so every subset is tried. A counterexample the checker reports is
- * judged here too: its steps are edges, its loop closes, the property fails on it and its cycle is fair.
+ * The graphs have at most six states, so every subset is tried. With two properties, the one reported is
+ * the first that fails. A counterexample the checker reports is judged here too: its steps are edges, its
+ * loop closes, the property fails on it and its cycle is fair.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { type LiveGraph, liveGraph, liveModel } from '../../../test/fixtures/randomLivenessSpec.ts';
+import { type LiveGraph, type LiveProperty, liveGraph, liveModel } from '../../../test/fixtures/randomLivenessSpec.ts';
 import { checkModel } from '../check.ts';
 import { replayTrace } from '../replay.ts';
 import { toItf } from '../../../traces/itf/write.ts';
@@ -76,19 +77,19 @@ function stronglyConnected(c: ReadonlySet<number>, steps: readonly Step[]): bool
 }
 
 /** Where a behaviour failing the property may be once it fails for ever, and from where it gets there. */
-function failingRegion(g: LiveGraph, steps: readonly Step[]): { allowed: (u: number) => boolean; region: Set<number> } {
+function failingRegion(g: LiveGraph, lp: LiveProperty, steps: readonly Step[]): { allowed: (u: number) => boolean; region: Set<number> } {
   const reachable = reach(g.inits, steps, () => true);
-  const notP = (u: number) => !g.p.has(u);
-  const notQ = (u: number) => !g.q.has(u);
-  if (g.kind === 'eventually') return { allowed: notP, region: reach(g.inits, steps, notP) };
-  if (g.kind === 'alwaysEventually') return { allowed: notP, region: [...reachable].filter(notP).reduce((r, u) => r.add(u), new Set<number>()) };
-  return { allowed: notQ, region: reach([...reachable].filter((u) => g.p.has(u) && notQ(u)), steps, notQ) };
+  const notP = (u: number) => !lp.p.has(u);
+  const notQ = (u: number) => !lp.q.has(u);
+  if (lp.kind === 'eventually') return { allowed: notP, region: reach(g.inits, steps, notP) };
+  if (lp.kind === 'alwaysEventually') return { allowed: notP, region: [...reachable].filter(notP).reduce((r, u) => r.add(u), new Set<number>()) };
+  return { allowed: notQ, region: reach([...reachable].filter((u) => lp.p.has(u) && notQ(u)), steps, notQ) };
 }
 
 /** TLA+'s verdict: does a fair behaviour fail the property? */
-function fails(g: LiveGraph): boolean {
+function fails(g: LiveGraph, lp: LiveProperty): boolean {
   const steps = stepsOf(g);
-  const region = [...failingRegion(g, steps).region];
+  const region = [...failingRegion(g, lp, steps).region];
   for (let mask = 1; mask < 1 << region.length; mask++) {
     const c = new Set(region.filter((_, k) => mask & (1 << k)));
     if (stronglyConnected(c, steps) && fairIn(g, steps, c)) return true;
@@ -97,7 +98,7 @@ function fails(g: LiveGraph): boolean {
 }
 
 /** Checks a reported lasso against the graph: its steps, its loop, the property failing on it, its cycle fair. */
-function judgeCounterexample(g: LiveGraph, trace: { steps: readonly { action: string; params: ActionParams; state: unknown }[]; loop?: { index: number; action?: string; params?: ActionParams } }): void {
+function judgeCounterexample(g: LiveGraph, lp: LiveProperty, trace: { steps: readonly { action: string; params: ActionParams; state: unknown }[]; loop?: { index: number; action?: string; params?: ActionParams } }): void {
   const states = trace.steps.map((s) => (typeof s.state === 'number' ? s.state : (s.state as { at: number }).at));
   assert.ok(g.inits.includes(states[0]!), `the lasso starts at an initial state (${states[0]})`);
   const actionIndex = (name: string) => g.actions.findIndex((a) => a.name === name);
@@ -120,11 +121,11 @@ function judgeCounterexample(g: LiveGraph, trace: { steps: readonly { action: st
     cycle.push({ from: last, to, key: keyOf(g, a, last, loop.params!) });
   } else assert.equal(loop.index, states.length - 1, 'a stuttering loop is the last state');
   const cycleStates = states.slice(loop.index);
-  const failing = (u: number) => !(g.kind === 'leadsTo' ? g.q : g.p).has(u);
+  const failing = (u: number) => !(lp.kind === 'leadsTo' ? lp.q : lp.p).has(u);
   assert.ok(cycleStates.every(failing), 'the property fails all along the cycle');
-  if (g.kind === 'eventually') assert.ok(states.every(failing), '◇P: no state of the lasso satisfies P');
-  if (g.kind === 'leadsTo') {
-    const lastP = states.map((u) => g.p.has(u)).lastIndexOf(true);
+  if (lp.kind === 'eventually') assert.ok(states.every(failing), '◇P: no state of the lasso satisfies P');
+  if (lp.kind === 'leadsTo') {
+    const lastP = states.map((u) => lp.p.has(u)).lastIndexOf(true);
     assert.ok(lastP >= 0 && states.slice(lastP).every(failing), 'P ~> Q: a P-state with no Q-state after it');
   }
   // The cycle's own steps: a key it owes is one enabled (by a step that moves) in every cycle state (WF) or in one (SF).
@@ -148,10 +149,14 @@ test('random graphs: the liveness verdict is TLA+\'s, and each counterexample is
     fc.asyncProperty(graphs, async ({ seed, packed }) => {
       const g = liveGraph(seed);
       const r = await checkModel(liveModel(g, packed), { deadlock: false }, label(seed));
-      assert.equal(r.status, fails(g) ? 'violation' : 'holds', `seed ${seed}${packed ? ', packed' : ''}`);
+      // The first property that fails, in the order the spec declares them.
+      const failed = g.properties.find((lp) => fails(g, lp));
+      const what = `seed ${seed}${packed ? ', packed' : ''}`;
+      assert.equal(r.status, failed ? 'violation' : 'holds', what);
       if (r.status !== 'violation') return void holds++;
       violations++;
-      judgeCounterexample(g, r.trace! as never);
+      assert.equal(r.property, failed!.name, what);
+      judgeCounterexample(g, failed!, r.trace! as never);
       assert.equal(replayTrace(liveModel(g, packed), toItf(r.trace!)).kind, 'reproduced');
     }),
     { seed: 3, numRuns: process.env.KMC_SLOW ? 3000 : 300 },
@@ -169,7 +174,9 @@ test('random graphs: depth-first, and with 2 worker threads, the liveness pass o
       const workers = await checkModel(liveModel(g, packed), { deadlock: false, workers: 2, parallelFromStates: 0 }, label(seed), { modulePath, params: { seed, packed } });
       for (const r of [dfs, workers]) {
         assert.equal(r.status, one.status, `seed ${seed}`);
-        if (r.status === 'violation') judgeCounterexample(g, r.trace! as never);
+        if (r.status !== 'violation' || one.status !== 'violation') continue;
+        assert.equal(r.property, one.property, `seed ${seed}`);
+        judgeCounterexample(g, g.properties.find((lp) => lp.name === r.property)!, r.trace! as never);
       }
     }),
     { seed: 5, numRuns: process.env.KMC_SLOW ? 60 : 6 },
