@@ -159,7 +159,7 @@ test('random graphs: the liveness verdict is TLA+\'s, and each counterexample is
       judgeCounterexample(g, failed!, r.trace! as never);
       assert.equal(replayTrace(liveModel(g, packed), toItf(r.trace!)).kind, 'reproduced');
     }),
-    { seed: 3, numRuns: process.env.KMC_SLOW ? 3000 : 300 },
+    { seed: 3, numRuns: process.env.KMC_SLOW ? 1500 : 300 },
   );
   // Both verdicts come up often enough for the property to mean something.
   assert.ok(violations > 40 && holds > 40, `${violations} violations, ${holds} holds`);
@@ -179,6 +179,6 @@ test('random graphs: depth-first, and with 2 worker threads, the liveness pass o
         judgeCounterexample(g, g.properties.find((lp) => lp.name === r.property)!, r.trace! as never);
       }
     }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 60 : 6 },
+    { seed: 5, numRuns: process.env.KMC_SLOW ? 30 : 6 },
   );
 });
