@@ -28,12 +28,20 @@ test('an effect that returns something that is not a state is an error naming th
   assert.deepEqual([fine.status, fine.property, fine.traceLength], ['violation', 'BelowThree', 4]);
 });
 
-test('a spec that is not deterministic gets no trace: an effect reading a random number, a property with a memory', async () => {
+test('a spec that is not deterministic is an error: an effect reading a random number (found as the search expands, or as the counterexample is rebuilt), a property with a memory', async () => {
+  // The first state is expanded twice, and its two lists of successors differ: the search stops there.
   const random = await check('random');
   assert.equal(random.code, 3);
-  const r = JSON.parse(random.stdout);
+  const first = JSON.parse(random.stdout);
+  assert.equal(first.status, 'error');
+  assert.match(first.message, /^the spec is not deterministic: one state, expanded twice, gave two different lists of successors \(the first difference is its successor 1, by Inc\)/);
+  assert.deepEqual([first.distinct, first.traceLength], [1, 1]);
+  // Random only from its third call on: the first state's two expansions agree, the rebuilt counterexample does not.
+  const late = await check('randomLate');
+  assert.equal(late.code, 3);
+  const r = JSON.parse(late.stdout);
   assert.equal(r.status, 'error');
-  assert.match(r.message, /^the spec is not deterministic: could not rebuild the counterexample: step 1 \(Inc\) gave two different states when run twice from the same state/);
+  assert.match(r.message, /^the spec is not deterministic: could not rebuild the counterexample: step \d \(Inc\) gave two different states when run twice from the same state/);
   assert.equal(r.trace, null);
   const stateful = JSON.parse((await check('statefulProperty')).stdout);
   assert.equal(stateful.status, 'error');

@@ -26,6 +26,9 @@ test('a guard declared with the state alone is asked once per state, and holds f
     },
     next: (s, { d }) => s + d,
   });
+  // The first expansion is made twice (the determinism probe, tested below): this is that one.
+  successorsOf(e, 10);
+  asked = 0;
   assert.deepEqual(successorsOf(e, 0), [
     [1, 0],
     [2, 1],
@@ -49,11 +52,38 @@ test('a guard that takes the parameters is asked for each choice', () => {
     },
     next: (s, { d }) => s + d,
   });
+  successorsOf(e, 5); // the first expansion, made twice (the determinism probe)
+  asked.length = 0;
   assert.deepEqual(successorsOf(e, 0), [
     [1, 0],
     [3, 2],
   ]);
   assert.deepEqual(asked, [1, 2, 3]);
+});
+
+test('the first expansion, and one in 1,024 after it, is made twice: successors that differ are an error naming the action, and coverage counts one expansion', () => {
+  // Random from the `from`-th call of the effect on.
+  const randomFrom = (from: number) => {
+    let calls = 0;
+    return oneAction({ name: 'Jump', params: () => [{ d: 1 }, { d: 2 }], next: (s, { d }) => (++calls >= from ? s + d + Math.random() : s + d) });
+  };
+  const notDeterministic = /^the spec is not deterministic: one state, expanded twice, gave two different lists of successors \(the first difference is its successor 1, by Jump\)/;
+  assert.throws(() => successorsOf(randomFrom(1), 0), (e: Error) => e instanceof SpecError && notDeterministic.test(e.message));
+  // Only the second run of the first expansion differs, at its second successor.
+  assert.throws(() => successorsOf(randomFrom(4), 0), (e: Error) => /the first difference is its successor 2, by Jump/.test(e.message));
+  // Random from the 5th call: the first expansion agrees with itself; the next 1,022 are made once; the 1,025th is made twice.
+  const late = randomFrom(5);
+  for (let i = 0; i < 1024; i++) successorsOf(late, i);
+  assert.deepEqual([...late.enabledCount], [1024]);
+  assert.deepEqual([...late.firedCount], [2048]);
+  assert.throws(() => successorsOf(late, 0), (e: Error) => notDeterministic.test(e.message));
+  // A deterministic model: the probe changes nothing it visits or counts.
+  const fine = randomFrom(Infinity);
+  assert.deepEqual(successorsOf(fine, 0), [
+    [1, 0],
+    [2, 1],
+  ]);
+  assert.deepEqual([[...fine.enabledCount], [...fine.firedCount]], [[1], [2]]);
 });
 
 test('a guard of length 1 that can still read the parameters is asked for each choice', () => {

@@ -17,11 +17,14 @@ import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 import { LayoutError } from '../../spec/layout/errors.ts';
 import { isImmutable } from '../../spec/immutable.ts';
 import { SpecError } from './specError.ts';
+import { NondeterminismError } from './traceBuilder.ts';
 export { SpecError } from './specError.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 
 const EMPTY_PARAMS: ActionParams = Object.freeze({});
+/** One expansion in this many is made twice, to find a spec that is not deterministic (`successors`). */
+const PROBE_EVERY = 1024;
 const NO_BYTES = new Uint8Array(0);
 
 type Guard<S> = (s: S, p: ActionParams) => boolean;
@@ -67,6 +70,9 @@ export class Expander<S> {
   readonly constrained: boolean;
   /** 1 for an action its spec's parameters disable (`disabledBy`). */
   private readonly skipped: Uint8Array;
+  /** Expansions so far, and the fingerprints of a probed one's successors (`successors`). */
+  private expansions = 0;
+  private readonly probe = new Fingerprinter();
 
   constructor(
     readonly model: Model<S>,
@@ -158,8 +164,59 @@ export class Expander<S> {
     this.lo = lo;
   }
 
-  /** Calls `visit` for every successor, in the fixed order. Returns how many there were. */
+  /**
+   * Calls `visit` for every successor, in the fixed order. Returns how many there were.
+   *
+   * The first expansion, and one in every PROBE_EVERY after it, is made twice, and the second must give
+   * the same successors in the same order: a spec that reads the clock, a random number or state of its
+   * own between calls would otherwise search a part of its states it picked by chance and report it
+   * safe. (A counterexample is checked the same way when it is rebuilt: traceBuilder.ts.)
+   */
   successors(s: S, visit: SuccessorVisitor<S>): number {
+    if (this.expansions++ % PROBE_EVERY !== 0) return this.expand(s, visit);
+    return this.probedSuccessors(s, visit);
+  }
+
+  /** `successors`, made twice: the first time only remembered (coverage as it was), the second compared with it as it is visited. */
+  private probedSuccessors(s: S, visit: SuccessorVisitor<S>): number {
+    const enabled = Float64Array.from(this.enabledCount);
+    const fired = Float64Array.from(this.firedCount);
+    const probe = this.probe;
+    const first: number[] = [];
+    try {
+      this.expand(s, (t, action, _params, ordinal) => {
+        probe.of(t);
+        first.push(action, ordinal, probe.hi, probe.lo);
+      });
+    } catch {
+      // The spec threw: the expansion is made once, as usual, and throws where it threw.
+      first.length = 0;
+    }
+    this.enabledCount.set(enabled);
+    this.firedCount.set(fired);
+    if (first.length === 0) return this.expand(s, visit);
+    let i = 0;
+    const count = this.expand(s, (t, action, params, ordinal) => {
+      probe.of(t);
+      if (i >= first.length || first[i] !== action || first[i + 1] !== ordinal || first[i + 2] !== probe.hi || first[i + 3] !== probe.lo) {
+        throw this.nondeterministic(i < first.length ? first[i]! : action, i >> 2);
+      }
+      i += 4;
+      visit(t, action, params, ordinal);
+    });
+    if (i !== first.length) throw this.nondeterministic(first[i]!, i >> 2);
+    return count;
+  }
+
+  private nondeterministic(action: number, successor: number): NondeterminismError {
+    return new NondeterminismError(
+      `one state, expanded twice, gave two different lists of successors (the first difference is its successor ${successor + 1}, by ${this.actions[action]?.name ?? 'an action'}). ` +
+        "The spec's params or actions are not deterministic (they depend on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no verdict it gives can be trusted",
+    );
+  }
+
+  /** The expansion itself (see `successors`). */
+  private expand(s: S, visit: SuccessorVisitor<S>): number {
     let count = 0;
     const n = this.actions.length;
     const { paramsOf, guardOf, nextOf, skipped } = this;
