@@ -28,7 +28,7 @@ test('an effect that returns something that is not a state is an error naming th
   assert.deepEqual([fine.status, fine.property, fine.traceLength], ['violation', 'BelowThree', 4]);
 });
 
-test('a spec that is not deterministic is an error: an effect reading a random number (found as the search expands, or as the counterexample is rebuilt), a property with a memory', async () => {
+test('a spec that is not deterministic is an error: an effect or an init reading a random number (found as the search starts or expands, or as the counterexample is rebuilt), a property with a memory', async () => {
   // The first state is expanded twice, and its two lists of successors differ: the search stops there.
   const random = await check('random');
   assert.equal(random.code, 3);
@@ -36,6 +36,12 @@ test('a spec that is not deterministic is an error: an effect reading a random n
   assert.equal(first.status, 'error');
   assert.match(first.message, /^the spec is not deterministic: one state, expanded twice, gave two different lists of successors \(the first difference is its successor 1, by Inc\)/);
   assert.deepEqual([first.distinct, first.traceLength], [1, 1]);
+  // Initial states made twice differ: the search does not start.
+  const init = await check('randomInit');
+  assert.equal(init.code, 3);
+  const i = JSON.parse(init.stdout);
+  assert.deepEqual([i.status, i.distinct], ['error', 0]);
+  assert.match(i.message, /^the spec is not deterministic: init\(\), called twice, gave two different lists of initial states/);
   // Random only from its third call on: the first state's two expansions agree, the rebuilt counterexample does not.
   const late = await check('randomLate');
   assert.equal(late.code, 3);

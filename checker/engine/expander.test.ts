@@ -61,6 +61,17 @@ test('a guard that takes the parameters is asked for each choice', () => {
   assert.deepEqual(asked, [1, 2, 3]);
 });
 
+test('init() is called twice until it agrees with itself: initial states that differ are an error, each time they are asked for', () => {
+  let seed = 0;
+  const random = new Expander<number>({ init: () => [seed++ % 3], actions: [], properties: [] }, false);
+  for (let i = 0; i < 2; i++) assert.throws(() => random.initialStates(), (e: Error) => e instanceof SpecError && /^the spec is not deterministic: init\(\), called twice, gave two different lists/.test(e.message));
+  let calls = 0;
+  const fine = new Expander<number>({ init: () => (calls++, [7, 8]), actions: [], properties: [] }, false);
+  assert.deepEqual(fine.initialStates(), [7, 8]);
+  assert.deepEqual(fine.initialStates(), [7, 8]);
+  assert.equal(calls, 3, 'twice the first time, once after');
+});
+
 test('the first expansion, and one in 1,024 after it, is made twice: successors that differ are an error naming the action, and coverage counts one expansion', () => {
   // Random from the `from`-th call of the effect on.
   const randomFrom = (from: number) => {

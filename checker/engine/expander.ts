@@ -72,6 +72,7 @@ export class Expander<S> {
   private readonly skipped: Uint8Array;
   /** Expansions so far, and the fingerprints of a probed one's successors (`successors`). */
   private expansions = 0;
+  private initsProbed = false;
   private readonly probe = new Fingerprinter();
 
   constructor(
@@ -94,6 +95,26 @@ export class Expander<S> {
   }
 
   initialStates(): S[] {
+    const states = this.init();
+    if (this.initsProbed) return states;
+    // Twice, until it agrees with itself once: as for successors (`successors`), a spec that is not
+    // deterministic is an error, each time it is asked (a caller that only peeks at the states ignores it).
+    const again = this.init();
+    const fingerprints = (list: S[]) =>
+      list.map((s) => {
+        this.probe.of(s);
+        return `${this.probe.hi}:${this.probe.lo}`;
+      });
+    if (fingerprints(states).join() !== fingerprints(again).join()) {
+      throw new NondeterminismError(
+        "init(), called twice, gave two different lists of initial states. The spec's init is not deterministic (it depends on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no verdict it gives can be trusted",
+      );
+    }
+    this.initsProbed = true;
+    return states;
+  }
+
+  private init(): S[] {
     try {
       return [...this.model.init()];
     } catch (e) {
