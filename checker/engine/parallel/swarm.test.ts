@@ -70,8 +70,8 @@ test('a swarm whose threads never load the model ends at its --time-limit, each 
 });
 
 test('a walk that finds a violation before --time-limit keeps it, though its trace takes longer than the grace to build', { timeout: 60_000 }, async () => {
-  // Walks of 12 steps of 2 x 100 ms reach a leaf (a deadlock) at 2.4 s, 1 s before the limit (a loaded
-  // machine slows the walk); shrinking stops at the limit, and the trace takes seconds more to rebuild: a
+  // Walks of 12 steps of 2 x 100 ms (the first made twice, to find a spec that is not deterministic) reach a
+  // leaf (a deadlock) at 2.6 s, 0.8 s before the limit (a loaded machine slows the walk); shrinking stops at the limit, and the trace takes seconds more to rebuild: a
   // swarm that gave up on every walk 2 s past the limit lost it.
   const slow = fileURLToPath(new URL('../../../test/fixtures/slowSpec.ts', import.meta.url));
   const params = { levels: 12, spinMs: 100, width: 1, fanout: 2, quickLevels: 0, packed: false };
