@@ -88,6 +88,10 @@ test('the first expansion, and one in 1,024 after it, is made twice: successors 
   assert.deepEqual([...late.enabledCount], [1024]);
   assert.deepEqual([...late.firedCount], [2048]);
   assert.throws(() => successorsOf(late, 0), (e: Error) => notDeterministic.test(e.message));
+  // No successor the first time, some the second.
+  let once = 0;
+  const appearing = oneAction({ name: 'Jump', params: () => (once++ === 0 ? [] : [{ d: 1 }]), next: (s, { d }) => s + d });
+  assert.throws(() => successorsOf(appearing, 0), (e: Error) => notDeterministic.test(e.message));
   // A deterministic model: the probe changes nothing it visits or counts.
   const fine = randomFrom(Infinity);
   assert.deepEqual(successorsOf(fine, 0), [

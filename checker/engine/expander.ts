@@ -204,18 +204,19 @@ export class Expander<S> {
     const fired = Float64Array.from(this.firedCount);
     const probe = this.probe;
     const first: number[] = [];
+    let threw = false;
     try {
       this.expand(s, (t, action, _params, ordinal) => {
         probe.of(t);
         first.push(action, ordinal, probe.hi, probe.lo);
       });
     } catch {
-      // The spec threw: the expansion is made once, as usual, and throws where it threw.
-      first.length = 0;
+      threw = true;
     }
     this.enabledCount.set(enabled);
     this.firedCount.set(fired);
-    if (first.length === 0) return this.expand(s, visit);
+    // The spec threw: the expansion is made once, as usual, and throws where it threw.
+    if (threw) return this.expand(s, visit);
     let i = 0;
     const count = this.expand(s, (t, action, params, ordinal) => {
       probe.of(t);
