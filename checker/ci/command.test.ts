@@ -41,7 +41,7 @@ test('kmc ci under GitHub Actions: annotations on stdout, summary appended to $G
   const md = readFileSync(join(dir, 'r/summary.md'), 'utf8');
   assert.equal(readFileSync(summary, 'utf8'), `earlier step\n${md}\n`);
   assert.match(readFileSync(join(dir, 'r/junit.xml'), 'utf8'), /<failure message="twophase\/rm3-commit-early: expected holds, got violates TCConsistent/);
-  assert.ok(existsSync(join(dir, 'cex/twophase_rm3-commit-early.itf.json')));
+  assert.ok(existsSync(join(dir, 'cex/twophase_rm3-commit-early.itf.json')), 'the counterexample is written under --out');
   assert.match(r!.out, /counterexample: .*cex\/twophase_rm3-commit-early\.itf\.json/);
 
   assert.equal(quiet!.code, ExitCode.Holds);
@@ -94,7 +94,7 @@ test('kmc ci --init writes a suite with one check per preset, which then passes;
   // A path is written relative to the suite file.
   assert.match(text, /- spec: \.\/\.\.\/.*fixtures\/counter\.ts/);
   assert.equal(run!.code, ExitCode.Holds, run!.out);
-  assert.ok(existsSync(join(dir, 'specs.baseline.json')));
+  assert.ok(existsSync(join(dir, 'specs.baseline.json')), '--update-baseline writes specs.baseline.json beside the suite');
   assert.equal(again!.code, ExitCode.Usage);
   assert.match(again!.err, /specs\.suite\.yaml already exists/);
 });

@@ -49,7 +49,7 @@ diffs:
     expect: { fixes: TCConsistent }
 `;
   await assert.rejects(loadSuite(writeSuite(bad)), (e: unknown) => {
-    assert.ok(e instanceof InputFileError);
+    assert.ok(e instanceof InputFileError, `expected an InputFileError, got ${String(e)}`);
     assert.match(e.message, /kmc.suite.yaml:7:5: diffs\[0\]: missing field 'b'/);
     assert.match(e.message, /kmc.suite.yaml:9:22: diffs\[0\].expect.fixes: expect.fixes must be a list of property names; got string "TCConsistent"/);
     return true;

@@ -101,7 +101,7 @@ test('a merged run with a differing verdict exits 1 and carries the counterexamp
   // The counterexample is found beside the slice's record, and written again into the merged --out folder.
   assert.match(merged.stdout, /counterexample: .*merged\/twophase_rm3-commit-early\.itf\.json/);
   assert.equal(read(join(dir, 'merged/twophase_rm3-commit-early.itf.json')), read(join(dir, 's3/twophase_rm3-commit-early.itf.json')));
-  assert.ok(existsSync(join(dir, 'merged/kmc-ci.json')));
+  assert.ok(existsSync(join(dir, 'merged/kmc-ci.json')), 'the merged record is written to --out');
 });
 
 test('--merge refuses a missing slice, a slice given twice, slices of different runs and folders without a result', async () => {

@@ -82,7 +82,7 @@ function assertJUnitShape(root: XmlElement): void {
   let errors = 0;
   for (const suite of root.children) {
     assert.equal(suite.name, 'testsuite');
-    assert.ok(suite.attrs.name);
+    assert.ok(suite.attrs.name, 'testsuite@name');
     for (const a of ['tests', 'failures', 'errors', 'skipped', 'time']) assert.match(suite.attrs[a] ?? '', /^\d+(\.\d+)?$/, `testsuite@${a}`);
     const cases = suite.children.filter((c) => c.name === 'testcase');
     assert.equal(cases.length, Number(suite.attrs.tests));
@@ -94,7 +94,7 @@ function assertJUnitShape(root: XmlElement): void {
       assert.match(c.attrs.time ?? '', /^\d+\.\d+$/);
       const order = c.children.map((x) => TESTCASE_CHILDREN.indexOf(x.name));
       assert.ok(order.every((k, j) => k >= 0 && (j === 0 || k >= order[j - 1]!)), `testcase children in schema order: ${c.children.map((x) => x.name)}`);
-      for (const f of c.children.filter((x) => x.name === 'failure' || x.name === 'error')) assert.ok(f.attrs.message && f.attrs.type);
+      for (const f of c.children.filter((x) => x.name === 'failure' || x.name === 'error')) assert.ok(f.attrs.message && f.attrs.type, `${f.name}@message, @type`);
     }
     tests += cases.length;
     failures += Number(suite.attrs.failures);

@@ -335,7 +335,7 @@ test('a malformed baseline is reported with its file, line and field before anyt
   const suitePath = writeSuite(BASELINED(COUNTER), dir);
   writeFileSync(join(dir, 'kmc.baseline.json'), '{\n  "version": 1,\n  "checks": {\n    "counter": { "verdict": "holds", "distinct": "many", "depth": 8, "counterexampleLength": null }\n  }\n}\n');
   await assert.rejects(runCi({ suitePath, lanes: 1 }), (e: unknown) => {
-    assert.ok(e instanceof InputFileError);
+    assert.ok(e instanceof InputFileError, `expected an InputFileError, got ${String(e)}`);
     assert.deepEqual(
       e.problems.map((p) => `${p.line}:${p.col} ${p.field}: ${p.message}`),
       ['4:50 checks.counter.distinct: distinct must be a whole number'],

@@ -196,7 +196,7 @@ test('simulate: a seeded violation is shrunk, and the same seed gives the same t
   const ja = JSON.parse(a.stdout);
   assert.equal(ja.seed, '0x2a');
   assert.equal(ja.property, 'TCConsistent');
-  assert.ok(ja.traceLength <= ja.shrunkFrom);
+  assert.ok(ja.traceLength <= ja.shrunkFrom, `the shrunk trace (${ja.traceLength} steps) is no longer than the walk it came from (${ja.shrunkFrom})`);
   assert.deepEqual(JSON.parse(b.stdout).trace, ja.trace);
   const ok = await kmc('simulate', 'twophase', '--preset', 'rm3', '--seed', '1', '--runs', '20', '--json');
   assert.equal(ok.code, 0);

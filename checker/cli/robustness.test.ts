@@ -57,7 +57,7 @@ test('render --out under /proc fails at once', { skip: process.platform !== 'lin
   const dir = temp();
   await kmc('check', 'diehard', '--out', dir, '--quiet');
   const trace = join(dir, 'diehard-NotSolved.itf.json');
-  assert.ok(existsSync(trace));
+  assert.ok(existsSync(trace), 'check --out writes the counterexample');
   const r = await kmc('render', trace, '--format', 'html', '--out', '/proc/kmc-no-such/report.html');
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--out \/proc\/kmc-no-such: cannot create folders under \/proc/);
@@ -163,8 +163,8 @@ test('init writes a spec project, and never overwrites a file', async () => {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   // Run from this checkout, kmc init depends on the checkout's folder (installSource.ts).
   assert.equal(pkg.devDependencies['kafka-model-checker'], `file:${fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')}`);
-  assert.ok(pkg.devDependencies.typescript);
-  assert.ok(pkg.devDependencies.immutable);
+  assert.ok(pkg.devDependencies.typescript, 'the project depends on typescript');
+  assert.ok(pkg.devDependencies.immutable, 'the project depends on immutable');
   assert.match(readFileSync(join(dir, '.github/workflows/kmc.yml'), 'utf8'), /npx kmc ci --merge kmc-slices\/\* --junit kmc-out\/junit\.xml --markdown kmc-out\/summary\.md/);
   const again = await kmc('init', dir);
   assert.equal(again.code, 2);

@@ -81,7 +81,7 @@ for (const [signal, withChild, fastTier] of [
     const report = JSON.parse(r.stdout);
     assert.equal(report.status, 'incomplete');
     assert.equal(report.reason, 'interrupted');
-    assert.ok(report.distinct > 0);
+    assert.ok(report.distinct > 0, `the report counts the states found before ${signal}, got ${report.distinct}`);
     assert.match(r.stderr, new RegExp(`Stopping \\(${signal}\\)`));
     assert.equal(leftRunning, false, 'the search process is gone');
   });

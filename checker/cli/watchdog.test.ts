@@ -176,7 +176,7 @@ test('through npx: SIGTERM to npx and Ctrl-C on its process group end the search
     symlinkSync(join(root, 'node_modules/immutable'), join(project, 'node_modules/immutable'), 'dir');
     symlinkSync('../kafka-model-checker/dist/checker/cli/bin.mjs', join(project, 'node_modules/.bin/kmc'));
     writeFileSync(join(project, 'hangingSpec.ts'), readFileSync(spec, 'utf8').replace("'../../spec/spec.ts'", "'kafka-model-checker'"));
-    assert.ok(existsSync(join(project, 'node_modules/.bin/kmc')));
+    assert.ok(existsSync(join(project, 'node_modules/.bin/kmc')), 'node_modules/.bin/kmc leads to the built dist/checker/cli/bin.mjs');
 
     const term = spawn('npx', ['kmc', 'check', './hangingSpec.ts', '--no-deadlock'], { env, cwd: project });
     const termDone = ended(term);

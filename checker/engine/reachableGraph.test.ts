@@ -10,7 +10,7 @@ import { UserError } from '../run/userError.ts';
 const buggy = { rm: 3, bug: 'tmCommitEarly' };
 async function twoPhaseTrace(): Promise<ItfTrace> {
   const r = await checkModel(twoPhase.build(buggy), {}, { spec: 'twophase', params: buggy });
-  assert.ok(r.status === 'violation' && r.trace);
+  assert.ok(r.status === 'violation' && r.trace, `expected a violation with a trace, got ${r.status}`);
   return toItf(r.trace);
 }
 
@@ -52,8 +52,8 @@ test('the neighbourhood grows hop by hop, marking the other violating states', a
   // Off-trace states remember the trace state they branch from, and one hop out they are not expanded.
   const off = g.filterNodes((_, a) => !a.onTrace);
   assert.equal(off.length, 25);
-  assert.ok(off.every((k) => g.getNodeAttribute(k, 'depth') === 1 && g.getNodeAttribute(g.getNodeAttribute(k, 'parent')!, 'onTrace')));
-  assert.ok(off.every((k) => g.getNodeAttribute(k, 'frontier') === true));
+  assert.ok(off.every((k) => g.getNodeAttribute(k, 'depth') === 1 && g.getNodeAttribute(g.getNodeAttribute(k, 'parent')!, 'onTrace')), 'each off-trace state is one step from its trace state');
+  assert.ok(off.every((k) => g.getNodeAttribute(k, 'frontier') === true), 'off-trace states are not expanded');
 });
 
 test('the whole reachable graph of two-phase commit with 3 RMs has TLC’s 288 states', async () => {

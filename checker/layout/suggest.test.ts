@@ -70,7 +70,7 @@ test('a partial search widens each bound by one and says so; messages of several
   assert.match(s.code, /const Net = L\.variant\('Net', 'type', \{\n {2}\w+: \{/);
   assert.match(s.code, /^ {2}net: L\.set\(Net, \d+\),$/m);
   assert.match(s.code, /^ {2}replicas: L\.map\(Id, Replica\),$/m);
-  assert.ok(s.margins.some((m) => /^State\.net \(most elements\): seen (\d+), declared (\d+)$/.test(m)));
+  assert.ok(s.margins.some((m) => /^State\.net \(most elements\): seen (\d+), declared (\d+)$/.test(m)), `a margin for State.net; margins: ${s.margins.join('; ')}`);
   for (const m of s.margins) {
     const [, seen, declared] = /seen (-?\d+), declared (-?\d+)$/.exec(m)!;
     assert.ok(Number(declared) === Number(seen) + 1 || (m.includes('least integer') && Number(declared) <= Number(seen)), m);

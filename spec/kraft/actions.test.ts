@@ -39,7 +39,7 @@ test('the established initial state: the followers poll r1, whose caught-up fetc
 test('a client write is replicated by fetches, committed by the majority and then acknowledged', () => {
   const { init, step, enabled } = modelOf({ maxValues: 1 });
   let s = step(init, 'ClientRequest', { s: 'r1' });
-  assert.ok(is(r(s, 'r1').log.last(), Entry({ epoch: 1, value: 'v1' })));
+  assert.ok(is(r(s, 'r1').log.last(), Entry({ epoch: 1, value: 'v1' })), `the leader appends (1, v1), got ${String(r(s, 'r1').log.last())}`);
   s = step(s, 'HandleFetchRequest', { s: 'r1', m: only(s, 'FetchRequest', 'r2', 'r1') });
   assert.deepEqual(net(s).filter((x) => x.startsWith('r1->r2')), ['r1->r2 FetchResp e1 hwm=2 entry=(1,v1)']);
   s = step(s, 'HandleFetchResponse', { s: 'r2', m: only(s, 'FetchResponse', 'r1', 'r2') });
@@ -59,7 +59,7 @@ test('ElectionTimeout of a Resigned leader: Prospective in its epoch (the JIRA e
   const p = era.step(resigned, 'ElectionTimeout', { s: 'r1' });
   assert.deepEqual([r(p, 'r1').role, r(p, 'r1').epoch, r(p, 'r1').leader], ['Prospective', 1, null]);
   assert.deepEqual([...r(p, 'r1').inflight.keys()].sort(), ['r2', 'r3']);
-  assert.ok(net(p).includes('r1->r2 PreVote e1 last=(1,2)'));
+  assert.ok(net(p).includes('r1->r2 PreVote e1 last=(1,2)'), `the Prospective asks r2 for a pre-vote; in flight: ${net(p).join(', ')}`);
 
   const fix = modelOf({ resignedTimeout: 'unattached' });
   const u = fix.step(fix.step(fix.init, 'CheckQuorumResign', { s: 'r1' }), 'ElectionTimeout', { s: 'r1' });
@@ -115,7 +115,7 @@ test('KIP-996 as shipped: a Prospective that knows no leader grants a standard v
       .set('net', Set<Msg>([req])),
   );
   const t = step(s, 'HandleVoteRequest', { s: 'r2', m: req });
-  assert.ok(net(t).includes('r2->r3 VoteResp e2 granted'));
+  assert.ok(net(t).includes('r2->r3 VoteResp e2 granted'), `the Prospective r2 grants r3 its vote; in flight: ${net(t).join(', ')}`);
   assert.deepEqual([r(t, 'r2').role, r(t, 'r2').votedFor], ['Prospective', 'r3']);
   const era = modelOf();
   assert.ok(net(era.step(s, 'HandleVoteRequest', { s: 'r2', m: req })).includes('r2->r3 VoteResp e2 denied'), 'the KAFKA-16281 era denies');
@@ -129,7 +129,7 @@ test('pre-vote grants: a follower that fetched denies and names its leader; one 
   assert.deepEqual(net(s).filter((x) => x.includes('PreVoteResp')), ['r1->r2 PreVoteResp e1 denied leader=r1', 'r3->r2 PreVoteResp e1 denied leader=r1']);
   const fresh = s.setIn(['replicas', 'r3', 'fetched'], false).set('net', Set<Msg>([voteRequest('r2', 'r3', 1, true, 1, 2)]));
   const granted = step(fresh, 'HandleVoteRequest', { s: 'r3', m: voteRequest('r2', 'r3', 1, true, 1, 2) });
-  assert.ok(net(granted).includes('r3->r2 PreVoteResp e1 granted leader=r1'));
+  assert.ok(net(granted).includes('r3->r2 PreVoteResp e1 granted leader=r1'), `r3, which has not fetched, grants the pre-vote; in flight: ${net(granted).join(', ')}`);
 });
 
 test('a real vote of a newer epoch makes the voter Unattached then Voted; a stale candidate is fenced', () => {
@@ -138,10 +138,10 @@ test('a real vote of a newer epoch makes the voter Unattached then Voted; a stal
   const s = settle(init.setIn(['replicas', 'r2'], Replica({ role: 'Candidate', epoch: 2, votedFor: 'r2', votes: Set(['r2']), log: r(init, 'r2').log, inflight: Map([['r3', req]]) })).set('net', init.net.add(req)));
   const voted = step(s, 'HandleVoteRequest', { s: 'r3', m: req });
   assert.deepEqual([r(voted, 'r3').role, r(voted, 'r3').epoch, r(voted, 'r3').votedFor], ['Voted', 2, 'r2']);
-  assert.ok(net(voted).includes('r3->r2 VoteResp e2 granted'));
+  assert.ok(net(voted).includes('r3->r2 VoteResp e2 granted'), `r3 grants r2 its vote; in flight: ${net(voted).join(', ')}`);
   const stale = voteRequest('r2', 'r3', 1, false, 1, 2);
   const fenced = step(voted.set('net', voted.net.add(stale)).setIn(['replicas', 'r2', 'inflight'], Map([['r3', stale]])), 'HandleVoteRequest', { s: 'r3', m: stale });
-  assert.ok(net(fenced).includes('r3->r2 VoteResp e2 denied FENCED_LEADER_EPOCH'));
+  assert.ok(net(fenced).includes('r3->r2 VoteResp e2 denied FENCED_LEADER_EPOCH'), `r3 fences the stale candidate; in flight: ${net(fenced).join(', ')}`);
 });
 
 /** r2 leads epoch 2 without r1's uncommitted entry (1, v1); r1 follows r2 and fetches at offset 3. */
@@ -163,9 +163,9 @@ function divergedFollower(r1hwm: number): KraftState {
 test('a diverging fetch is answered with the end of the epoch on the leader, and the follower truncates to it', () => {
   const { step } = modelOf();
   let s = divergedFollower(2);
-  assert.ok(net(s).includes('r1->r2 Fetch e2 offset=3 lastEpoch=1'));
+  assert.ok(net(s).includes('r1->r2 Fetch e2 offset=3 lastEpoch=1'), `r1 fetches from r2 past the end of its epoch; in flight: ${net(s).join(', ')}`);
   s = step(s, 'HandleFetchRequest', { s: 'r2', m: fetchRequest('r1', 'r2', 2, 3, 1) });
-  assert.ok(net(s).includes('r2->r1 FetchResp e2 diverging=(1,2)'));
+  assert.ok(net(s).includes('r2->r1 FetchResp e2 diverging=(1,2)'), `r2 answers with the end of epoch 1; in flight: ${net(s).join(', ')}`);
   s = step(s, 'HandleFetchResponse', { s: 'r1', m: only(s, 'FetchResponse', 'r2', 'r1') });
   assert.deepEqual(r(s, 'r1').log.map((e) => e.value).toArray(), [null, 'v0']);
   assert.ok(net(s).includes('r1->r2 Fetch e2 offset=2 lastEpoch=1'), 'and fetches again from the common point');
@@ -182,7 +182,7 @@ test('fetch errors: a resigned leader answers NOT_LEADER_OR_FOLLOWER naming itse
   const { init, step } = modelOf();
   let s = step(init, 'CheckQuorumResign', { s: 'r1' });
   s = step(s, 'HandleFetchRequest', { s: 'r1', m: only(s, 'FetchRequest', 'r2', 'r1') });
-  assert.ok(net(s).includes('r1->r2 FetchResp e1 NOT_LEADER_OR_FOLLOWER leader=r1'));
+  assert.ok(net(s).includes('r1->r2 FetchResp e1 NOT_LEADER_OR_FOLLOWER leader=r1'), `the resigned leader answers naming itself; in flight: ${net(s).join(', ')}`);
   s = step(s, 'HandleFetchResponse', { s: 'r2', m: only(s, 'FetchResponse', 'r1', 'r2') });
   assert.deepEqual([r(s, 'r2').role, r(s, 'r2').leader], ['Follower', 'r1']);
 });
@@ -213,7 +213,7 @@ test('DropMessage: a lost fetch is retried at once; a lost pre-vote is not', () 
   const p = step(init, 'FetchTimeout', { s: 'r2' });
   const lostVote = step(p, 'DropMessage', { m: voteRequest('r2', 'r3', 1, true, 1, 2) });
   assert.deepEqual([...r(lostVote, 'r2').inflight.keys()], ['r1']);
-  assert.ok(!net(lostVote).includes('r2->r3 PreVote e1 last=(1,2)'));
+  assert.ok(!net(lostVote).includes('r2->r3 PreVote e1 last=(1,2)'), `the lost pre-vote is not sent again; in flight: ${net(lostVote).join(', ')}`);
 });
 
 test('ChangeConnectivity: a cut link loses what is in flight on it and carries nothing until it heals', () => {
@@ -245,7 +245,7 @@ test('the planted double vote: a Voted replica grants a second candidate of its 
       .set('net', Set<Msg>([req])),
   );
   const t = step(s, 'HandleVoteRequest', { s: 'r1', m: req });
-  assert.ok(net(t).includes('r1->r3 VoteResp e2 granted'));
+  assert.ok(net(t).includes('r1->r3 VoteResp e2 granted'), `the Voted r1 grants r3 a second vote; in flight: ${net(t).join(', ')}`);
   assert.equal(r(t, 'r1').votedFor, 'r2');
 });
 

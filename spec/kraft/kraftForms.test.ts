@@ -47,7 +47,7 @@ function assertSameRun(packed: CheckResult<KraftState>, immutable: CheckResult<K
   // Parameters, states, narration and a lasso's loop, as the trace files show them: the same text.
   assert.equal(JSON.stringify(toItf(tp), null, 2), JSON.stringify(toItf(ti), null, 2));
   assert.ok(isPacked(tp.steps[0]!.state), 'the bundled spec runs on packed states');
-  assert.ok(!isPacked(ti.steps[0]!.state));
+  assert.ok(!isPacked(ti.steps[0]!.state), 'the Immutable spec runs on Immutable states');
 }
 
 /** Each preset's distinct states, exhaustively, as kraft.test.ts, liveness.test.ts and the CI baseline pin them. */
@@ -110,7 +110,7 @@ test('kraft-16281: the packed counterexample ends in the JIRA state', async () =
 
 test('a KRaft value outside its layout is a spec error naming the field, the value and the bound', () => {
   const s = [...kraft.build(paramsOf('kraft-16281')).init()][0]!;
-  assert.ok(isPacked(s));
+  assert.ok(isPacked(s), 'the bundled spec starts from a packed state');
   assert.throws(
     () => s.setIn(['replicas', 'r2', 'epoch'], 3),
     (e: unknown) => e instanceof LayoutError && e.path === 'replicas.r2.epoch' && e.value === 3 && e.bound === 'an integer in 0..2',

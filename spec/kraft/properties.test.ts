@@ -30,8 +30,8 @@ test('every property is declared symmetric', () => {
 
 test('witnesses of features whose budget is zero are left out', () => {
   const names = kraftProperties({ initialLeaderEpoch: 0, values: false, resignations: false, electionTimeouts: true, prospectiveKeepsLeader: false, resignedProspective: true, crashes: false, losses: false, cuts: false }, 2).map((p) => p.name);
-  assert.ok(!names.includes('ValueCommitted') && !names.includes('LeaderResigned'));
-  assert.ok(names.includes('LeaderElected') && names.includes('PreVoteRejectedWithKnownLeader'));
+  assert.ok(!names.includes('ValueCommitted') && !names.includes('LeaderResigned'), `no witness of values or resignations; got ${names.join(', ')}`);
+  assert.ok(names.includes('LeaderElected') && names.includes('PreVoteRejectedWithKnownLeader'), `the election witnesses stay; got ${names.join(', ')}`);
 });
 
 test('NoIllegalState: the sink state is a violation', () => {

@@ -18,7 +18,7 @@ test('a write outside the layout is a spec error naming the field, with the trac
   };
   const r = await checkModel(model, {}, { spec: 'counter', params: {} });
   assert.equal(r.status, 'error');
-  assert.ok(r.status === 'error');
+  assert.ok(r.status === 'error', `expected an error, got ${r.status}`);
   assert.match(r.message, /Inc: effect threw: n: 3 is out of bounds \(an integer in 0\.\.2\)/);
   assert.deepEqual(r.trace!.steps.map((s) => s.action), ['Init', 'Inc', 'Inc']);
   const itf = toItf(r.trace!);

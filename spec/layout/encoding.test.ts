@@ -63,7 +63,7 @@ test('views: equal values are Immutable.is-equal with equal hash codes; differen
         const a = t.from(v);
         const b = t.from(reversed(t, v));
         const c = t.from(w);
-        assert.ok(is(a, b));
+        assert.ok(is(a, b), `built in reverse, ${String(b)} is not ${String(a)}`);
         if (a instanceof View && b instanceof View) assert.equal(a.hashCode(), (b as View).hashCode());
         const same = Buffer.compare(bytesOf(t, v), bytesOf(t, w)) === 0;
         assert.equal(is(a, c), same);

@@ -64,10 +64,10 @@ test('record views: getters, get, getIn, has, toObject, iteration', () => {
   assert.equal(s.getIn(['replicas', 'n9', 'epoch'], 'none'), 'none');
   assert.equal(s.getIn(['replicas', 'n2', 'leader']), null);
   assert.equal(s.get('nope' as 'round'), undefined);
-  assert.ok(s.has('done') && !s.has('nope'));
+  assert.ok(s.has('done') && !s.has('nope'), 'has knows the fields and nothing else');
   assert.deepEqual(Object.keys(s.toObject()), ['replicas', 'inflight', 'net', 'acks', 'round', 'done']);
   assert.deepEqual([...s].map(([k]) => k), ['replicas', 'inflight', 'net', 'acks', 'round', 'done']);
-  assert.ok(s.hasIn(['replicas', 'n1']) && !s.hasIn(['replicas', 'n1', 'nope']));
+  assert.ok(s.hasIn(['replicas', 'n1']) && !s.hasIn(['replicas', 'n1', 'nope']), 'hasIn finds replicas.n1 and not replicas.n1.nope');
 });
 
 test('record writes: set, setIn, update, updateIn, merge, remove each copy once and leave the original alone', () => {
@@ -100,7 +100,7 @@ test('record toImmutable has the layout name and field order; toJS is plain', ()
   assert.deepEqual(Object.keys(imm.toObject()), ['replicas', 'inflight', 'net', 'acks', 'round', 'done']);
   const n1 = (imm.get('replicas') as IMap<string, IRecord<Record<string, unknown>>>).get('n1')!;
   assert.equal(IRecord.getDescriptiveName(n1), 'Replica');
-  assert.ok(is(n1.get('votes'), ISet(['n1', 'n2'])));
+  assert.ok(is(n1.get('votes'), ISet(['n1', 'n2'])), `an idSet becomes a Set of its ids, got ${String(n1.get('votes'))}`);
   const msg = (imm.get('net') as ISet<IRecord<Record<string, unknown>>>).first()!;
   assert.deepEqual(msg.toObject(), { type: 'Vote', from: 'n3', epoch: 2 });
   assert.deepEqual(s.toJS(), {
@@ -116,19 +116,19 @@ test('record toImmutable has the layout name and field order; toJS is plain', ()
     done: false,
   });
   // Immutable values are accepted as input and give the same bytes.
-  assert.ok(is(State.from(imm as never), s));
+  assert.ok(is(State.from(imm as never), s), 'the Immutable value gives back the same state');
 });
 
 test('total map views: get, has, set, update, size, keys/values/entries, predicates, filter, map', () => {
   const r = init.replicas.set('n2', { epoch: 3, votes: ['n2'], log: [], leader: 'n2' }).update('n3', (x) => x.set('epoch', 1));
   assert.equal(r.size, 3);
-  assert.ok(r.has('n1') && !r.has('n9' as 'n1'));
+  assert.ok(r.has('n1') && !r.has('n9' as 'n1'), 'has knows the ids of the domain and nothing else');
   assert.equal(r.get('n9' as 'n1', 'dflt' as never), 'dflt');
   assert.deepEqual([...r.keys()], ['n1', 'n2', 'n3']);
   assert.deepEqual([...r.values()].map((x) => x.epoch), [0, 3, 1]);
   assert.deepEqual([...r].map(([k, x]) => `${k}:${x.epoch}`), ['n1:0', 'n2:3', 'n3:1']);
   assert.equal(r.count((x) => x.epoch > 0), 2);
-  assert.ok(r.some((x) => x.leader === 'n2') && !r.every((x) => x.epoch > 0));
+  assert.ok(r.some((x) => x.leader === 'n2') && !r.every((x) => x.epoch > 0), 'some finds the replica led by n2; not every epoch is above 0');
   assert.equal(r.find((x) => x.epoch === 1)!.epoch, 1);
   assert.equal(r.findKey((x) => x.epoch === 3), 'n2');
   assert.equal(r.reduce((acc, x) => acc + x.epoch, 0), 4);
@@ -136,8 +136,8 @@ test('total map views: get, has, set, update, size, keys/values/entries, predica
   assert.equal(r.forEach((_x, k) => (seen.push(k), k !== 'n2')), 2, 'forEach stops at false');
   assert.deepEqual(seen, ['n1', 'n2']);
   assert.deepEqual([...(r.filter((x) => x.epoch > 0) as IMap<string, unknown>).keys()], ['n2', 'n3']);
-  assert.ok(is(r.map((x) => x.epoch), IMap({ n1: 0, n2: 3, n3: 1 })));
-  assert.ok(r.includes(r.get('n2')));
+  assert.ok(is(r.map((x) => x.epoch), IMap({ n1: 0, n2: 3, n3: 1 })), `map gives ${String(r.map((x) => x.epoch))}`);
+  assert.ok(r.includes(r.get('n2')), 'includes finds a value of the map');
   assert.throws(() => r.delete('n1'), /total map over one of node.*cannot lose a key/);
   assert.equal(errorOf(() => State.from({ ...init.toJS() as object, replicas: { n1: emptyReplica } })).path, 'replicas.n2');
 });
@@ -145,7 +145,7 @@ test('total map views: get, has, set, update, size, keys/values/entries, predica
 test('partial map views: absent keys, delete, filter keeps the layout', () => {
   const m = init.inflight.set('n3', { type: 'Fetch', from: 'n1', offset: 5, entry: { epoch: 1, value: 'b' } }).set('n1', { type: 'Vote', from: 'n2', epoch: 0 });
   assert.equal(m.size, 2);
-  assert.ok(!m.has('n2') && m.get('n2') === undefined);
+  assert.ok(!m.has('n2') && m.get('n2') === undefined, 'a key never set is absent');
   assert.deepEqual([...m.keys()], ['n1', 'n3']);
   assert.equal(m.delete('n1').size, 1);
   assert.equal(m.delete('n2'), m);
@@ -153,16 +153,16 @@ test('partial map views: absent keys, delete, filter keeps the layout', () => {
   assert.deepEqual([...(f as typeof m).keys()], ['n3']);
   assert.equal(f.constructor, m.constructor);
   const fetch = m.get('n3')!;
-  assert.ok(fetch.type === 'Fetch');
+  assert.equal(fetch.type, 'Fetch');
   if (fetch.type === 'Fetch') assert.equal(fetch.entry!.value, 'b');
-  assert.ok(m.delete('n1').delete('n3').equals(init.inflight));
+  assert.ok(m.delete('n1').delete('n3').equals(init.inflight), 'deleting every key gives back the empty map');
 });
 
 test('idSet views: bit per id, set algebra, iteration in domain order', () => {
   const v = init.replicas.get('n1').votes.add('n3').add('n1');
   assert.equal(v.bits, 0b101);
   assert.equal(v.size, 2);
-  assert.ok(v.has('n3') && !v.has('n2') && v.includes('n1'));
+  assert.ok(v.has('n3') && !v.has('n2') && v.includes('n1'), `has and includes see n1 and n3 only, in ${String(v)}`);
   assert.deepEqual([...v], ['n1', 'n3']);
   assert.equal(v.first(), 'n1');
   assert.equal(v.add('n1'), v);
@@ -170,17 +170,17 @@ test('idSet views: bit per id, set algebra, iteration in domain order', () => {
   assert.deepEqual(v.union(['n2']).toArray(), ['n1', 'n2', 'n3']);
   assert.deepEqual(v.intersect(['n3', 'n2']).toArray(), ['n3']);
   assert.deepEqual(v.subtract(['n3']).toArray(), ['n1']);
-  assert.ok(v.isSubset(['n1', 'n2', 'n3']) && v.isSuperset(['n1']) && !v.isEmpty() && v.clear().isEmpty());
+  assert.ok(v.isSubset(['n1', 'n2', 'n3']) && v.isSuperset(['n1']) && !v.isEmpty() && v.clear().isEmpty(), 'subset, superset, isEmpty and clear');
   assert.equal(v.count((id) => id !== 'n1'), 1);
   assert.deepEqual(v.filter((id) => id === 'n3').toArray(), ['n3']);
-  assert.ok(v.some((id) => id === 'n3') && v.every((id) => id !== 'n2'));
-  assert.ok(!v.some((id) => id === 'n2') && !v.every((id) => id === 'n1'));
+  assert.ok(v.some((id) => id === 'n3') && v.every((id) => id !== 'n2'), 'some finds n3, and every id differs from n2');
+  assert.ok(!v.some((id) => id === 'n2') && !v.every((id) => id === 'n1'), 'some finds no n2, and not every id is n1');
   assert.equal(v.find((id) => id !== 'n1'), 'n3');
   const visited: string[] = [];
   assert.equal(v.forEach((id) => (visited.push(id), false)), 1, 'forEach stops when the callback returns false');
   assert.deepEqual(visited, ['n1']);
-  assert.ok(is(v.toImmutable(), ISet(['n3', 'n1'])));
-  assert.ok(is(v.map((id) => id.toUpperCase()), ISet(['N1', 'N3'])));
+  assert.ok(is(v.toImmutable(), ISet(['n3', 'n1'])), `toImmutable gives ${String(v.toImmutable())}`);
+  assert.ok(is(v.map((id) => id.toUpperCase()), ISet(['N1', 'N3'])), `map gives ${String(v.map((id) => id.toUpperCase()))}`);
   const e = errorOf(() => init.setIn(['replicas', 'n2', 'votes'], v.toArray().concat(['n7' as 'n1'])));
   assert.deepEqual([e.path, e.value], ['replicas.n2.votes[]', 'n7']);
 });
@@ -194,7 +194,7 @@ test('list views: push, pop, set, insert, remove, slice, setSize, predicates', (
   assert.equal(log.get(-1)!.epoch, 2);
   assert.equal(log.get(5), undefined);
   assert.equal(log.pop().size, 1);
-  assert.ok(log.pop().pop().pop().isEmpty());
+  assert.ok(log.pop().pop().pop().isEmpty(), 'popping an empty list leaves it empty');
   assert.deepEqual(log.shift().toJS(), [{ epoch: 2, value: null }]);
   assert.deepEqual(log.set(1, { epoch: 3 }).toJS(), [{ epoch: 1, value: 'a' }, { epoch: 3, value: null }]);
   assert.deepEqual(log.insert(0, { epoch: 0 }).map((x) => x.epoch).toArray(), [0, 1, 2]);
@@ -206,11 +206,11 @@ test('list views: push, pop, set, insert, remove, slice, setSize, predicates', (
   assert.ok(log.setSize(1).equals(log.pop()), 'truncation zeroes the dropped slots');
   assert.equal(log.indexOf(log.get(1)), 1);
   assert.equal(log.findIndex((x) => x.value === null), 1);
-  assert.ok(log.includes(Entry.from({ epoch: 1, value: 'a' })));
+  assert.ok(log.includes(Entry.from({ epoch: 1, value: 'a' })), 'includes finds an equal entry made apart');
   assert.equal(log.concat([{ epoch: 0 }]).size, 3);
   assert.deepEqual(log.filter((x) => x.epoch > 1).toJS(), [{ epoch: 2, value: null }]);
   assert.deepEqual([...log.entries()].map(([i, x]) => [i, x.epoch]), [[0, 1], [1, 2]]);
-  assert.ok(is(log.toImmutable(), List([Entry.from({ epoch: 1, value: 'a' }).toImmutable(), Entry.from({ epoch: 2 }).toImmutable()])));
+  assert.ok(is(log.toImmutable(), List([Entry.from({ epoch: 1, value: 'a' }).toImmutable(), Entry.from({ epoch: 2 }).toImmutable()])), `toImmutable gives ${String(log.toImmutable())}`);
   const full = log.push({ epoch: 0 });
   const e = errorOf(() => full.push({ epoch: 0 }));
   assert.equal(e.bound, 'at most 3 elements');
@@ -225,10 +225,10 @@ test('set views: sorted canonical contents, has/add/delete, filter, first; bags 
   const f1 = { type: 'Fetch', from: 'n1', offset: 2, entry: null } as const;
   const a = init.net.add(f1).add(v1).add(v2);
   const b = init.net.add(v2).add(f1).add(v1).add(v1);
-  assert.ok(a.equals(b) && a.hashCode() === b.hashCode());
+  assert.ok(a.equals(b) && a.hashCode() === b.hashCode(), 'the same members added in any order: equal, with one hash code');
   assert.deepEqual(a.bytes, b.bytes);
   assert.equal(a.size, 3);
-  assert.ok(a.has(v1) && a.has(Msg.from(v2)) && !a.has({ type: 'Vote', from: 'n3', epoch: 1 }));
+  assert.ok(a.has(v1) && a.has(Msg.from(v2)) && !a.has({ type: 'Vote', from: 'n3', epoch: 1 }), 'has takes plain values and views, and misses a non-member');
   assert.ok(!a.has({ type: 'Vote', from: 'n1', epoch: 9 }), 'a value outside the layout is simply not a member');
   assert.deepEqual(a.toArray().map((m) => m.type), ['Vote', 'Vote', 'Fetch'], 'sorted by bytes: the tag first');
   assert.equal(a.first()!.from, 'n1');
@@ -236,12 +236,12 @@ test('set views: sorted canonical contents, has/add/delete, filter, first; bags 
   assert.equal(a.delete({ type: 'Vote', from: 'n3', epoch: 0 }), a);
   assert.equal(a.filter((m) => m.type === 'Vote').size, 2);
   assert.equal(a.count((m) => m.type === 'Fetch'), 1);
-  assert.ok(a.some((m) => m.type === 'Fetch') && !a.every((m) => m.type === 'Fetch'));
+  assert.ok(a.some((m) => m.type === 'Fetch') && !a.every((m) => m.type === 'Fetch'), 'some finds the Fetch; not every message is one');
   assert.equal(a.find((m) => m.type === 'Fetch')!.type, 'Fetch');
-  assert.ok(is(a.get(v1), Msg.from(v1)));
+  assert.ok(is(a.get(v1), Msg.from(v1)), `get gives the member, got ${String(a.get(v1))}`);
   assert.equal(a.union([v1, v2]).size, 3);
   assert.equal(a.subtract([v1, v2]).size, 1);
-  assert.ok(a.clear().isEmpty());
+  assert.ok(a.clear().isEmpty(), 'clear empties the set');
   assert.equal(errorOf(() => a.add({ type: 'Vote', from: 'n3', epoch: 0 }).add({ type: 'Vote', from: 'n3', epoch: 1 })).bound, 'at most 4 elements (the set is full)');
   const e = errorOf(() => init.setIn(['net'], [{ type: 'Vote', from: 'n1', epoch: 5 }]));
   assert.deepEqual([e.path, e.value, e.bound], ['net[].epoch', 5, 'an integer in 0..3']);
@@ -250,8 +250,8 @@ test('set views: sorted canonical contents, has/add/delete, filter, first; bags 
   assert.deepEqual(acks.toArray(), ['n1', 'n2', 'n2']);
   assert.equal(acks.countOf('n2'), 2);
   assert.equal(acks.remove('n2').countOf('n2'), 1);
-  assert.ok(is(acks.toImmutable(), List(['n1', 'n2', 'n2'])));
-  assert.ok(acks.equals(init.acks.add('n2').add('n2').add('n1')));
+  assert.ok(is(acks.toImmutable(), List(['n1', 'n2', 'n2'])), `a bag becomes a List with its repeats, got ${String(acks.toImmutable())}`);
+  assert.ok(acks.equals(init.acks.add('n2').add('n2').add('n1')), 'bags with the same counts are equal, whatever the order of adding');
 });
 
 test('variant views: the tag reads as a field and cannot be rewritten; other fields can', () => {
@@ -311,8 +311,8 @@ test('numeric ids: plain-object keys are their text, values stay numbers', () =>
   assert.equal(s.hw.get(2), 5);
   assert.deepEqual([...s.hw.keys()], [1, 2, 3]);
   assert.deepEqual(s.isr.toArray(), [1, 3]);
-  assert.ok(is(s.toImmutable(), S.from({ hw: IMap([[1, 0], [2, 5], [3, 9]]), isr: ISet([1, 3]) }).toImmutable()));
-  assert.ok(S.wrap(Uint8Array.from(s.bytes)).equals(s));
+  assert.ok(is(s.toImmutable(), S.from({ hw: IMap([[1, 0], [2, 5], [3, 9]]), isr: ISet([1, 3]) }).toImmutable()), `numeric ids stay numbers, got ${String(s.toImmutable())}`);
+  assert.ok(S.wrap(Uint8Array.from(s.bytes)).equals(s), 'a view over a copy of the bytes equals the original');
   assert.throws(() => S.wrap(new Uint8Array(1)), /needs 4 bytes/);
 });
 

@@ -39,9 +39,9 @@ async function lasso(model: Model<ReplicationState>) {
 
 test('WritesAnswered is checked only with liveness on, and only for acks=all/quorum; liveness drops the VIEW', () => {
   const names = (p: ParamValues) => modelOf(configOf(p)).properties.map((x) => x.name);
-  assert.ok(names({ ...params }).includes('WritesAnswered'));
-  assert.ok(!names({ ...params, liveness: false }).includes('WritesAnswered'));
-  assert.ok(!names({ ...params, acks: '1' }).includes('WritesAnswered'));
+  assert.ok(names({ ...params }).includes('WritesAnswered'), 'WritesAnswered is checked with liveness on');
+  assert.ok(!names({ ...params, liveness: false }).includes('WritesAnswered'), 'WritesAnswered is left out with liveness off');
+  assert.ok(!names({ ...params, acks: '1' }).includes('WritesAnswered'), 'WritesAnswered is left out for acks=1');
   assert.equal(modelOf(configOf(params)).view, undefined);
   assert.notEqual(modelOf(configOf({ ...params, liveness: false })).view, undefined);
 });
@@ -81,9 +81,9 @@ test('without fair ISR expansion (Partition.maybeExpandIsr) the ISR stays below 
   // the leader alone, and the KIP-966 strict high watermark never passes the record.
   assert.equal(loop, 10);
   assert.deepEqual([...last.partition.isr], [0]);
-  assert.ok(last.brokers.every((b) => b.log.size === 1));
+  assert.ok(last.brokers.every((b) => b.log.size === 1), 'every broker holds the record');
   assert.equal(last.brokers.get(0)!.hw, 0);
-  assert.ok(last.ghost.acked.isEmpty());
+  assert.ok(last.ghost.acked.isEmpty(), 'the write is never acknowledged');
 });
 
 test('without a fair heal the ghost leader never learns it was deposed: its write waits for ever', async () => {
@@ -103,7 +103,7 @@ test('without a fair heal the ghost leader never learns it was deposed: its writ
   assert.deepEqual([...last.cut], [0]);
   assert.equal(last.brokers.get(0)!.view?.leader, 0);
   assert.equal(last.partition.leader, 2);
-  assert.ok(writePending(last));
+  assert.ok(writePending(last), 'the write is still pending');
 });
 
 test('without fair replica fetching (ReplicaFetcherThread) a follower never catches up and a write is never acknowledged', async () => {
@@ -128,5 +128,5 @@ test('without fair replica fetching (ReplicaFetcherThread) a follower never catc
   assert.equal(last.brokers.get(1)!.log.size, 1);
   assert.equal(last.brokers.get(0)!.fetchOffsets.get(1), 0);
   assert.equal(last.brokers.get(0)!.hw, 0);
-  assert.ok(writePending(last));
+  assert.ok(writePending(last), 'the write is still pending');
 });

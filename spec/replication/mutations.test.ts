@@ -69,7 +69,7 @@ test('every mutation is either caught by a preset or listed with the reason it i
 
 test('mutations are hidden: no parameter of the spec names them', () => {
   const names = spec.params.map((p) => p.name);
-  assert.ok(!names.includes('mutation'));
+  assert.ok(!names.includes('mutation'), `no parameter is named mutation; got ${names.join(', ')}`);
   assert.equal(configOf({ mutation: 'ackIgnoresMinIsr' }).mutation, undefined, 'a parameter cannot switch one on');
 });
 

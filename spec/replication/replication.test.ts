@@ -525,7 +525,7 @@ test('acks=all is refused below min.insync.replicas (NotEnoughReplicas); acks=1 
 test('the initial state: broker 0 leads epoch 1 over the first initIsr replicas; logs empty', () => {
   const s = initialState(cfg({ initIsr: 2 }));
   assert.deepEqual([s.partition.leader, s.partition.leaderEpoch, s.partition.isr.toArray()], [0, 1, [0, 1]]);
-  assert.ok(s.brokers.every((b) => b.running && b.log.isEmpty()));
+  assert.ok(s.brokers.every((b) => b.running && b.log.isEmpty()), 'every broker starts running, with an empty log');
 });
 
 // ---- the layout ----------------------------------------------------------------------------------

@@ -36,10 +36,10 @@ test('the packed and Immutable forms of TwoPhase give the same counts (rm=3: 288
 test('the packed and Immutable forms give the same commit-early counterexample, state for state in ITF', async () => {
   const [p, i] = await both({ rm: 3, bug: 'tmCommitEarly' });
   assertSameRun(p, i);
-  assert.ok(p.status === 'violation' && i.status === 'violation');
+  assert.ok(p.status === 'violation' && i.status === 'violation', `expected two violations, got ${p.status} and ${i.status}`);
   assert.equal(p.property, 'TCConsistent');
   assert.ok(isPacked(p.trace!.steps[0]!.state), 'the packed form runs on packed states');
-  assert.ok(!isPacked(i.trace!.steps[0]!.state));
+  assert.ok(!isPacked(i.trace!.steps[0]!.state), 'the Immutable form runs on Immutable states');
   assert.deepEqual(
     p.trace!.steps.map((s) => s.action),
     ['Init', 'RMPrepare', 'TMRcvPrepared', 'TMCommit', 'RMChooseToAbort', 'RMRcvCommitMsg'],
@@ -53,7 +53,7 @@ test('symmetry by layout positions gives the Immutable path count (rm=5: 314 cla
   assert.equal(p.stats.distinct, 314);
   const [pb, ib] = await both({ rm: 4, bug: 'tmCommitEarly' }, { symmetry: true });
   assertSameRun(pb, ib);
-  assert.ok(pb.status === 'violation' && ib.status === 'violation');
+  assert.ok(pb.status === 'violation' && ib.status === 'violation', `expected two violations, got ${pb.status} and ${ib.status}`);
   assert.equal(JSON.stringify(toItf(pb.trace!)), JSON.stringify(toItf(ib.trace!)));
 });
 

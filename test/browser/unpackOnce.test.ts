@@ -38,8 +38,8 @@ test('callers started together: one unpacks, the others wait for it and get the 
     })));
     assert.deepEqual(paths, [join(dir, 'bin'), join(dir, 'bin'), join(dir, 'bin')]);
     assert.equal(runs.count, 1);
-    assert.ok(existsSync(join(dir, 'thing.unpacked')));
-    assert.ok(!existsSync(join(dir, 'thing.lock')));
+    assert.ok(existsSync(join(dir, 'thing.unpacked')), 'the mark of completion is written');
+    assert.ok(!existsSync(join(dir, 'thing.lock')), 'the lock is let go');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

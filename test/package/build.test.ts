@@ -35,7 +35,7 @@ test('npm run build restores a compiled file deleted or edited in dist/, and oth
 
     rmSync(bfs);
     assert.notEqual(build(), first, 'a deleted compiled file builds again');
-    assert.ok(existsSync(bfs));
+    assert.ok(existsSync(bfs), 'the deleted file is compiled again');
 
     appendFileSync(chunks, 'export const EDITED = 1;\n');
     build();

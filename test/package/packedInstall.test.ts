@@ -100,7 +100,7 @@ test('the packed tarball installs into an empty folder and checks the README spe
     for (const file of ['LICENSE', 'README.md', 'docs/layouts.md', 'docs/counterexample-pictures.md', 'dist/examples/mutex.ts', 'dist/examples/mutexPacked.ts']) {
       assert.ok(listing.includes(`package/${file}`), `the tarball ships ${file}`);
     }
-    assert.ok(listing.includes('package/dist/checker/cli/bin.mjs'));
+    assert.ok(listing.includes('package/dist/checker/cli/bin.mjs'), 'the tarball ships the kmc bin');
 
     const esm = join(work, 'esm');
     mkdirSync(esm);

@@ -16,7 +16,7 @@ import { VIOLATION_COLOUR, actionStyle } from './palette.ts';
 const params = { rm: 3, bug: 'tmCommitEarly' };
 async function twoPhaseTrace(): Promise<ItfTrace> {
   const r = await checkModel(twoPhase.build(params), {}, { spec: 'twophase', params });
-  assert.ok(r.status === 'violation' && r.trace);
+  assert.ok(r.status === 'violation' && r.trace, `expected a violation with a trace, got ${r.status}`);
   return toItf(r.trace);
 }
 const TRACE_ACTIONS = ['RMPrepare', 'TMRcvPrepared', 'TMCommit', 'RMChooseToAbort', 'RMRcvCommitMsg'];

@@ -11,7 +11,7 @@ import { actorsOf, stepsOf, type Step } from './steps.ts';
 async function twoPhaseTrace(): Promise<ItfTrace> {
   const params = { rm: 3, bug: 'tmCommitEarly' };
   const r = await checkModel(twoPhase.build(params), {}, { spec: 'twophase', preset: 'rm3-commit-early', params });
-  assert.ok(r.status === 'violation' && r.trace);
+  assert.ok(r.status === 'violation' && r.trace, `expected a violation with a trace, got ${r.status}`);
   return toItf(r.trace);
 }
 

@@ -51,7 +51,7 @@ function assertUserError(r: ReturnType<typeof kmc>, pattern: RegExp): void {
 async function traceFile(): Promise<string> {
   const params = { rm: 3, bug: 'tmCommitEarly' };
   const r = await checkModel(twoPhase.build(params), {}, { spec: 'twophase', preset: 'rm3-commit-early', params });
-  assert.ok(r.status === 'violation' && r.trace);
+  assert.ok(r.status === 'violation' && r.trace, `expected a violation with a trace, got ${r.status}`);
   const file = join(dir, 'twophase.itf.json');
   writeFileSync(file, JSON.stringify(toItf(r.trace)));
   return file;

@@ -70,7 +70,7 @@ test('kmc runs: a kept search with its counts and how to go on, a killed driver\
         [queue.run, 'queue', false, undefined],
       ],
     );
-    assert.ok(runs[0]!.bytes > 0);
+    assert.ok(runs[0]!.bytes > 0, `the kept search has a size, got ${runs[0]!.bytes} bytes`);
     const text = await kmc('runs', url);
     assert.match(text.stdout, new RegExp(`^${search}  search  kept  [\\d.]+ MB  made \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\n  twophase \\{"rm":9,"bug":"none"\\}, 1 owner: saved with [\\d,]+ distinct states, depth ${stats.depth}\\n  go on with kmc check … --cluster ${url} --owners N --resume-run ${search}, or drop it \\(kmc runs ${url} --drop ${search}\\)$`, 'm'));
     assert.match(text.stdout, new RegExp(`^${queue.run}  queue  kept .*\\n  left by a driver that stopped before its last result: nothing uses it \\(kmc runs ${url} --drop ${queue.run}\\)$`, 'm'));

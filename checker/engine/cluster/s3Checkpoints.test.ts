@@ -50,7 +50,8 @@ test('put and get: the bytes written, under s3://bucket/prefix/kmc-<run>/, in on
     await store.put('checkpoint.0.1', large);
     assert.deepEqual(await store.get('checkpoint.0.0'), small);
     assert.deepEqual(await store.get('checkpoint.1.0'), new Uint8Array(0));
-    assert.ok(Buffer.from((await store.get('checkpoint.0.1'))!).equals(Buffer.from(large)));
+    const back = (await store.get('checkpoint.0.1'))!;
+    assert.ok(Buffer.from(back).equals(Buffer.from(large)), `the checkpoint put in parts comes back whole: ${back.length} of ${large.length} bytes`);
     assert.equal(await store.get('checkpoint.2.0'), null);
     await store.put('commit', new TextEncoder().encode('{"depth":1}'));
     await store.put('commit', new TextEncoder().encode('{"depth":2}'));
@@ -86,7 +87,7 @@ test("destroy: every object of the run, and only the run's", { timeout: 60_000 }
 test('a bucket that cannot be used: a ClusterError saying what went wrong and what each process needs', { timeout: 60_000 }, async () => {
   const missing = await openCheckpointStore('s3://no-such-bucket/p', '0123456789ab');
   await assert.rejects(missing.check(), (e: Error) => {
-    assert.ok(e instanceof ClusterError);
+    assert.ok(e instanceof ClusterError, `expected a ClusterError, got ${String(e)}`);
     assert.match(e.message, /^the checkpoint store s3:\/\/no-such-bucket\/p\/kmc-0123456789ab\/ \(at http:\/\/127\.0\.0\.1:\d+\) cannot be used: there is no bucket no-such-bucket\. Each process of a run .*AWS_ACCESS_KEY_ID.*AWS_ENDPOINT_URL_S3.*s3:PutObject/);
     return true;
   });

@@ -178,7 +178,8 @@ test('kmc runs: a search kept with its checkpoints in S3 is listed as having non
     const stopped = await kmcInProcess('check', 'twophase', '--param', 'rm=9', '--owners', '1', '--cluster', url, '--time-limit', '3', '--checkpoint-store', `s3://${BUCKET}/dropme`);
     assert.equal(stopped.code, 4, stopped.stderr);
     const run = /go on with --resume-run ([0-9a-f]{12})/.exec(stopped.stderr)![1]!;
-    assert.ok((await s3.keys('dropme/')).includes(`dropme/kmc-${run}/commit`));
+    const saved = await s3.keys('dropme/');
+    assert.ok(saved.includes(`dropme/kmc-${run}/commit`), `the stopped search left its commit in S3; found ${saved.join(', ')}`);
     const listed = await kmcInProcess('runs', url);
     assert.match(listed.stdout, new RegExp(`^${run}  search  kept .*\\n  no commit in NATS: stopped before its first level was saved, or its checkpoints are in S3 \\(--checkpoint-store\\)$`, 'm'));
     const dropped = await kmcInProcess('runs', url, '--drop', run, '--checkpoint-store', `s3://${BUCKET}/dropme`);

@@ -233,7 +233,7 @@ test("a step back to the same state neither enables its fairness nor pays it (TL
 test('liveness refuses symmetry and a VIEW, saying why', async () => {
   const m = spinModel('weak', 'weak', [1]);
   await assert.rejects(checkModel({ ...m, symmetry: [[0, 1]] }, { symmetry: true }, label), (e: Error) => {
-    assert.ok(e instanceof ConfigError);
+    assert.ok(e instanceof ConfigError, `expected a ConfigError, got ${String(e)}`);
     assert.match(e.message, /symmetry reduction cannot be used with the temporal properties Finishes: a cycle in the reduced graph may join states that are permutations of each other/);
     return true;
   });

@@ -27,29 +27,29 @@ test('a fingerprint set answers as a set of pairs, through growth and its recent
 test('touch knows a fingerprint just added, and clear forgets it', () => {
   const set = new FingerprintSet();
   assert.equal(set.touch(7, 9), false);
-  assert.ok(set.add(7, 9));
+  assert.equal(set.add(7, 9), true, 'a new fingerprint is added');
   assert.equal(set.touch(7, 9), true);
   assert.equal(set.add(7, 9), false);
   // A fingerprint with the same cache entry replaces it; the first stays in the table.
-  assert.ok(set.add(8, 9));
+  assert.equal(set.add(8, 9), true, 'a fingerprint sharing the cache entry is still new');
   assert.equal(set.touch(7, 9), false);
   assert.equal(set.add(7, 9), false);
   set.clear();
   assert.equal(set.size, 0);
   assert.equal(set.touch(7, 9), false);
   assert.equal(set.has(7, 9), false);
-  assert.ok(set.add(7, 9));
+  assert.equal(set.add(7, 9), true, 'after clear the fingerprint is new again');
 });
 
 test('fingerprint (0, 0) is stored as (0, 1), and a worker view sees what was added', () => {
   const set = new FingerprintSet(16);
-  assert.ok(set.add(0, 0));
+  assert.equal(set.add(0, 0), true, '(0, 0) is new to an empty set');
   assert.equal(set.add(0, 1), false);
   assert.equal(set.touch(0, 0), true);
   for (let i = 1; i < 500; i++) set.add(i, i * 31);
   const view = new FingerprintSetView(set.buffer);
-  assert.ok(view.has(0, 0));
-  assert.ok(view.has(499, 499 * 31));
+  assert.equal(view.has(0, 0), true, 'the view sees (0, 0)');
+  assert.equal(view.has(499, 499 * 31), true, 'the view sees the last fingerprint added');
   assert.equal(view.has(500, 500 * 31), false);
 });
 
@@ -58,6 +58,6 @@ test('a set restored from its slots keeps its answers', () => {
   for (let i = 0; i < 300; i++) set.add(i, i ^ 0x5555);
   const copy = FingerprintSet.fromSlots(set.rawSlots.slice(), set.size);
   for (let i = 0; i < 300; i++) assert.equal(copy.add(i, i ^ 0x5555), false);
-  assert.ok(copy.add(300, 1));
+  assert.equal(copy.add(300, 1), true, 'a fingerprint not in the slots is new to the copy');
   assert.equal(copy.size, 301);
 });
