@@ -69,6 +69,13 @@ const IDLE_MS = 2000;
 /** How long a worker tries to have a result stored (the server restarting), and the pause between tries. */
 const STORE_TRIES_MS = 30_000;
 const STORE_RETRY_MS = 500;
+/**
+ * How long one try waits for the server to say it stored a part. A part sent while the server restarts gets
+ * no answer: with the client's default (5 s) the run waited that long before it tried again. A try that
+ * times out after the server did store the part is harmless: each part carries a message id, so the server
+ * keeps one copy (its duplicate window is 2 minutes).
+ */
+const STORE_WAIT_MS = 1000;
 /** How often the driver offers its queue again while results are out. */
 const RECRUIT_AGAIN_MS = 5000;
 /** Busy workers in a row that end a round of offers, and the pause after each. */
@@ -114,7 +121,11 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
       throw new ClusterError(`the NATS server at ${url} cannot hold the ${what}'s queue: ${messageOf(e)}. kmc needs JetStream: start the server with -js.`);
     }
     let allIn: () => void = () => {};
-    const done = new Promise<void>((resolve) => (allIn = resolve));
+    let unreadable: (e: unknown) => void = () => {};
+    const done = new Promise<void>((resolve, reject) => {
+      allIn = resolve;
+      unreadable = (e) => reject(new ClusterError(`the ${what} cannot take a result stored on the cluster: ${messageOf(e)}`));
+    });
     let pending = units.length;
     // Said again every second until every result is in: a worker that joins after the first stop hears the next.
     const stopAll = () => {
@@ -126,9 +137,10 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     /** One message of a result: the result is taken once all its parts are in, the first time it comes. */
     const take = (data: Uint8Array): void => {
       const { body, attachment } = open(data);
-      const { index, by, part, count } = body as { index: number; by: string; part: number; count: number };
+      const { index, by, sending, part, count } = body as { index: number; by: string; sending: string; part: number; count: number };
       if (arrived[index]) return;
-      const key = `${index} ${by}`;
+      // Per sending, not per worker: a unit a worker ran twice (delivered again) may give parts of other sizes.
+      const key = `${index} ${by} ${sending}`;
       const got = parts.get(key) ?? new Array<Uint8Array>(count);
       got[part] = attachment;
       if (got.filter(Boolean).length < count) return void parts.set(key, got);
@@ -151,8 +163,15 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     // The results are read from the stream the server stores them in (an ordered consumer, which goes on
     // from where it was when the driver's connection comes back): none is lost while the driver is away.
     const stored = await (await nc.jetstream().consumers.get(n.resultsStream)).consume();
+    // A result that cannot be read ends the queue with an error: it is acknowledged, so none would come after it.
     void (async () => {
-      for await (const m of stored) take(m.data);
+      for await (const m of stored) {
+        try {
+          take(m.data);
+        } catch (e) {
+          unreadable(e);
+        }
+      }
     })().catch(() => {});
     await nc.flush();
     const js = nc.jetstream();
@@ -257,7 +276,8 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
 /**
  * A result in as many messages as the server's max_payload needs (a check's counterexample may be large),
  * each stored by the server before the next is sent; tried again while the server is away, up to
- * STORE_TRIES_MS. False when it could not be stored.
+ * STORE_TRIES_MS. The parts of one sending carry its id, so the driver never joins parts of two. False when
+ * it could not be stored.
  */
 async function publishResult(nc: NatsConnection, subject: string, stream: string, index: number, by: string, result: unknown): Promise<boolean> {
   const js = nc.jetstream();
@@ -265,11 +285,12 @@ async function publishResult(nc: NatsConnection, subject: string, stream: string
   const size = Math.max(1024, (nc.info?.max_payload ?? 1024 * 1024) - 1024);
   const count = Math.max(1, Math.ceil(bytes.length / size));
   const until = Date.now() + STORE_TRIES_MS;
+  const sending = randomBytes(6).toString('hex');
   for (let part = 0; part < count; part++) {
-    const message = seal({ index, by, part, count }, bytes.subarray(part * size, (part + 1) * size));
+    const message = seal({ index, by, sending, part, count }, bytes.subarray(part * size, (part + 1) * size));
     for (;;) {
       try {
-        await js.publish(subject, message);
+        await js.publish(subject, message, { msgID: `${index}.${sending}.${part}`, timeout: STORE_WAIT_MS });
         break;
       } catch (e) {
         if (Date.now() >= until || nc.isClosed() || (await deleted(nc, stream, e))) return false;
