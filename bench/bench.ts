@@ -15,7 +15,7 @@
  * peak RSS over 10^6+ states), and a Kafka run whose frontier outgrows --memory-budget, which spills to
  * disk and must end with the counts of the same run in memory.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -115,8 +115,33 @@ function run(args: readonly string[], workers: number, extra: readonly string[] 
 
 function runWith(args: readonly string[], extra: readonly string[]): Figures {
   const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0 && r.status !== 1 && r.status !== 4) throw new Error(`kmc check ${args.join(' ')} failed (exit ${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as Figures;
+  return figuresOf(args, r.status, r.stdout, r.stderr);
+}
+
+function figuresOf(args: readonly string[], status: number | null, stdout: string, stderr: string): Figures {
+  if (status !== 0 && status !== 1 && status !== 4) throw new Error(`kmc check ${args.join(' ')} failed (exit ${status}): ${stderr}`);
+  return JSON.parse(stdout) as Figures;
+}
+
+/** `n` one-worker runs of the same check, started together, each in its own process. */
+async function runAtOnce(args: readonly string[], n: number): Promise<Figures[]> {
+  const one = () =>
+    new Promise<Figures>((resolve, reject) => {
+      const child = spawn(process.execPath, [bin, 'check', ...args, '--workers', '1', '--json', '--quiet']);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (status) => {
+        try {
+          resolve(figuresOf(args, status, stdout, stderr));
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+  return Promise.all(Array.from({ length: n }, one));
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -161,6 +186,24 @@ for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
       many === one || one.bytesPerState === 0 ? '—' : `${(many.bytesPerState / one.bytesPerState).toFixed(2)}×`,
     ].join(' | '),
   );
+}
+
+// What this machine gives N threads: N one-worker runs of the same model at once. Cores that share a
+// physical core or its caches and memory (a virtual machine's often do) each run slower when all are busy,
+// so N independent searches do less than N times the work of one. Their summed throughput is the most N
+// workers could reach here; the workers' speed-up is printed as a share of it.
+if (cores > 1) {
+  console.log('');
+  console.log(['model', `${cores} one-worker runs at once: throughput vs one alone (ceiling)`, `${cores} workers' speed-up`, 'share of the ceiling'].join(' | '));
+  for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
+    const one = oneWorker.get(c.name);
+    const many = allCores.get(c.name);
+    if (one === undefined || many === undefined || many === one || c.allCoresOnly) continue;
+    const together = await runAtOnce(quick && c.quickArgs ? c.quickArgs : c.args, cores);
+    const ceiling = together.reduce((sum, f) => sum + one.seconds / f.seconds, 0);
+    const speedUp = one.seconds / many.seconds;
+    console.log([c.name, `${ceiling.toFixed(2)}× (${together.map((f) => f.seconds.toFixed(1)).join(' s, ')} s each)`, `${speedUp.toFixed(2)}×`, `${Math.round((100 * speedUp) / ceiling)} %`].join(' | '));
+  }
 }
 
 // The same state space through different representations, in this run, one worker each.
