@@ -170,19 +170,25 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   let resetNow: () => void = () => {};
   const armReset = () => (reset = new Promise<void>((resolve) => (resetNow = resolve)));
   armReset();
-  const unacked = new Set<Promise<PubAck>>();
+  /**
+   * The batches of this attempt sent and not yet stored. Those of an attempt rolled back are forgotten (their
+   * receivers drop them): a store still unanswered when the server restarted fails only after the client's
+   * wait, and must neither hold up nor fail the attempt that came after it.
+   */
+  let unacked = new Set<Promise<PubAck>>();
   /** A batch JetStream did not store: the level's counts would wait for it for ever, so the level fails. */
   let publishFailed: unknown = null;
   let owner: Owner<unknown>;
   try {
     owner = new Owner(expander, layout, { index: offer.index, owners: offer.owners, deadlock: offer.deadlock }, (to, batch) => {
       const ack = js.publish(n.batchesFor(to), batch, { msgID: `${level}.${attempt}.${offer.index}.${to}.${seq++}` });
-      unacked.add(ack);
+      const ofAttempt = unacked;
+      ofAttempt.add(ack);
       void ack.then(
-        () => unacked.delete(ack),
+        () => ofAttempt.delete(ack),
         (e: unknown) => {
-          unacked.delete(ack);
-          publishFailed ??= e;
+          ofAttempt.delete(ack);
+          if (ofAttempt === unacked) publishFailed ??= e;
         },
       );
     });
@@ -327,6 +333,8 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
       receiving = to;
       level = to;
       attempt = body.attempt as number;
+      unacked = new Set();
+      publishFailed = null;
       interrupted = false;
       armReset();
       return { body: {} };
