@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AckPolicy, connect, RetentionPolicy, StorageType } from 'nats';
+import { AckPolicy, connect, type JetStreamClient, RetentionPolicy, StorageType } from 'nats';
 import { open, seal } from './envelope.ts';
-import { type QueueOffer, runQueue, takeUnits } from './jobQueue.ts';
+import { type QueueOffer, type QueueRun, runQueue, takeUnits } from './jobQueue.ts';
 import { queueNames, RECONNECT, RECRUIT, WORKERS_QUEUE } from './subjects.ts';
 import { clusterTiers, startNats } from './testCluster.ts';
 
@@ -99,63 +99,57 @@ test("a worker whose result's queue was deleted (the driver had it from another 
   }
 });
 
-test('a result is made of the parts of one sending: a worker that sent part of a result, then all of another, gives the other whole', { skip, timeout: 60_000 }, async () => {
+/**
+ * A queue of one unit on a server of its own, whose one worker is written here by hand: once it joins, it
+ * stores `store(js, resultsSubject)` as its results. Returns what the driver made of them.
+ */
+async function queueWithHandMadeWorker(store: (js: JetStreamClient, results: string) => Promise<void>): Promise<QueueRun<unknown>> {
   const servers = await startNats(1);
   const url = servers.urls[0]!;
   const worker = await connect({ servers: url });
   try {
-    const first = new TextEncoder().encode(JSON.stringify({ from: 'the first run', pad: 'x'.repeat(40) }));
-    const second = new TextEncoder().encode(JSON.stringify({ from: 'the second run' }));
-    // A worker, written here by hand, that joins and stores two of three parts of one result (its run of the
-    // unit was then cut short), then a second result of the same unit in two parts: the driver must not
-    // complete the first sending's parts with the second's.
     worker.subscribe(RECRUIT, {
       queue: WORKERS_QUEUE,
       callback: (_e, m) => {
         const offer = open(m.data).body as unknown as QueueOffer;
         m.respond(seal({ ok: true }));
-        const js = worker.jetstream();
-        const results = queueNames(offer.run).results;
-        const parts = (bytes: Uint8Array, count: number) => Array.from({ length: count }, (_, i) => bytes.subarray(Math.ceil((i * bytes.length) / count), Math.ceil(((i + 1) * bytes.length) / count)));
-        void (async () => {
-          const [a0, a1] = parts(first, 3);
-          await js.publish(results, seal({ index: 0, by: 'w1', sending: 'a', part: 0, count: 3 }, a0));
-          await js.publish(results, seal({ index: 0, by: 'w1', sending: 'a', part: 1, count: 3 }, a1));
-          for (const [part, bytes] of parts(second, 2).entries()) await js.publish(results, seal({ index: 0, by: 'w1', sending: 'b', part, count: 2 }, bytes));
-        })().catch(() => {});
+        void store(worker.jetstream(), queueNames(offer.run).results).catch(() => {});
       },
     });
     await worker.flush();
-    const { results } = await runQueue<number, { from: string }>(url, 'test queue', { kind: 'test' }, [0], { waitSeconds: 10 });
-    assert.deepEqual(results, [{ from: 'the second run' }]);
+    return await runQueue<number, unknown>(url, 'test queue', { kind: 'test' }, [0], { waitSeconds: 10 });
   } finally {
     await worker.close().catch(() => {});
     await servers.stop();
   }
+}
+
+/** `bytes` cut into `count` parts. */
+const cut = (bytes: Uint8Array, count: number): Uint8Array[] => Array.from({ length: count }, (_, i) => bytes.subarray(Math.ceil((i * bytes.length) / count), Math.ceil(((i + 1) * bytes.length) / count)));
+
+test('a result is made of the parts of one sending: a worker that sent part of a result, then all of another, gives the other whole', { skip, timeout: 60_000 }, async () => {
+  const first = new TextEncoder().encode(JSON.stringify({ from: 'the first run', pad: 'x'.repeat(40) }));
+  const second = new TextEncoder().encode(JSON.stringify({ from: 'the second run' }));
+  // The worker stores two of three parts of one result (its run of the unit was then cut short), then a
+  // second result of the same unit in two parts: the driver must not complete the first sending's parts
+  // with the second's.
+  const { results } = await queueWithHandMadeWorker(async (js, subject) => {
+    const [a0, a1] = cut(first, 3);
+    await js.publish(subject, seal({ index: 0, by: 'w1', sending: 'a', part: 0, count: 3 }, a0));
+    await js.publish(subject, seal({ index: 0, by: 'w1', sending: 'a', part: 1, count: 3 }, a1));
+    for (const [part, bytes] of cut(second, 2).entries()) await js.publish(subject, seal({ index: 0, by: 'w1', sending: 'b', part, count: 2 }, bytes));
+  });
+  assert.deepEqual(results, [{ from: 'the second run' }]);
 });
 
 test('a result that cannot be read ends the queue with a cluster error naming it, instead of a wait for ever', { skip, timeout: 60_000 }, async () => {
-  const servers = await startNats(1);
-  const url = servers.urls[0]!;
-  const worker = await connect({ servers: url });
-  try {
-    worker.subscribe(RECRUIT, {
-      queue: WORKERS_QUEUE,
-      callback: (_e, m) => {
-        const offer = open(m.data).body as unknown as QueueOffer;
-        m.respond(seal({ ok: true }));
-        const bytes = new TextEncoder().encode('{"from": "a worker cut off');
-        void worker.jetstream().publish(queueNames(offer.run).results, seal({ index: 0, by: 'w1', sending: 'a', part: 0, count: 1 }, bytes)).catch(() => {});
-      },
-    });
-    await worker.flush();
-    await assert.rejects(runQueue<number, unknown>(url, 'test queue', { kind: 'test' }, [0], { waitSeconds: 10 }), (e: Error) => {
+  const bytes = new TextEncoder().encode('{"from": "a worker cut off');
+  await assert.rejects(
+    queueWithHandMadeWorker(async (js, subject) => void (await js.publish(subject, seal({ index: 0, by: 'w1', sending: 'a', part: 0, count: 1 }, bytes)))),
+    (e: Error) => {
       assert.equal(e.name, 'ClusterError');
       assert.match(e.message, /^the test queue cannot take a result stored on the cluster: .*JSON/);
       return true;
-    });
-  } finally {
-    await worker.close().catch(() => {});
-    await servers.stop();
-  }
+    },
+  );
 });
