@@ -260,8 +260,11 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
         const tell = (notice: unknown): void => nc.publish(n.notices, seal({ index, notice }));
         const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped, tell);
         // Acknowledged once the server has stored the result: a unit whose result could not be stored is
-        // delivered again after its ack wait, to this worker or another.
-        if (!(await publishResult(nc, n.results, n.resultsStream, index, worker, result))) continue;
+        // delivered again after its ack wait, to this worker or another. A queue deleted meanwhile has
+        // every result (the driver took this one from another worker): this worker leaves it at once.
+        const stored = await publishResult(nc, n.results, n.resultsStream, index, worker, result);
+        if (stored === 'queue gone') break;
+        if (stored === 'not stored') continue;
         m.ack();
       } finally {
         clearInterval(working);
@@ -276,10 +279,9 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
 /**
  * A result in as many messages as the server's max_payload needs (a check's counterexample may be large),
  * each stored by the server before the next is sent; tried again while the server is away, up to
- * STORE_TRIES_MS. The parts of one sending carry its id, so the driver never joins parts of two. False when
- * it could not be stored.
+ * STORE_TRIES_MS. The parts of one sending carry its id, so the driver never joins parts of two.
  */
-async function publishResult(nc: NatsConnection, subject: string, stream: string, index: number, by: string, result: unknown): Promise<boolean> {
+async function publishResult(nc: NatsConnection, subject: string, stream: string, index: number, by: string, result: unknown): Promise<'stored' | 'not stored' | 'queue gone'> {
   const js = nc.jetstream();
   const bytes = encoder.encode(JSON.stringify(result));
   const size = Math.max(1024, (nc.info?.max_payload ?? 1024 * 1024) - 1024);
@@ -293,12 +295,13 @@ async function publishResult(nc: NatsConnection, subject: string, stream: string
         await js.publish(subject, message, { msgID: `${index}.${sending}.${part}`, timeout: STORE_WAIT_MS });
         break;
       } catch (e) {
-        if (Date.now() >= until || nc.isClosed() || (await deleted(nc, stream, e))) return false;
+        if (await deleted(nc, stream, e)) return 'queue gone';
+        if (Date.now() >= until || nc.isClosed()) return 'not stored';
         await sleep(STORE_RETRY_MS);
       }
     }
   }
-  return true;
+  return 'stored';
 }
 
 /**
