@@ -17,7 +17,7 @@ import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 import { LayoutError } from '../../spec/layout/errors.ts';
 import { isImmutable } from '../../spec/immutable.ts';
 import { SpecError } from './specError.ts';
-import { NondeterminismError } from './traceBuilder.ts';
+import { NONDETERMINISM_CAUSES, NondeterminismError } from './traceBuilder.ts';
 export { SpecError } from './specError.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
@@ -107,7 +107,7 @@ export class Expander<S> {
       });
     if (fingerprints(states).join() !== fingerprints(again).join()) {
       throw new NondeterminismError(
-        "init(), called twice, gave two different lists of initial states. The spec's init is not deterministic (it depends on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no verdict it gives can be trusted",
+        `init(), called twice, gave two different lists of initial states. The spec's init is not deterministic (it depends on ${NONDETERMINISM_CAUSES}), so no verdict it gives can be trusted`,
       );
     }
     this.initsProbed = true;
@@ -233,7 +233,7 @@ export class Expander<S> {
   private nondeterministic(action: number, successor: number): NondeterminismError {
     return new NondeterminismError(
       `one state, expanded twice, gave two different lists of successors (the first difference is its successor ${successor + 1}, by ${this.actions[action]?.name ?? 'an action'}). ` +
-        "The spec's params or actions are not deterministic (they depend on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no verdict it gives can be trusted",
+        `The spec's params or actions are not deterministic (they depend on ${NONDETERMINISM_CAUSES}), so no verdict it gives can be trusted`,
     );
   }
 

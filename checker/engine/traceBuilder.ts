@@ -7,6 +7,9 @@ import { INIT_ACTION, type TraceStep } from '../../traces/trace.ts';
 import { SpecError } from './specError.ts';
 import type { Expander } from './expander.ts';
 
+/** What makes a spec's functions give two answers to one question, as the errors about it say. */
+export const NONDETERMINISM_CAUSES = 'time, randomness, mutable module state, or the iteration order of a plain JS Set/Map';
+
 /** The model no longer produces the recorded path: its code is not deterministic (a spec error, exit 3). */
 export class NondeterminismError extends SpecError {
   constructor(what: string) {
@@ -46,7 +49,7 @@ export function rebuildSteps<S>(expander: Expander<S>, path: readonly { readonly
 function nondeterministic(what: string): NondeterminismError {
   return new NondeterminismError(
     `could not rebuild the counterexample: ${what}. The spec's init, params or actions ` +
-      'are not deterministic (they depend on time, randomness, mutable module state, or the iteration order of a plain JS Set/Map), so no trace it gives can be trusted',
+      `are not deterministic (they depend on ${NONDETERMINISM_CAUSES}), so no trace it gives can be trusted`,
   );
 }
 
