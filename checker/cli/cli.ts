@@ -122,4 +122,16 @@ export async function run(): Promise<void> {
     process.stderr.write(`kmc internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exitCode = ExitCode.Usage;
   }
+  // The command is over, and the process ends as soon as nothing is left running. A handle a library leaves
+  // open would keep it running after its answer (the NATS client keeps a socket after a connect that timed
+  // out): this timer, which alone keeps nothing alive, then ends it once the output is written.
+  setTimeout(endOnceWritten, LINGER_MS).unref();
+}
+
+/** How long a finished command's process may wait for its event loop to empty before it is ended. */
+const LINGER_MS = 1000;
+
+function endOnceWritten(): void {
+  if (process.stdout.writableLength + process.stderr.writableLength > 0) setTimeout(endOnceWritten, 100).unref();
+  else process.exit();
 }

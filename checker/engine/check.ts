@@ -25,7 +25,7 @@ import type { Checkpoints } from './checkpoint.ts';
 import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { rulesDigest } from './rulesDigest.ts';
-import { CANNOT_BE_CHECKED, isPacked, layoutOf, viewOfAnotherKmc } from './state/packed.ts';
+import { CANNOT_BE_CHECKED, isPacked, layoutOf, type PackedLayout, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
 
@@ -140,8 +140,10 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
     return ownedBreadthFirst(expander, options, limits, owners, async () => localOwners(owners, () => new Expander(model, options.symmetry ?? false), options.deadlock ?? true), false, disk);
   }
   if (!source) throw new ConfigError('a search on a cluster needs the module the workers load the spec from');
-  const { natsOwners } = await import('./cluster/natsOwners.ts');
+  const [{ natsOwners }, { specIdentity }] = await Promise.all([import('./cluster/natsOwners.ts'), import('./cluster/specIdentity.ts')]);
   const cluster = options.cluster;
+  // validateOwners has made sure the spec declares a layout.
+  const identity = specIdentity(source.modulePath, model, options.symmetry ?? false, model.layout! as PackedLayout);
   const note = options.onClusterNote;
   return ownedBreadthFirst(
     expander,
@@ -150,6 +152,7 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
     owners,
     () =>
       natsOwners(cluster, owners, source, {
+        identity,
         symmetry: options.symmetry ?? false,
         deadlock: options.deadlock ?? true,
         waitSeconds: options.clusterWaitSeconds ?? 30,

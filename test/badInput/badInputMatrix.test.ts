@@ -128,6 +128,7 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
       usage('--workers 0', ['check', 'twophase', '--workers', '0'], /^error: --workers takes a whole number of at least 1/),
       usage('--workers above the cores', ['check', 'twophase', '--workers', '999'], /^error: --workers 999 is more than the \d+ cores of this machine; more threads than cores only slow a search down\. Use --workers \d+ or fewer\.$/),
       usage('--workers a word', ['check', 'twophase', '--workers', 'many'], /^error: --workers takes a whole number of at least 1/),
+      usage('--owners past the most', ['check', 'twophase', '--owners', '5000000000'], /^error: --owners takes at most 1024 owners \(each holds a part of the seen states, and on a cluster is a consumer on the NATS server\); got 5000000000\.$/),
       usage('--checkpoint-every 0', ['check', 'twophase', '--checkpoint-every', '0'], /^error: --checkpoint-every takes a positive number; got '0'\.$/),
       usage('--memory-budget 0', ['check', 'twophase', '--memory-budget', '0'], /^error: --memory-budget 0 is below what a search needs to start/),
       usage('--memory-budget 1K', ['check', 'twophase', '--memory-budget', '1K'], /^error: --memory-budget 1K is below what a search needs to start/),

@@ -144,9 +144,19 @@ async function checkpointNote(dir: string, spec: string, atStop: boolean): Promi
   return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}${owners !== undefined ? ` --owners ${owners}` : ''}`;
 }
 
+/**
+ * The most owners a search is partitioned among. Each is a part of the seen states with tables of its own,
+ * and on a cluster a consumer made on the NATS server before any worker joins (about 10 ms each): with no
+ * bound, `--owners 5000000000` spent minutes making consumers, past every limit.
+ */
+export const MAX_OWNERS = 1024;
+
 /** `--owners N` and `--cluster nats://…`: a cluster needs a number of owners, and a NATS address. */
 function ownersOf(rawOwners: unknown, rawCluster: unknown): { owners?: number; cluster?: string } {
   const owners = positiveInt('owners', rawOwners);
+  if (owners !== undefined && owners > MAX_OWNERS) {
+    throw new UserError(`--owners takes at most ${MAX_OWNERS} owners (each holds a part of the seen states, and on a cluster is a consumer on the NATS server); got ${owners}.`);
+  }
   if (rawCluster === undefined) return owners === undefined ? {} : { owners };
   const cluster = natsAddress('--cluster', rawCluster);
   if (owners === undefined) throw new UserError(`--cluster ${cluster} needs --owners N: the number of worker processes (kmc worker ${cluster}) the search is partitioned among.`);

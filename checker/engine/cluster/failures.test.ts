@@ -7,8 +7,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { comparable, natsServerPath, type NatsServers, startNats, startWorkers, stopProcess } from './testCluster.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -32,7 +35,11 @@ interface Driver {
 }
 
 function driver(url: string, ...more: string[]): Driver {
-  const p = spawn(process.execPath, [bin, 'check', ...MODEL, '--json', '--cluster', url, '--worker-timeout', '3', '--cluster-wait', '5', ...more], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return driverOf(MODEL, url, ...more);
+}
+
+function driverOf(model: readonly string[], url: string, ...more: string[]): Driver {
+  const p = spawn(process.execPath, [bin, 'check', ...model, '--json', '--cluster', url, '--worker-timeout', '3', '--cluster-wait', '5', ...more], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let started: (run: string) => void = () => {};
@@ -115,4 +122,99 @@ test('a run that is not there cannot be resumed: exit 5 and why', { skip, timeou
   const r = await driver(servers.urls[0]!, '--owners', '1', '--resume-run', '0123456789ab').done;
   assert.equal(r.code, 5);
   assert.match(r.stderr, /there is no run 0123456789ab at nats:\/\/127\.0\.0\.1:\d+ to resume/);
+});
+
+test('every worker gone and none joining: exit 5 saying to resume, and the run is kept for it: --resume-run ends it with the counts of one process', { skip, timeout: 240_000 }, async () => {
+  workers = startWorkers(bin, servers.urls[0]!, 2);
+  const d = driver(servers.urls[0]!, '--owners', '2');
+  const run = await d.run;
+  await sleep(4000);
+  await Promise.all(workers.map((w) => stopProcess(w, 'SIGKILL')));
+  const r = await d.done;
+  assert.equal(r.code, 5, r.stderr);
+  assert.match(r.stderr, new RegExp(`no worker is left in run ${run} .* then resume with --resume-run ${run}`));
+  // Before, the run was deleted as the driver ended, and the resume it advised found nothing.
+  assert.match(r.stderr, new RegExp(`run ${run} is kept on .* at its last commit \\(depth \\d+\\): go on with --resume-run ${run}`));
+  workers = startWorkers(bin, servers.urls[0]!, 2);
+  const resumed = await driver(servers.urls[0]!, '--owners', '2', '--resume-run', run).done;
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.deepEqual(comparable(resumed.stdout), expected);
+  await Promise.all(workers.map((w) => stopProcess(w)));
+});
+
+test('a spec edited between runs: a worker that loaded it before refuses the run, and a run kept for the old rules is not resumed with the new ones', { skip, timeout: 240_000 }, async () => {
+  // TwoPhase itself (A), then TwoPhase without RMChooseToAbort (B), in the same file.
+  const dir = mkdtempSync(join(tmpdir(), 'kmc-edited-spec-'));
+  const file = join(dir, 'twoPhaseEdited.mjs');
+  const write = (withoutAbort: boolean) =>
+    writeFileSync(
+      file,
+      `import base from '${pathToFileURL(join(root, 'dist/spec/twophase/twoPhase.js')).href}';\n` +
+        `export default { ...base, build: (p) => { const m = base.build(p); return ${withoutAbort} ? { ...m, actions: m.actions.filter((a) => a.name !== 'RMChooseToAbort') } : m; } };\n`,
+    );
+  try {
+    const url = servers.urls[0]!;
+    workers = startWorkers(bin, url, 2);
+    write(false);
+    const small = [file, '--param', 'rm=3'];
+    const a = await driverOf(small, url, '--owners', '2').done;
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(JSON.parse(a.stdout).distinct, 288);
+    // The same workers, the file edited: each still has the first copy (a process loads a module once).
+    write(true);
+    const stale = await driverOf(small, url, '--owners', '2').done;
+    assert.equal(stale.code, 5, stale.stderr);
+    assert.match(stale.stderr, /has another spec than the driver's: it loaded .*twoPhaseEdited\.mjs before the file changed, and a process loads a module once: restart this worker/);
+    await Promise.all(workers.map((w) => stopProcess(w)));
+    // Restarted, the workers load the file as it is now: the counts of B.
+    workers = startWorkers(bin, url, 2);
+    const b = await driverOf(small, url, '--owners', '2').done;
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal(JSON.parse(b.stdout).distinct, 251);
+    // A run of B stopped by its time limit, then resumed after the file went back to A.
+    const big = [file, '--param', 'rm=8'];
+    const stopped = driverOf(big, url, '--owners', '2', '--time-limit', '6');
+    const run = await stopped.run;
+    const s = await stopped.done;
+    assert.equal(s.code, 4, s.stderr);
+    write(false);
+    const resumed = await driverOf(big, url, '--owners', '2', '--resume-run', run).done;
+    assert.equal(resumed.code, 5, resumed.stderr);
+    assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(its module file differs\\)`));
+    await Promise.all(workers.map((w) => stopProcess(w)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--cluster at a port that accepts and never answers: exit 5 once the connection times out, and the process ends', { skip, timeout: 120_000 }, async () => {
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const port = (silent.address() as { port: number }).port;
+  try {
+    const started = Date.now();
+    const r = await driverOf(['twophase', '--param', 'rm=3'], `nats://127.0.0.1:${port}`, '--owners', '2').done;
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr, /cannot reach a NATS server at nats:\/\/127\.0\.0\.1:\d+/);
+    // The client's connect times out after 20 s; the socket it left open once kept the process for ever.
+    assert.ok(Date.now() - started < 40_000, `the driver ended ${((Date.now() - started) / 1000).toFixed(1)} s after it started`);
+  } finally {
+    silent.close();
+  }
+});
+
+test('--resume-run of a run whose driver is still at work is refused at once, and that run ends undisturbed with the counts of one process', { skip, timeout: 180_000 }, async () => {
+  workers = startWorkers(bin, servers.urls[0]!, 2);
+  const d = driver(servers.urls[0]!, '--owners', '2');
+  const run = await d.run;
+  await sleep(2000);
+  const second = await driver(servers.urls[0]!, '--owners', '2', '--resume-run', run).done;
+  assert.equal(second.code, 5, second.stderr);
+  assert.match(second.stderr, new RegExp(`run ${run} at nats://127\\.0\\.0\\.1:\\d+ is still at work: its driver is sending heartbeats`));
+  // Before, the two drivers took each other's workers, both failed, and the run was deleted.
+  const r = await d.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(comparable(r.stdout), expected);
+  assert.doesNotMatch(r.stderr, /rolling back/);
+  await Promise.all(workers.map((w) => stopProcess(w)));
 });

@@ -17,6 +17,7 @@ import { open, seal } from './envelope.ts';
 import { HEARTBEAT_SECONDS, queueNames, RECONNECT, RECRUIT } from './subjects.ts';
 import { onNewStream } from './natsErrors.ts';
 import { withinSeconds } from './withinSeconds.ts';
+import { closeConnection } from './closeConnection.ts';
 
 /** What a driver offers a worker: to take units from the queue of `run`, run as `kind` says. */
 export interface QueueOffer {
@@ -225,7 +226,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
         // the server went away: nothing of the queue is left to delete that it still holds
       }
     }
-    await nc.drain().catch(() => {});
+    await closeConnection(nc);
   }
   return { results, workers: workers.size };
 }

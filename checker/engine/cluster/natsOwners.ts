@@ -23,6 +23,8 @@ import { NatsCheckpoints } from './natsCheckpoints.ts';
 import { isNatsError, onNewStream } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
 import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
+import type { SpecIdentity } from './specIdentity.ts';
+import { closeConnection } from './closeConnection.ts';
 
 export { ClusterError };
 
@@ -37,6 +39,8 @@ const RECONNECT_GRACE_SECONDS = 5;
 export interface ClusterSetup {
   readonly symmetry: boolean;
   readonly deadlock: boolean;
+  /** The spec as the driver loaded it: the workers' copies must be the same. */
+  readonly identity: SpecIdentity;
   /** How long to wait for workers to join. */
   readonly waitSeconds: number;
   /** How long a silent worker, or driver, is given before the run stops. */
@@ -66,6 +70,8 @@ interface CommitRecord {
   readonly params: unknown;
   readonly symmetry: boolean;
   readonly deadlock: boolean;
+  /** The spec the run is a search of (specIdentity.ts). */
+  readonly identity: SpecIdentity;
   readonly driver: DriverCommit;
 }
 
@@ -119,7 +125,16 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       if (resumedFrom.spec !== spec || JSON.stringify(resumedFrom.params) !== JSON.stringify(source.params) || resumedFrom.symmetry !== setup.symmetry || resumedFrom.deadlock !== setup.deadlock) {
         throw new ClusterError(`run ${run} is a search of ${resumedFrom.spec} with ${JSON.stringify(resumedFrom.params)}${resumedFrom.symmetry ? ' and symmetry' : ''}, not of ${spec} with ${JSON.stringify(source.params)}: resume it with the same spec, preset, parameters and options.`);
       }
+      const changed = resumedFrom.identity?.file !== setup.identity.file ? 'its module file differs' : resumedFrom.identity.rules !== setup.identity.rules ? 'its rules give the initial states other successors' : null;
+      if (changed !== null) {
+        throw new ClusterError(`run ${run} is a search of ${spec} as it was when the run started, and the spec has changed since (${changed}): its states were reached by the old rules, so going on with the new ones would count neither. Resume it with the spec as it was, or start a new run without --resume-run.`);
+      }
       parts = resumedFrom.owners;
+      // A driver of this run still at work sends its heartbeats: two drivers would take each other's workers,
+      // fail, and delete the run between them.
+      if (await heardWithin(nc, n.driver, (2 * HEARTBEAT_SECONDS + 0.5) * 1000)) {
+        throw new ClusterError(`run ${run} at ${url} is still at work: its driver is sending heartbeats. Wait for that driver to end (or stop it: it keeps the run), then resume.`);
+      }
     }
   } catch (e) {
     external?.close();
@@ -158,6 +173,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     silenceSeconds: setup.silenceSeconds,
     loadSeconds: setup.waitSeconds,
     session,
+    identity: setup.identity,
     ...(setup.checkpointStore !== undefined ? { checkpointStore: setup.checkpointStore } : {}),
   });
   /** The worker owning each part. */
@@ -184,7 +200,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       await external?.destroy().catch((e: unknown) => setup.note?.(`the checkpoints of run ${run} are left behind: ${e instanceof Error ? e.message : String(e)}`));
     }
     external?.close();
-    await nc.drain().catch(() => {});
+    await closeConnection(nc);
   };
 
   /** How long a worker offered a part has to answer: the time it may take to load the spec, and a margin. */
@@ -354,7 +370,7 @@ export async function natsOwners(url: string, count: number, source: ModelSource
     links,
     ...(resumedFrom !== undefined ? { resumedFrom: resumedFrom.driver } : {}),
     commit: async (state) => {
-      const record: CommitRecord = { owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, driver: state };
+      const record: CommitRecord = { owners: parts, spec, params: source.params, symmetry: setup.symmetry, deadlock: setup.deadlock, identity: setup.identity, driver: state };
       await orLost('saving the commit', () => checkpoints.put(n.commit, new TextEncoder().encode(JSON.stringify(record))));
       last = state;
       level = state.depth;
@@ -377,12 +393,14 @@ export async function natsOwners(url: string, count: number, source: ModelSource
         }
       }
     },
-    close: async (keep) => {
+    close: async (keep, failed) => {
       if (closed) return;
       closed = true;
+      // A run that failed after a commit (its workers gone, the server away) is kept to be resumed, as its error says.
+      const kept = keep || (failed === true && last !== undefined);
       await Promise.all(links.map((l) => l.close()));
-      await teardown(keep);
-      if (keep) setup.note?.(`run ${run} is kept on ${url} at its last commit (depth ${last?.depth ?? 0}): go on with --resume-run ${run}`);
+      await teardown(kept);
+      if (kept) setup.note?.(`run ${run} is kept on ${url} at its last commit (depth ${last?.depth ?? 0}): go on with --resume-run ${run}`);
     },
   };
 
@@ -423,3 +441,11 @@ export async function natsOwners(url: string, count: number, source: ModelSource
   }
 }
 
+/** Whether anything is published on `subject` within `ms`. */
+async function heardWithin(nc: NatsConnection, subject: string, ms: number): Promise<boolean> {
+  let heard = false;
+  const sub = nc.subscribe(subject, { callback: () => (heard = true) });
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  sub.unsubscribe();
+  return heard;
+}

@@ -28,6 +28,8 @@ import { isNatsError } from './natsErrors.ts';
 import { withinSeconds } from './withinSeconds.ts';
 import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts';
 import { NatsCheckpoints } from './natsCheckpoints.ts';
+import { differenceFromDriver, type SpecIdentity, specIdentity } from './specIdentity.ts';
+import { closeConnection } from './closeConnection.ts';
 
 /** What a driver offers a worker: its part of a run. */
 export interface Offer {
@@ -50,6 +52,8 @@ export interface Offer {
   readonly session: string;
   /** Where the run keeps its checkpoints, an s3:// URL reached with this worker's own credentials; by default, the run's object store. */
   readonly checkpointStore?: string;
+  /** The driver's spec (specIdentity.ts): a worker whose copy differs does not join. */
+  readonly identity: SpecIdentity;
 }
 
 export interface WorkerOptions {
@@ -130,7 +134,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   await Promise.race([done, nc.closed()]);
   listen(false);
   direct.unsubscribe();
-  if (!nc.isClosed()) await nc.drain();
+  await closeConnection(nc);
 }
 
 async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (line: string) => void, ready: (error?: string) => void): Promise<void> {
@@ -140,13 +144,21 @@ async function serveRun(nc: NatsConnection, offer: Offer, worker: string, log: (
   let layout: PackedLayout;
   let objects: ObjectStore;
   let checkpoints: CheckpointStore;
+  let difference: string | null;
   try {
-    const { definition } = await withinSeconds(loadSpec(offer.spec), offer.loadSeconds, `it did not load within ${offer.loadSeconds} s on ${hostname()} (--cluster-wait)`);
-    expander = new Expander(definition.build(offer.params), offer.symmetry);
+    const { definition, modulePath } = await withinSeconds(loadSpec(offer.spec), offer.loadSeconds, `it did not load within ${offer.loadSeconds} s on ${hostname()} (--cluster-wait)`);
+    const model = definition.build(offer.params);
+    expander = new Expander(model, offer.symmetry);
     layout = layoutOf(expander.initialStates()[0] as unknown as PackedState);
+    difference = differenceFromDriver(modulePath, offer.identity, specIdentity(modulePath, model, offer.symmetry, layout));
     objects = await js.views.os(n.objects);
   } catch (e) {
     const message = `cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`;
+    ready(message);
+    throw new Error(message);
+  }
+  if (difference !== null) {
+    const message = `${hostname()} (pid ${process.pid}) has another spec than the driver's: ${difference}`;
     ready(message);
     throw new Error(message);
   }

@@ -102,6 +102,7 @@ export async function ownedBreadthFirst<S>(
   let savedAt = limits.seconds;
   let savedDepth = -1;
 
+  let failed = false;
   try {
     if (disk.resume) return await resumeFromDisk(disk.resume);
     if (!resumed) return await search();
@@ -110,8 +111,11 @@ export async function ownedBreadthFirst<S>(
     if (group.resumedFrom === undefined) throw new Error('the owners of a resumed run came without the commit to resume from');
     log = new StateLog();
     return await levels(resumeFrom(group.resumedFrom));
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
-    await group.close(keep);
+    await group.close(keep, failed);
   }
 
   async function search(): Promise<SearchOutcome> {

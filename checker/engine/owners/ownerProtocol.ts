@@ -153,8 +153,8 @@ export interface OwnerGroup {
   atBoundary?(depth: number): Promise<void>;
   /** Per owner, the depth from which a thread of its own owned its part (null: the driver's thread throughout). */
   readonly threadsJoined?: readonly (number | null)[];
-  /** `keep`: the run stopped short (a limit, a signal) and is kept for a later driver to resume, where the kind can. */
-  close(keep: boolean): Promise<void>;
+  /** `keep`: the run stopped short (a limit, a signal) and is kept for a later driver to resume, where the kind can; `failed`: it ended by an error. */
+  close(keep: boolean, failed?: boolean): Promise<void>;
 }
 
 /** An owner stopped answering (its process or node died, or the network): the run can go back to its last commit. */
