@@ -173,6 +173,11 @@ test('depth-first search reaches the same states; its counterexamples need not b
   assert.equal(bounded.status === 'incomplete' && bounded.reason, 'maxDepth');
   const bfsBounded = await checkModel(twoPhaseModel(4), { maxDepth: 4 }, label);
   assert.equal(bounded.stats.distinct, bfsBounded.stats.distinct);
+  // --max-states N keeps N states, as breadth-first: with N = 1, the initial state alone (it once entered a successor past it).
+  for (const maxStates of [1, 2, 50]) {
+    const kept = await checkModel(twoPhaseModel(4), { strategy: 'dfs', maxStates }, label);
+    assert.deepEqual([kept.status === 'incomplete' && kept.reason, kept.stats.distinct], ['maxStates', maxStates], `--max-states ${maxStates}`);
+  }
 });
 
 test('coverage counts each action, and the collision estimate follows n(g-n)/2^64', async () => {

@@ -104,6 +104,8 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       generated++;
       const end = enter(s, null, NO_PARENT, 0, -1, initIndex);
       if (end) return outcome(end);
+      // --max-states N keeps N states, initial states included (it once entered one successor past it).
+      if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
       let steps = 0;
       while (stack.length > 0) {
         const top = stack[stack.length - 1]!;
