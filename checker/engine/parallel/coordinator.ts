@@ -116,7 +116,9 @@ class LocalShare implements ShareHandle {
         while (!this.share.expandFor(SLICE_MS) && !this.stopped) await yieldToEventLoop();
         return this.share.expanded();
       case 'advance':
-        return this.share.advance(m.keep, m.firstId);
+        this.share.beginAdvance(m.keep, m.firstId);
+        while (!this.share.advanceFor(SLICE_MS) && !this.stopped) await yieldToEventLoop();
+        return this.share.advanced();
       default:
         throw new Error(`worker protocol: ${m.type} has no reply`);
     }
@@ -252,6 +254,7 @@ async function search<S>(expander: Expander<S>, workers: ShareHandle[], options:
     const parentEnds: { position: number; generatedBefore: number; pairsFrom: number; worker: number }[] = [];
     let stop: SearchEnd | null = null;
     const firstNewId = log.size;
+    const generatedAtLevel = generated;
     let mergedTo = -1;
     let pastBudget = false;
     let outsideViolation: SearchEnd | null = null;
@@ -325,7 +328,14 @@ async function search<S>(expander: Expander<S>, workers: ShareHandle[], options:
     const keeps = Array.from({ length: n }, () => [] as number[]);
     acceptedFrom.forEach((w, k) => keeps[w]!.push(acceptedParent[k]!, accepted[k * NEW_STATE_WORDS + 1]!, accepted[k * NEW_STATE_WORDS + 2]!, k));
     workers.forEach((w, i) => w.send({ type: 'advance', keep: Uint32Array.from(keeps[i]!), firstId: firstNewId }));
-    const checks = await Promise.all(workers.map((w) => w.receive('checked')));
+    // Making and checking a level's new states takes as long as expanding it: the limits are watched here
+    // too (they once waited for the whole level, past the launcher's grace). A stop here takes the level back.
+    const advanced = await withinLimits(Promise.all(workers.map((w) => w.receive('checked'))), () => limits.exceeded(firstNewId, memory()));
+    if ('reason' in advanced) {
+      rewindLevel();
+      return outcome({ kind: 'incomplete', reason: advanced.reason });
+    }
+    const checks = advanced.done;
     checks.forEach((c, i) => (workerHeaps[i] = c.heapUsed));
     let violation: { id: number; invariant: number } | null = null;
     let checkError: { id: number; cause: SentSpecError } | null = null;
@@ -370,6 +380,13 @@ async function search<S>(expander: Expander<S>, workers: ShareHandle[], options:
       for (let i = (k + 1) * NEW_STATE_WORDS; i < accepted.length; i += NEW_STATE_WORDS) if ((accepted[i + 1]! & OUTSIDE_CONSTRAINT) === 0) newStates[accepted[i + 1]!]!--;
       for (const e of parentEnds) if (e.position > position) uncountCoverage(e.worker, e.pairsFrom, 0);
       uncountCoverage(end.worker, end.pairsFrom, stoppedIn);
+    }
+    /** Takes back the whole level merged: the counts are those of the last whole level. */
+    function rewindLevel(): void {
+      generated = generatedAtLevel;
+      log.truncate(firstNewId);
+      for (let i = 0; i < accepted.length; i += NEW_STATE_WORDS) if ((accepted[i + 1]! & OUTSIDE_CONSTRAINT) === 0) newStates[accepted[i + 1]!]!--;
+      for (const e of parentEnds) uncountCoverage(e.worker, e.pairsFrom, 0);
     }
     /** Takes back the counts of the parent's actions from `fromAction` on. */
     function uncountCoverage(worker: number, at: number, fromAction: number): void {

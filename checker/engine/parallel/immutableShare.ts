@@ -26,6 +26,18 @@ export class ImmutableShare {
   private next = 0;
   private error: { position: number; cause: SentSpecError } | null = null;
   private readonly fired: Uint32Array;
+  /** The new states being made (`beginAdvance`), and how far. */
+  private advancing: {
+    keep: Uint32Array;
+    firstId: number;
+    next: unknown[];
+    nextPositions: number[];
+    witnessMin: Float64Array;
+    reached: Uint8Array;
+    violation: { id: number; invariant: number } | null;
+    error: { id: number; cause: SentSpecError } | null;
+    done: number;
+  } | null = null;
 
   constructor(
     private readonly expander: Expander<unknown>,
@@ -128,14 +140,32 @@ export class ImmutableShare {
   }
 
   /** Makes this worker's share of the next level from its share of the current one, and checks it. */
+  /** Makes and checks the new states whose parents this share holds, at once (a worker thread). */
   advance(keep: Uint32Array, firstId: number): Checked {
+    this.beginAdvance(keep, firstId);
+    this.advanceFor(Infinity);
+    return this.advanced();
+  }
+
+  /** Starts making the new states `keep` names (KEEP_WORDS each), ids from `firstId`. */
+  beginAdvance(keep: Uint32Array, firstId: number): void {
     const { expander } = this;
-    const next: unknown[] = new Array(keep.length / KEEP_WORDS);
-    const nextPositions: number[] = new Array(next.length);
-    const witnessMin = new Float64Array(expander.witnesses.length).fill(-1);
-    const reached = new Uint8Array(expander.witnesses.length);
-    let violation: { id: number; invariant: number } | null = null;
-    for (let i = 0; i < next.length; i++) {
+    const count = keep.length / KEEP_WORDS;
+    this.advancing = { keep, firstId, next: new Array(count), nextPositions: new Array(count), witnessMin: new Float64Array(expander.witnesses.length).fill(-1), reached: new Uint8Array(expander.witnesses.length), violation: null, error: null, done: 0 };
+  }
+
+  /**
+   * Makes and checks new states until all are done (true) or `ms` have passed (false): the coordinator's own
+   * share goes a slice at a time, so that its event loop still turns for signals and limits.
+   */
+  advanceFor(ms: number): boolean {
+    const { expander } = this;
+    const a = this.advancing!;
+    const { keep, firstId, next, nextPositions, witnessMin, reached } = a;
+    const until = ms === Infinity ? Infinity : performance.now() + ms;
+    for (; a.done < next.length && a.error === null; a.done++) {
+      if ((a.done & 15) === 0 && performance.now() > until) return false;
+      const i = a.done;
       const at = i * KEEP_WORDS;
       const action = keep[at + 1]!;
       const pos = keep[at + 3]!;
@@ -144,9 +174,9 @@ export class ImmutableShare {
       try {
         const t = expander.nthSuccessor(this.level[keep[at]!], action & ~OUTSIDE_CONSTRAINT, keep[at + 2]!);
         next[i] = t;
-        if (violation === null) {
+        if (a.violation === null) {
           const bad = expander.firstViolation(t);
-          if (bad >= 0) violation = { id, invariant: bad };
+          if (bad >= 0) a.violation = { id, invariant: bad };
         }
         // A state outside the CONSTRAINT is here only for its violation: it reaches no witness.
         if ((action & OUTSIDE_CONSTRAINT) === 0 && expander.markWitnesses(t, reached) > 0) {
@@ -154,12 +184,20 @@ export class ImmutableShare {
         }
       } catch (e) {
         if (!(e instanceof SpecError)) throw e;
-        return { type: 'checked', violation, witnessMin, error: { id, cause: sendSpecError(e) }, heapUsed: heapUsed() };
+        a.error = { id, cause: sendSpecError(e) };
       }
     }
-    this.level = next;
-    this.positions = nextPositions;
-    return { type: 'checked', violation, witnessMin, error: null, heapUsed: heapUsed() };
+    return true;
+  }
+
+  /** The report of the states made; with no error, they are this share's level from now on. */
+  advanced(): Checked {
+    const a = this.advancing!;
+    this.advancing = null;
+    if (a.error !== null) return { type: 'checked', violation: a.violation, witnessMin: a.witnessMin, error: a.error, heapUsed: heapUsed() };
+    this.level = a.next;
+    this.positions = a.nextPositions;
+    return { type: 'checked', violation: a.violation, witnessMin: a.witnessMin, error: null, heapUsed: heapUsed() };
   }
 }
 
