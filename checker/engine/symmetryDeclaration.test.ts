@@ -38,6 +38,27 @@ for (const [form, build] of [
   });
 }
 
+/** Declared symmetric, but it throws only where r3 has committed: on a state where r1 has, its image throws. */
+const throwsForR3 = always<ReadsRmState>(
+  'ThrowsForR3',
+  'throws where r3 has committed',
+  (s) => {
+    if (s.rmState.get('r3') === 'committed') throw new Error('boom for r3');
+    return true;
+  },
+  { symmetric: true },
+);
+
+test('a property declared symmetric that throws on an image of a state but not on the state is a spec error saying so, not its throw pinned on the state', async () => {
+  // It was reported as the state's own throw, with a trace to a state on which it does not throw (kmc replay: no violation).
+  const model = { ...(twoPhase.build({ rm: 3 }) as Model<unknown>) };
+  const r = await checkModel({ ...model, properties: [...model.properties, throwsForR3 as never] }, { symmetry: true }, label);
+  assert.equal(r.status, 'error');
+  const message = r.status === 'error' ? r.message : '';
+  assert.match(message, /^property ThrowsForR3 is declared symmetric, but it holds on a state and throws on its image under the symmetry \(/);
+  assert.match(message, /drop \{ symmetric: true \} from ThrowsForR3/);
+});
+
 test('properties that are symmetric pass the sampled check: TwoPhase rm=4 under symmetry holds with its reduced count', async () => {
   const r = await checkModel(twoPhase.build({ rm: 4 }), { symmetry: true }, label);
   const i = await checkModel(twoPhaseImmutable.build({ rm: 4 }), { symmetry: true }, label);

@@ -44,10 +44,11 @@ export class SymmetryDeclarationCheck<S> {
     if (n >= FIRST_STATES && (n & (THEN_EVERY - 1)) !== 0) return;
     const { image, renaming } = this.imageOf(s, n);
     for (const p of this.properties) {
+      // A throw on the state itself is the state's error; one on its image alone is an answer that differs.
       const here = test(p, s);
-      const there = test(p, image);
+      const there = outcome(p, image);
       if (here === there) continue;
-      const answer = (holds: boolean) => (holds ? 'holds' : 'fails');
+      const answer = (a: boolean | 'throws') => (a === 'throws' ? 'throws' : a ? 'holds' : 'fails');
       throw new SpecError(
         'property',
         `property ${p.name} is declared symmetric, but it ${answer(here)} on a state and ${answer(there)} on its image under the symmetry (${renaming})`,
@@ -71,6 +72,15 @@ export class SymmetryDeclarationCheck<S> {
     }
     const rename = this.renamings[n % this.renamings.length]!;
     return { image: renamed(s, rename) as S, renaming: [...rename].map(([from, to]) => `${String(from)} → ${String(to)}`).join(', ') };
+  }
+}
+
+/** What `p` answers on `s`, a throw included. */
+function outcome<S>(p: Property<S>, s: S): boolean | 'throws' {
+  try {
+    return p.test(s);
+  } catch {
+    return 'throws';
   }
 }
 
