@@ -229,6 +229,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
       refused(e);
     }
     const saved = (resumeFrom ?? ownersResume)!;
+    refusePassedLimits(options, resumeFrom ? { depth: resumeFrom.depth, distinct: resumeFrom.log.size } : ownersResume!.commit);
     if (rulesOf(saved.level) !== saved.rules) {
       throw new ConfigError(
         `the checkpoint in ${options.resumeDirectory} was written by another version of ${label.spec}: the same parameters and actions, ` +
@@ -250,6 +251,20 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     ...(resumeFrom ? { resumeFrom } : {}),
     ...(ownersResume ? { ownersResume } : {}),
   };
+}
+
+/**
+ * A checkpoint already past --max-depth or --max-states: a resumed search cannot take back the levels it
+ * holds, and once ended at once with counts past its own limit.
+ */
+function refusePassedLimits(options: CheckOptions, saved: { readonly depth: number; readonly distinct: number }): void {
+  const where = `the checkpoint in ${options.resumeDirectory}`;
+  if (options.maxDepth !== undefined && saved.depth > options.maxDepth) {
+    throw new ConfigError(`--max-depth ${options.maxDepth} is below the depth ${where} has reached (${saved.depth} levels searched): a resumed search cannot take levels back. Resume with --max-depth ${saved.depth} or more, or start afresh without --resume.`);
+  }
+  if (options.maxStates !== undefined && saved.distinct > options.maxStates) {
+    throw new ConfigError(`--max-states ${options.maxStates} is below the ${saved.distinct.toLocaleString('en-US')} states ${where} holds: a resumed search cannot take states back. Resume with --max-states ${saved.distinct} or more, or start afresh without --resume.`);
+  }
 }
 
 function validate<S>(model: Model<S>, options: CheckOptions): void {

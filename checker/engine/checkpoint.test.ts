@@ -8,6 +8,7 @@ import twoPhase from '../../spec/twophase/twoPhase.ts';
 import { ConfigError, checkModel } from './check.ts';
 import { VERSION } from './checkpoint.ts';
 import { readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
+import type { CheckOptions } from './options.ts';
 
 const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
 
@@ -137,6 +138,32 @@ test('a checkpoint of another run is refused, naming what differs', async () => 
       checkModel(twoPhase.build({ rm: 4 }), { resumeDirectory: join(dir, 'nothing-here') }, label({ rm: 4 })),
       (e: unknown) => e instanceof ConfigError && /holds no checkpoint/.test((e as Error).message),
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a checkpoint already past --max-depth or --max-states is refused, saying how far it got; resumed without them it ends the search', async () => {
+  // The resumed search once ended at once, incomplete by the limit, with counts past it.
+  const dir = tempDir();
+  try {
+    const params = { rm: 5 };
+    const stopped = await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 2000 }, label(params));
+    assert.equal(stopped.status === 'incomplete' && stopped.reason, 'maxStates');
+    for (const owners of [undefined, 2]) {
+      const ownersDir = owners === undefined ? dir : tempDir();
+      try {
+        if (owners !== undefined) await checkModel(twoPhase.build(params), { owners, checkpointDirectory: ownersDir, checkpointEverySeconds: 0, maxStates: 2000 }, label(params));
+        const resume = (more: CheckOptions) => checkModel(twoPhase.build(params), { ...(owners !== undefined ? { owners } : {}), resumeDirectory: ownersDir, checkpointEverySeconds: 1e9, ...more }, label(params));
+        await assert.rejects(resume({ maxDepth: 3 }), (e: unknown) => e instanceof ConfigError && /^--max-depth 3 is below the depth the checkpoint in .* has reached \((\d+) levels searched\): a resumed search cannot take levels back\. Resume with --max-depth \1 or more/.test((e as Error).message));
+        await assert.rejects(resume({ maxStates: 100 }), (e: unknown) => e instanceof ConfigError && /^--max-states 100 is below the [\d,]+ states the checkpoint in .* holds: a resumed search cannot take states back/.test((e as Error).message));
+        const full = await resume({});
+        assert.equal(full.status, 'holds', `owners: ${owners}`);
+        assert.equal(full.stats.distinct, 8832);
+      } finally {
+        if (owners !== undefined) rmSync(ownersDir, { recursive: true, force: true });
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
