@@ -5,6 +5,7 @@
  * `kmc simulate --seed <its seed> --runs <its runs>`. The first violation stops every walk; walks not
  * started by then end at once, interrupted. A walk whose worker dies goes back to the queue (jobQueue.ts).
  */
+import { hostname } from 'node:os';
 import type { ModelSource } from '../parallel/coordinator.ts';
 import type { CheckLabel } from '../check.ts';
 import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swarm.ts';
@@ -14,11 +15,14 @@ import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
 import { loadSpec } from '../../run/loadSpec.ts';
 import { specForWorkers } from './natsOwners.ts';
 import { type QueueOffer, runQueue, type UnitRunner } from './jobQueue.ts';
+import { fileDifference, fileDigest } from './specIdentity.ts';
 
 /** What a driver offers a worker: to take walks of a swarm from its queue. */
 export interface SwarmOffer extends QueueOffer {
   readonly kind: 'swarm';
   readonly spec: string;
+  /** The sha256 of the driver's spec module (specIdentity.ts): a worker with another copy does not join. */
+  readonly file: string;
 }
 
 export async function clusterSwarm(url: string, source: ModelSource, options: SwarmOptions & { readonly waitSeconds: number }, label: CheckLabel): Promise<SwarmResult> {
@@ -27,7 +31,7 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
   const outcomes: (WalkOutcome | undefined)[] = [];
   let winner: number | null = null;
   let verdictTold = false;
-  const { results } = await runQueue<WalkUnit, WalkOutcome>(url, 'swarm', { kind: 'swarm', spec: specForWorkers(source) }, units, {
+  const { results } = await runQueue<WalkUnit, WalkOutcome>(url, 'swarm', { kind: 'swarm', spec: specForWorkers(source), file: fileDigest(source.modulePath) }, units, {
     waitSeconds: options.waitSeconds,
     ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
     // A walk's verdict, before it shrinks it and builds its trace: the first goes on to the launcher.
@@ -51,12 +55,15 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
 
 /** A worker's side of a swarm: the offered spec's walks; one taken after the first violation ends at once, interrupted. */
 export async function walkRunner(offer: SwarmOffer): Promise<UnitRunner<WalkUnit, WalkOutcome>> {
-  let definition;
+  let loaded;
   try {
-    definition = (await loadSpec(offer.spec)).definition;
+    loaded = await loadSpec(offer.spec);
   } catch (e) {
     throw new Error(`cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`);
   }
+  const { definition, modulePath } = loaded;
+  const difference = fileDifference(modulePath, offer.file);
+  if (difference !== null) throw new Error(`${hostname()} (pid ${process.pid}) has another spec than the driver's: ${difference}`);
   return {
     run: (unit, shouldStop, tell) => runWalk(definition, unit, shouldStop, tell),
     notStarted: (unit) => ({ status: 'incomplete', reason: 'interrupted', stats: { seed: unit.seed, runs: 0, steps: 0, distinct: 0, seconds: 0 } }),

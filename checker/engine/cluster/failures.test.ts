@@ -142,7 +142,7 @@ test('every worker gone and none joining: exit 5 saying to resume, and the run i
   await Promise.all(workers.map((w) => stopProcess(w)));
 });
 
-test('a spec edited between runs: a worker that loaded it before refuses the run, and a run kept for the old rules is not resumed with the new ones', { skip, timeout: 240_000 }, async () => {
+test('a spec edited between runs: a worker that loaded it before refuses the run (a search or a swarm), and a run kept for the old rules is not resumed with the new ones', { skip, timeout: 240_000 }, async () => {
   // TwoPhase itself (A), then TwoPhase without RMChooseToAbort (B), in the same file.
   const dir = mkdtempSync(join(tmpdir(), 'kmc-edited-spec-'));
   const file = join(dir, 'twoPhaseEdited.mjs');
@@ -181,6 +181,22 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     const resumed = await driverOf(big, url, '--owners', '2', '--resume-run', run).done;
     assert.equal(resumed.code, 5, resumed.stderr);
     assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(its module file differs\\)`));
+    await Promise.all(workers.map((w) => stopProcess(w)));
+    // A swarm on the same workers after another edit: they have the file as it was, and refuse its walks.
+    workers = startWorkers(bin, url, 2);
+    const simulate = (): Promise<{ code: number | null; stderr: string }> =>
+      new Promise((resolve) => {
+        const p = spawn(process.execPath, [bin, 'simulate', file, '--param', 'rm=3', '--cluster', url, '--workers', '2', '--runs', '20', '--cluster-wait', '5'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        p.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        p.on('exit', (code) => resolve({ code, stderr }));
+      });
+    const walked = await simulate();
+    assert.equal(walked.code, 0, walked.stderr);
+    write(true);
+    const staleWalks = await simulate();
+    assert.equal(staleWalks.code, 5, staleWalks.stderr);
+    assert.match(staleWalks.stderr, /has another spec than the driver's: it loaded .*twoPhaseEdited\.mjs before the file changed, and a process loads a module once: restart this worker/);
     await Promise.all(workers.map((w) => stopProcess(w)));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -38,16 +38,26 @@ const firstLoaded = new Map<string, string>();
  * worker loaded it from; `driver` is the driver's identity, `mine` this worker's.
  */
 export function differenceFromDriver(modulePath: string, driver: SpecIdentity, mine: SpecIdentity): string | null {
-  const loaded = firstLoaded.get(modulePath) ?? mine.file;
-  firstLoaded.set(modulePath, loaded);
-  if (mine.file !== driver.file) {
-    return `its spec module ${modulePath} is not the driver's (the files differ): give every worker the driver's file, from the same kmc build`;
-  }
-  if (loaded !== mine.file) {
-    return `it loaded ${modulePath} before the file changed, and a process loads a module once: restart this worker to check the spec as it is now`;
-  }
+  const file = fileDifference(modulePath, driver.file, mine.file);
+  if (file !== null) return file;
   if (mine.rules !== driver.rules) {
     return `its copy of the spec gives the initial states other successors than the driver's: a module the spec imports differs, or changed since this worker loaded it (restart the worker)`;
+  }
+  return null;
+}
+
+/**
+ * Why the spec module this worker has loaded from `modulePath` is not the driver's file (`driverFile`, its
+ * sha256), or null. A swarm's walks compare the file alone: a spec without a layout has no rules digest.
+ */
+export function fileDifference(modulePath: string, driverFile: string, mine = fileDigest(modulePath)): string | null {
+  const loaded = firstLoaded.get(modulePath) ?? mine;
+  firstLoaded.set(modulePath, loaded);
+  if (mine !== driverFile) {
+    return `its spec module ${modulePath} is not the driver's (the files differ): give every worker the driver's file, from the same kmc build`;
+  }
+  if (loaded !== mine) {
+    return `it loaded ${modulePath} before the file changed, and a process loads a module once: restart this worker to check the spec as it is now`;
   }
   return null;
 }
