@@ -98,7 +98,7 @@ export class Expander<S> {
     // Twice, every time: as for successors (`successors`), a spec that is not deterministic is an error, each
     // time it is asked (a caller that only peeks at the states ignores it). A first call that happened to
     // agree with its second once let an init() that draws at random through (two in three runs of one).
-    // init() is called a few times a check, or once a simulated walk: the second call costs little.
+    // init() is asked a few times a check or a simulation: the second call costs little.
     const again = this.init();
     const fingerprints = (list: S[]) =>
       list.map((s) => {

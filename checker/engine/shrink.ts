@@ -23,6 +23,8 @@ export interface Shrunk {
  */
 export async function shrink<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget, limits: Limits): Promise<Shrunk> {
   let best = walk;
+  // Every try starts from the walk's initial state: init() is asked once, not once a try.
+  const init = expander.initialStates()[walk.init]!;
   for (let chunk = Math.max(1, Math.floor(best.steps.length / 2)); chunk >= 1; ) {
     let improved = false;
     for (let start = 0; start < best.steps.length; start += chunk) {
@@ -30,7 +32,7 @@ export async function shrink<S>(expander: Expander<S>, walk: Walk, target: Shrin
       const reason = limits.exceeded(0, 0);
       if (reason === 'timeLimit' || reason === 'interrupted') return { walk: best, stoppedBy: reason };
       const candidate = { init: best.init, steps: [...best.steps.slice(0, start), ...best.steps.slice(start + chunk)] };
-      const executed = reproduce(expander, candidate, target);
+      const executed = reproduce(expander, init, candidate, target);
       if (executed !== null && executed.steps.length < best.steps.length) {
         best = executed;
         improved = true;
@@ -43,8 +45,8 @@ export async function shrink<S>(expander: Expander<S>, walk: Walk, target: Shrin
 }
 
 /** Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or null. */
-function reproduce<S>(expander: Expander<S>, walk: Walk, target: ShrinkTarget): Walk | null {
-  let s: S = expander.initialStates()[walk.init]!;
+function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: ShrinkTarget): Walk | null {
+  let s: S = init;
   if (hits(expander, s, target)) return { init: walk.init, steps: [] };
   // No behaviour of the model goes on from a state outside its constraints.
   if (!expander.withinConstraint(s)) return null;

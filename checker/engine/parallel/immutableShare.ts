@@ -139,8 +139,7 @@ export class ImmutableShare {
     return { type: 'expanded', parents: this.parents.take(), candidates: this.candidates.take(), error: this.error, heapUsed: heapUsed() };
   }
 
-  /** Makes this worker's share of the next level from its share of the current one, and checks it. */
-  /** Makes and checks the new states whose parents this share holds, at once (a worker thread). */
+  /** Makes this worker's share of the next level from its share of the current one, and checks it, at once (a worker thread). */
   advance(keep: Uint32Array, firstId: number): Checked {
     this.beginAdvance(keep, firstId);
     this.advanceFor(Infinity);
@@ -194,10 +193,11 @@ export class ImmutableShare {
   advanced(): Checked {
     const a = this.advancing!;
     this.advancing = null;
-    if (a.error !== null) return { type: 'checked', violation: a.violation, witnessMin: a.witnessMin, error: a.error, heapUsed: heapUsed() };
-    this.level = a.next;
-    this.positions = a.nextPositions;
-    return { type: 'checked', violation: a.violation, witnessMin: a.witnessMin, error: null, heapUsed: heapUsed() };
+    if (a.error === null) {
+      this.level = a.next;
+      this.positions = a.nextPositions;
+    }
+    return { type: 'checked', violation: a.violation, witnessMin: a.witnessMin, error: a.error, heapUsed: heapUsed() };
   }
 }
 
