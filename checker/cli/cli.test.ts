@@ -83,6 +83,20 @@ test('check --memory-budget with --workers 2: one thread, which spills its front
   if (process.env.KMC_SLOW) assert.equal(JSON.parse(unbudgeted.stdout).generated, j.generated);
 });
 
+test('check --workers 2 on a spec without a layout: one thread, to the counts of one thread, and a warning says why and how to get the workers', () => {
+  const two = spawnKmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '2');
+  assert.equal(two.code, 0, two.stderr);
+  assert.equal(
+    two.stderr,
+    'warning: --workers 2 is not used: twophase-immutable is searched in one thread, because its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one).\n',
+  );
+  const one = spawnKmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '1');
+  assert.equal(one.stderr, '');
+  const counts = (r: { stdout: string }) => (({ status, workers, distinct, generated, depth }) => [status, workers, distinct, generated, depth])(JSON.parse(r.stdout));
+  assert.deepEqual(counts(two), ['holds', 1, 1568, 8258, 14]);
+  assert.deepEqual(counts(two), counts(one));
+});
+
 test('exit 4 when a limit ends the search, exit 3 when the spec throws', () => {
   const limited = spawnKmc('check', 'twophase', '--preset', 'rm5', '--max-states', '100', '--json');
   assert.equal(limited.code, 4);

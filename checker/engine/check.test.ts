@@ -11,7 +11,11 @@ const label = { spec: 'test', params: {} };
 const twoPhaseModel = (rm: number, bug = 'none') => twoPhase.build({ rm, bug });
 const actionsOf = (r: { trace?: { steps: readonly { action: string }[] } }) => r.trace?.steps.map((s) => s.action);
 
-/** TwoPhase with `params` in its layout form and its Immutable.js form, each with the module workers load. */
+/**
+ * TwoPhase with `params` in its layout form and its Immutable.js form, each with the module workers load,
+ * and the threads `workers` give it: worker threads share out packed states only, so the Immutable.js form
+ * is searched in one thread.
+ */
 async function twoPhaseForms(params: { rm: number; bug: string }) {
   const { fileURLToPath } = await import('node:url');
   const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
@@ -20,7 +24,12 @@ async function twoPhaseForms(params: { rm: number; bug: string }) {
       [() => twoPhase.build(params) as Model<unknown>, 'twoPhase.ts'],
       [() => twoPhaseImmutable.build(params) as Model<unknown>, 'twoPhaseImmutable.ts'],
     ] as const
-  ).map(([build, file]) => ({ build, file, source: { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params } }));
+  ).map(([build, file]) => ({
+    build,
+    file,
+    source: { modulePath: fileURLToPath(new URL(`../../spec/twophase/${file}`, import.meta.url)), params },
+    threads: (workers: number) => (file === 'twoPhase.ts' ? workers : 1),
+  }));
 }
 
 test('TwoPhase with 3 resource managers: 288 distinct states, as TLC reports', async () => {
@@ -70,14 +79,14 @@ test('the search ends at the successor that breaks an invariant, as TLC\'s does,
   // TLC on TwoPhase.tla with TMCommit enabled by any Prepared and Next's disjuncts in this spec's action
   // order: 3,373 states generated, 934 distinct states found, depth 6. The successors the violating
   // state's parent gives after it are neither generated nor found (kmc counted 3 more states before).
-  for (const [f, { build, file, source }] of (await twoPhaseForms({ rm: 5, bug: 'tmCommitEarly' })).entries()) {
+  for (const [f, { build, file, source, threads }] of (await twoPhaseForms({ rm: 5, bug: 'tmCommitEarly' })).entries()) {
     const one = await checkModel(build(), {}, label);
     // Worker threads load the model, half a second each: the fast tier starts 2 for one form, 3 for the other.
     for (const workers of process.env.KMC_SLOW ? [1, 2, 3] : [1, 2 + f]) {
       const r = await checkModel(build(), { workers, parallelFromStates: 20 }, label, source);
       const what = `${file}, ${workers} worker(s)`;
       assert.equal(r.status === 'violation' && r.property, 'TCConsistent', what);
-      assert.deepEqual([r.stats.generated, r.stats.distinct, r.stats.depth, r.stats.workers], [3373, 934, 6, workers], what);
+      assert.deepEqual([r.stats.generated, r.stats.distinct, r.stats.depth, r.stats.workers], [3373, 934, 6, threads(workers)], what);
       assert.deepEqual(r.stats.coverage, one.stats.coverage, what);
       assert.deepEqual(actionsOf(r as never), actionsOf(one as never), what);
     }
@@ -221,13 +230,13 @@ test('worker threads taking over mid-search give the sequential counts and trace
 });
 
 test('--max-states N keeps exactly N distinct states, with one worker or two, packed or Immutable.js', async () => {
-  for (const { build, file, source } of await twoPhaseForms({ rm: 6, bug: 'none' })) {
+  for (const { build, file, source, threads } of await twoPhaseForms({ rm: 6, bug: 'none' })) {
     // The search used to stop at 1,002: after all the successors of the state that reached 1,000.
     for (const workers of [1, 2]) {
       const r = await checkModel(build(), { maxStates: 1000, workers, parallelFromStates: 100 }, label, source);
       const what = `${file}, ${workers} worker(s)`;
       assert.equal(r.status === 'incomplete' && r.reason, 'maxStates', what);
-      assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.workers], [1000, 3187, workers], what);
+      assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.workers], [1000, 3187, threads(workers)], what);
     }
   }
   // A budget the whole space fits in is no limit: TwoPhase rm=3 has 288 states.
@@ -243,7 +252,7 @@ test('by default a check uses every core, as the default (a search that would lo
   );
 });
 
-test('workers by default are used only where they lose nothing one thread has: not to record liveness or re-run levels; under a memory budget (only one thread spills) never', async () => {
+test('workers by default are used only where they lose nothing one thread has: not to record liveness; for states without a layout or under a memory budget (only one thread spills) never', async () => {
   const { fileURLToPath } = await import('node:url');
   const { default: twoPhaseImmutable } = await import('../../spec/twophase/twoPhaseImmutable.ts');
   const { default: kraft } = await import('../../spec/kraft/kraft.ts');
@@ -272,6 +281,22 @@ test('workers by default are used only where they lose nothing one thread has: n
   const kraftParams = { ...Object.fromEntries(kraft.params.map((d) => [d.name, d.default])), ...preset.params } as Record<string, string | number | boolean>;
   const live = await checkModel(kraft.build(kraftParams), { ...byDefault, deadlock: false }, label, { modulePath: moduleOf('kraft/kraft.ts'), params: kraftParams });
   assert.deepEqual([live.status, live.stats.workers, live.stats.distinct], ['violation', 1, 7484]);
+});
+
+test('--workers 2 with more than 32 witnesses: one thread, to the counts of one thread, and a warning says why', async () => {
+  const { fileURLToPath } = await import('node:url');
+  const { sometimes } = await import('../../invariants/property.ts');
+  // Worker threads report the witnesses a chunk reached in 32 bits.
+  const withWitnesses = () => {
+    const m = twoPhaseModel(4);
+    return { ...m, properties: [...m.properties, ...Array.from({ length: 33 }, (_, i) => sometimes<unknown>(`W${i}`, 'a witness', () => i === 0))] };
+  };
+  const warnings: string[] = [];
+  const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params: { rm: 4, bug: 'none' } };
+  const two = await checkModel(withWitnesses(), { workers: 2, parallelFromStates: 0, onWarning: (line) => warnings.push(line) }, label, source);
+  const one = await checkModel(withWitnesses(), {}, label);
+  assert.deepEqual([two.status, two.stats.workers, two.stats.distinct, two.stats.generated], [one.status, 1, 1568, one.stats.generated]);
+  assert.deepEqual(warnings, ['--workers 2 is not used: test is searched in one thread, because it declares 35 witnesses, and worker threads report at most 32.']);
 });
 
 test('a state holding a Record is told apart by its field names, as Immutable.is does, not by its class', async () => {

@@ -18,7 +18,7 @@ import type { SearchOutcome } from './search.ts';
 import { NondeterminismError, rebuildSteps } from './traceBuilder.ts';
 import { accelerateImmutable } from './immutableAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
-import type { ModelSource } from './parallel/coordinator.ts';
+import type { ModelSource } from './modelSource.ts';
 import type { OwnerCheckpoints } from './owners/ownedSearch.ts';
 import { ByteFrontier } from './frontier.ts';
 import type { Checkpoints } from './checkpoint.ts';
@@ -61,44 +61,32 @@ export async function checkModel<S>(
   // Only one thread spills its frontier to disk (bfs.ts): a search under a memory budget runs in one thread,
   // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
-  const threads = options.memoryBudgetBytes !== undefined ? 1 : !options.workersByDefault || (packsStates(expander) && !temporal) ? workers : 1;
+  // Worker threads share out packed states only: states that are not bytes stay in one thread (oneThreadOnly).
+  const packs = packsStates(expander);
+  const threads = options.memoryBudgetBytes !== undefined || !packs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
+  if (workers > 1 && !packs && !options.workersByDefault && options.memoryBudgetBytes === undefined && options.owners === undefined && (options.strategy ?? 'bfs') === 'bfs') {
+    options.onWarning?.(oneThreadOnly(expander, workers, label.spec));
+  }
   if (options.owners !== undefined) {
     const disk = { ...(checkpoints.write ? { write: checkpoints.write } : {}), ...(checkpoints.ownersResume ? { resume: checkpoints.ownersResume } : {}) };
     outcome = await ownedSearch(model, expander, options, limits, source, disk);
   } else if ((options.strategy ?? 'bfs') === 'dfs') {
     outcome = await depthFirst(expander, options, limits);
   } else if (threads > 1 && source) {
-    // The worker threads' coordinators are loaded only for a search that uses them.
-    const [{ ImmutableWorkerThreads, parallelBreadthFirst }, { PackedWorkerPool, packedParallelBreadthFirst }] = await Promise.all([
-      import('./parallel/coordinator.ts'),
-      import('./parallel/packedCoordinator.ts'),
-    ]);
-    // The workers start now and load the model while the first levels are searched here.
-    const symmetry = options.symmetry ?? false;
-    const pool = packsStates(expander) ? new PackedWorkerPool(source, symmetry, workers) : null;
-    const shares = pool === null ? new ImmutableWorkerThreads(source, symmetry, workers) : null;
-    // The packed search's coordinator expands chunks too, so it can take over early: the longer the
-    // first levels are searched in one thread, the longer the other cores wait. The Immutable.js search
-    // shares every level among its threads, so it takes over once they are all ready: at the first
-    // boundary past the threshold it waits for them, once, a few seconds at most.
-    const threshold = options.parallelFromStates ?? (pool !== null ? 100 : 10_000);
-    let waited = false;
-    const handOver = async (distinct: number): Promise<boolean> => {
-      if (distinct < threshold) return false;
-      if (shares === null || shares.ready) return true;
-      if (waited) return false;
-      waited = true;
-      return shares.readyWithin(options.threadsLoadWaitMs ?? THREADS_LOAD_WAIT_MS, () => limits.exceeded(distinct, 0) !== null);
-    };
+    // The worker threads' coordinator is loaded only for a search that uses it.
+    const { PackedWorkerPool, packedParallelBreadthFirst } = await import('./parallel/packedCoordinator.ts');
+    // The workers start now and load the model while the first levels are searched here. The coordinator
+    // expands chunks too, so it can take over early: the longer the first levels are searched in one
+    // thread, the longer the other cores wait.
+    const pool = new PackedWorkerPool(source, options.symmetry ?? false, workers);
+    const threshold = options.parallelFromStates ?? 100;
     try {
-      const sequential = await breadthFirst(expander, options, limits, handOver, checkpoints);
+      const sequential = await breadthFirst(expander, options, limits, async (distinct) => distinct >= threshold, checkpoints);
       if ('end' in sequential) outcome = sequential;
-      else if (pool !== null && sequential.frontier instanceof ByteFrontier) {
-        outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
-      } else if (shares !== null) outcome = await parallelBreadthFirst(expander, shares, options, limits, sequential);
+      else if (sequential.frontier instanceof ByteFrontier) outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
       else throw new Error('a search of packed states handed over without its frontier of bytes');
     } finally {
-      await Promise.all([pool?.stop(), shares?.stop()]);
+      await pool.stop();
     }
   } else {
     // A whole search in one thread records the graph the liveness check needs as it goes.
@@ -108,9 +96,6 @@ export async function checkModel<S>(
   const result = toResult(expander, outcome, limits, label, options);
   return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
 }
-
-/** The longest the search in one thread waits for the Immutable.js search's threads to load the model before it goes on alone. */
-const THREADS_LOAD_WAIT_MS = 5000;
 
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
 async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {
@@ -167,7 +152,24 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
 
 /** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
 function packsStates<S>(expander: Expander<S>): boolean {
-  return expander.witnesses.length <= 32 && isPacked(firstInitialState(expander));
+  return expander.witnesses.length <= MAX_WORKER_WITNESSES && isPacked(firstInitialState(expander));
+}
+
+const MAX_WORKER_WITNESSES = 32;
+
+/**
+ * Why `--workers N` searches in one thread. Worker threads once shared out Immutable.js states too, each
+ * keeping and expanding its share of a level, merged in one thread; measured on 2 cores against one
+ * thread: Paxos Commit's first 400,000 states 0.84× (at 1.5× the memory), KRaft 0.97×, TwoPhase packed
+ * into a number 0.33×, TwoPhase over Immutable.js 0.9–1.05× at rm=7 and 1.18× at rm=8. The merge and
+ * the states made twice took what the second core gave, so those states stay in one thread, and the
+ * warning says how to get the workers.
+ */
+function oneThreadOnly<S>(expander: Expander<S>, workers: number, spec: string): string {
+  const why = isPacked(firstInitialState(expander))
+    ? `it declares ${expander.witnesses.length} witnesses, and worker threads report at most ${MAX_WORKER_WITNESSES}`
+    : 'its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one)';
+  return `--workers ${workers} is not used: ${spec} is searched in one thread, because ${why}.`;
 }
 
 /** The model's first initial state; undefined when init() throws (the search reports it) or gives none. */

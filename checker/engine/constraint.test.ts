@@ -75,7 +75,8 @@ test('worker threads cut the model off where one thread does: the same counts, c
       for (const workers of workerCounts(f + Number(tight))) {
         const many = await run(params(form, { tight }), { workers, parallelFromStates: 0 });
         const what = `${form} tight=${tight} workers=${workers}`;
-        assert.equal(many.stats.workers, workers, what);
+        // Worker threads share out packed states only: the Immutable.js form is searched in one thread.
+        assert.equal(many.stats.workers, form === 'layout' ? workers : 1, what);
         assert.deepEqual(stats(many), stats(one), what);
         assert.deepEqual(many.stats.coverage, one.stats.coverage, what);
         assert.deepEqual(firstCounter(many, form), firstCounter(one, form), what);

@@ -4,13 +4,12 @@
  * List) are searched by the checker and by a plain breadth-first search that tells states apart by
  * Immutable.js's equality (test/fixtures/plainSearch.ts). Distinct states, generated states, depth and
  * each action's coverage (the states it had a step in, its steps, the new states it found first) must agree: breadth-first and depth-first, under a VIEW, under SYMMETRY (the plain search then keeps one state
- * of each pair that differ by a renaming of the brokers), under a CONSTRAINT and an ACTION_CONSTRAINT, and
- * with worker threads. Where an invariant breaks or a state deadlocks, the search stops where the plain
+ * of each pair that differ by a renaming of the brokers), and under a CONSTRAINT and an ACTION_CONSTRAINT.
+ * Where an invariant breaks or a state deadlocks, the search stops where the plain
  * search stops, with a counterexample as short as the shortest path there.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { List } from 'immutable';
 import randomImmutable, { type State } from '../../test/fixtures/randomImmutableSpec.ts';
@@ -18,7 +17,6 @@ import { always } from '../../invariants/property.ts';
 import { checkModel } from './check.ts';
 import { countsOf, plainSearch, stoppedPast, swapIds } from '../../test/fixtures/plainSearch.ts';
 
-const modulePath = fileURLToPath(new URL('../../test/fixtures/randomImmutableSpec.ts', import.meta.url));
 const label = { spec: 'random-immutable', params: {} };
 const models = fc.record({ seed: fc.integer({ min: 0, max: 2 ** 31 }), steps: fc.integer({ min: 1, max: 8 }), maxNet: fc.integer({ min: 1, max: 3 }), big: fc.boolean() });
 
@@ -125,19 +123,4 @@ test('random specs checked for deadlock: the checker stops at the state a plain 
     { seed: 5, numRuns: process.env.KMC_SLOW ? 1000 : 120 },
   );
   assert.ok(deadlocked > 10, `only ${deadlocked} of the random specs deadlocked`);
-});
-
-test('random specs over Immutable.js values: worker threads count what one thread counts, with and without SYMMETRY', async () => {
-  let run = 0;
-  await fc.assert(
-    fc.asyncProperty(models, async (params) => {
-      // npm test: with SYMMETRY or without, in turn; the slow tier both.
-      for (const symmetry of process.env.KMC_SLOW ? [false, true] : [run++ % 2 === 1]) {
-        const one = countsOf(await checkModel(randomImmutable.build(params), { deadlock: false, symmetry }, label), true);
-        const two = await checkModel(randomImmutable.build(params), { ...stoppedPast(one), symmetry, workers: 2, parallelFromStates: 0 }, label, { modulePath, params });
-        assert.deepEqual(countsOf(two, true), one, `2 workers${symmetry ? ' under SYMMETRY' : ''}: ${JSON.stringify(params)}`);
-      }
-    }),
-    { seed: 5, numRuns: process.env.KMC_SLOW ? 12 : 3 },
-  );
 });

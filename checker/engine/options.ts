@@ -29,17 +29,16 @@ export interface CheckOptions {
   readonly symmetry?: boolean;
   /**
    * Worker threads expanding states; results are identical for every count (default 1). A search under
-   * `memoryBudgetBytes` runs in one thread whatever this says: only one thread spills its frontier.
+   * `memoryBudgetBytes` runs in one thread whatever this says: only one thread spills its frontier. So
+   * does a search of states that are not bytes (a spec without a layout): `onWarning` is told.
    */
   readonly workers?: number;
   /**
    * With workers, search in one thread until this many distinct states are known, then hand over to the
-   * workers (default 10,000): the first levels are too small to share. Workers of packed states start
-   * with the search, so they load the model while those levels are searched.
+   * workers (default 100): the first levels are too small to share. The workers start with the search,
+   * so they load the model while those levels are searched.
    */
   readonly parallelFromStates?: number;
-  /** The longest the search in one thread waits, once, for the Immutable.js search's threads to load the model (default 5 s). */
-  readonly threadsLoadWaitMs?: number;
   /**
    * Owner threads (`owners` with a model module): from the level of this depth on, the search waits for
    * every thread still loading the model to take its part. By default it never waits: the driver's thread
@@ -49,7 +48,7 @@ export interface CheckOptions {
   /**
    * `workers` is the default, not asked for (defaultWorkers.ts): a search that would lose by worker
    * threads something one thread has stays in one thread: only one thread records the liveness graph as it
-   * goes (temporal properties), and without a layout each worker re-runs every level.
+   * goes (temporal properties).
    */
   readonly workersByDefault?: boolean;
   /**
@@ -75,6 +74,8 @@ export interface CheckOptions {
   readonly clusterCheckpointStore?: string;
   /** Told what happens on the cluster: the run's id, a lost worker, a resumption. */
   readonly onClusterNote?: (line: string) => void;
+  /** Told, before the search, of an option the search cannot use as asked (`workers` for states that are not bytes). */
+  readonly onWarning?: (line: string) => void;
   readonly onProgress?: (progress: Progress) => void;
   readonly progressIntervalMs?: number;
   /**

@@ -23,7 +23,7 @@ export const checkCommand: KmcCommand = {
       .option('resume', { type: 'string', describe: 'Continue the search saved in this checkpoint folder (same spec, preset and parameters); keeps checkpointing there' })
       .option('deadlock', { type: 'boolean', describe: 'Report states with no enabled action (default on; the preset may turn it off)' })
       .option('symmetry', { type: 'boolean', describe: "Reduce by the spec's symmetry sets (only with symmetric properties)" })
-      .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties; else 1); a search under --memory-budget runs in one thread' })
+      .option('workers', { type: 'string', describe: 'Worker threads, at most the number of cores; results are identical for every count (default: every core, for a spec with a layout and without temporal properties; else 1); a spec without a layout, or a search under --memory-budget, runs in one thread' })
       .option('owners', { type: 'string', describe: 'Partition the seen states among this many owners by fingerprint (specs with a layout; results identical for every count): objects in this process, or with --cluster, `kmc worker` processes' })
       .option('cluster', { type: 'string', describe: 'A NATS server with JetStream (nats://host:4222) through which --owners N worker processes (kmc worker) search' })
       .option('resume-run', { type: 'string', describe: 'With --cluster: go on with this run (its id was printed when it started) from its last commit, with --owners N workers or fewer' })
@@ -90,6 +90,7 @@ export const checkCommand: KmcCommand = {
               onClusterNote: (line: string) => process.stderr.write(`${line}\n`),
             }
           : {}),
+        onWarning: (line: string) => process.stderr.write(`warning: ${line}\n`),
         shouldStop: interruptFlag(),
         ...progress,
         onVerdict: verdictToLauncher,

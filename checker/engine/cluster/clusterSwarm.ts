@@ -6,7 +6,7 @@
  * started by then end at once, interrupted. A walk whose worker dies goes back to the queue (jobQueue.ts).
  */
 import { hostname } from 'node:os';
-import type { ModelSource } from '../parallel/coordinator.ts';
+import type { ModelSource } from '../modelSource.ts';
 import type { CheckLabel } from '../check.ts';
 import { type SwarmOptions, type SwarmResult, walkUnits } from '../parallel/swarm.ts';
 import type { WalkOutcome } from '../parallel/swarmProtocol.ts';

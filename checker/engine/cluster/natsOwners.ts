@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AckPolicy, connect, type NatsConnection, type ObjectStore, RetentionPolicy, StorageType } from 'nats';
-import type { ModelSource } from '../parallel/coordinator.ts';
+import type { ModelSource } from '../modelSource.ts';
 import { BUNDLED_SPECS } from '../../run/registry.ts';
 import { type AbsorbReport, type CutReport, type DriverCommit, type ExpandReport, type Link, type OwnerGroup, type OwnerLink, OwnerLost } from '../owners/ownerProtocol.ts';
 import { type CheckpointStore, openCheckpointStore } from './checkpointStore.ts';

@@ -17,7 +17,7 @@ import type { SearchEnd, SearchOutcome } from '../search.ts';
 import type { IncompleteReason } from '../result.ts';
 import { FingerprintSet } from '../state/fingerprintSet.ts';
 import { NO_PARENT, StateLog } from '../stateLog.ts';
-import { receiveSpecError } from '../parallel/protocol.ts';
+import { receiveSpecError } from '../parallel/sentSpecError.ts';
 import { isPacked } from '../state/packed.ts';
 import type { CheckpointTarget } from '../checkpoint.ts';
 import { type OwnerCheckpoint, writeOwnerCheckpoint } from './ownerCheckpoint.ts';

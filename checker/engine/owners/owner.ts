@@ -12,7 +12,7 @@ import { FingerprintSet, FingerprintSetView } from '../state/fingerprintSet.ts';
 import { RecentFingerprints } from '../state/recentFingerprints.ts';
 import { WordFile } from '../state/wordFile.ts';
 import { MAX_ORDINAL } from '../stateLog.ts';
-import { sendSpecError } from '../parallel/protocol.ts';
+import { sendSpecError } from '../parallel/sentSpecError.ts';
 import { CandidateBatch, readBatch } from './candidateBatch.ts';
 import { CandidateStore } from './candidateStore.ts';
 import { decodeLevel, type EncodedLevel, EncodedLevelReader, EncodedLevelWriter } from '../state/encodedLevel.ts';

@@ -10,7 +10,7 @@
  * owners' sorted keys: parents, coverage, traces and the state a search stops at are those of one thread,
  * whatever the number of owners.
  */
-import type { SentSpecError } from '../parallel/protocol.ts';
+import type { SentSpecError } from '../parallel/sentSpecError.ts';
 
 /** Successors per state a key has room for (2^21): the key is parentRank·2^21 + index, exact in a double. */
 export const KEY_SPAN = 2 ** 21;

@@ -14,7 +14,7 @@
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Expander } from '../expander.ts';
-import type { ModelSource } from '../parallel/coordinator.ts';
+import type { ModelSource } from '../modelSource.ts';
 import type { OwnerGroup, OwnerLink } from './ownerProtocol.ts';
 import type { OwnerAnswer, OwnerRequest, OwnerThreadSetup } from './ownerThread.ts';
 import type { SharedPart } from './owner.ts';

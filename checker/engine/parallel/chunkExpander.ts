@@ -12,7 +12,7 @@ import type { PackedLayout, PackedState } from '../state/packed.ts';
 import { type EncodedLevel, EncodedLevelReader } from '../state/encodedLevel.ts';
 import { ERROR_VERDICT, FLAG_ERROR, OUTSIDE_CONSTRAINT, PARENT_HEADER, type ChunkReport, levelStride } from './packedProtocol.ts';
 import { SuccessorBatch } from '../successorBatch.ts';
-import { sendSpecError, type SentSpecError } from './protocol.ts';
+import { sendSpecError, type SentSpecError } from './sentSpecError.ts';
 
 /** What a chunk's expansion reads of the fingerprints seen: the shared set, or a view of it. */
 export interface SeenFingerprints {

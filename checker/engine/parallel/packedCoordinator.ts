@@ -23,10 +23,10 @@ import type { CheckOptions } from '../options.ts';
 import type { Limits } from '../limits.ts';
 import type { ResumePoint, SearchEnd, SearchOutcome } from '../search.ts';
 import type { ByteFrontier } from '../frontier.ts';
-import type { ModelSource } from './coordinator.ts';
+import type { ModelSource } from '../modelSource.ts';
 import type { Checkpoints } from '../checkpoint.ts';
 import { writeCheckpoint } from '../checkpoint.ts';
-import { receiveSpecError } from './protocol.ts';
+import { receiveSpecError } from './sentSpecError.ts';
 import { decodeLevel, EncodedLevelWriter } from '../state/encodedLevel.ts';
 import { CANDIDATE_WORDS, type ChunkReport as Chunk, ERROR_VERDICT, FLAG_ERROR, levelStride, OUTSIDE_CONSTRAINT, PARENT_HEADER, type FromPackedWorker, type PackedWorkerSetup, type ToPackedWorker } from './packedProtocol.ts';
 

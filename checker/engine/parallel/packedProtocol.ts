@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { EncodedLevel } from '../state/encodedLevel.ts';
-import type { SentSpecError } from './protocol.ts';
+import type { SentSpecError } from './sentSpecError.ts';
 
 /**
  * Messages between the coordinator and the worker threads of the packed search (packedCoordinator.ts).
@@ -37,10 +37,11 @@ export const CANDIDATE_WORDS = 7; // hi, lo, action, ordinal, successor index, v
 /** `verdict`: 0 = every invariant holds; i + 1 = invariant i fails; ERROR_VERDICT = a property threw. */
 export const ERROR_VERDICT = 0xffffffff;
 /**
- * The flag, in a candidate's action word, of a state outside the constraints (protocol.ts): reported
- * only when an invariant fails on it or spec code throws.
+ * Set in a candidate's action word for a successor outside the model's CONSTRAINT, or reached by a step
+ * outside its ACTION_CONSTRAINT. Such a state is no state of the model (bfs.ts): it is reported only when
+ * an invariant fails on it or spec code throws.
  */
-export { OUTSIDE_CONSTRAINT } from './protocol.ts';
+export const OUTSIDE_CONSTRAINT = 0x80000000;
 
 export interface PackedWorkerSetup {
   readonly packed: true;

@@ -11,7 +11,7 @@ import { ConfigError } from '../check.ts';
 import type { SimulationOptions } from '../simulate.ts';
 import { VERDICT_GRACE_MS } from '../options.ts';
 import { livenessRefusal } from '../liveness/checkLiveness.ts';
-import type { ModelSource } from './coordinator.ts';
+import type { ModelSource } from '../modelSource.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
 import type { WalkUnit } from './swarmWalk.ts';
 
