@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Expander, SpecError } from './expander.ts';
+import { Expander, PROBE_FIRST, SpecError } from './expander.ts';
 import type { Action, Model } from '../../spec/spec.ts';
 
 /** A model of one state, 0, whose only action is `action` (successors add its parameter `d`). */
@@ -15,6 +15,11 @@ function successorsOf(e: Expander<number>, s: number): [number, number][] {
   return out;
 }
 
+/** Expands `s` until the expansions made twice (the determinism probe, tested below) are behind. */
+function pastTheProbes(e: Expander<number>, s: number): void {
+  for (let i = 0; i < PROBE_FIRST; i++) successorsOf(e, s);
+}
+
 test('a guard declared with the state alone is asked once per state, and holds for every choice', () => {
   let asked = 0;
   const e = oneAction({
@@ -26,8 +31,7 @@ test('a guard declared with the state alone is asked once per state, and holds f
     },
     next: (s, { d }) => s + d,
   });
-  // The first expansion is made twice (the determinism probe, tested below): this is that one.
-  successorsOf(e, 10);
+  pastTheProbes(e, 10);
   asked = 0;
   assert.deepEqual(successorsOf(e, 0), [
     [1, 0],
@@ -52,7 +56,7 @@ test('a guard that takes the parameters is asked for each choice', () => {
     },
     next: (s, { d }) => s + d,
   });
-  successorsOf(e, 5); // the first expansion, made twice (the determinism probe)
+  pastTheProbes(e, 5);
   asked.length = 0;
   assert.deepEqual(successorsOf(e, 0), [
     [1, 0],
@@ -77,7 +81,7 @@ test('init() is called twice each time its states are asked for: initial states 
   assert.throws(() => lucky.initialStates(), /init\(\), called twice, gave two different lists/);
 });
 
-test('the first expansion, and one in 1,024 after it, is made twice: successors that differ are an error naming the action, and coverage counts one expansion', () => {
+test('the first 64 expansions, and one in 1,024 after them, are made twice: successors that differ are an error naming the action, and coverage counts one expansion', () => {
   // Random from the `from`-th call of the effect on.
   const randomFrom = (from: number) => {
     let calls = 0;
@@ -87,8 +91,14 @@ test('the first expansion, and one in 1,024 after it, is made twice: successors 
   assert.throws(() => successorsOf(randomFrom(1), 0), (e: Error) => e instanceof SpecError && notDeterministic.test(e.message));
   // Only the second run of the first expansion differs, at its second successor.
   assert.throws(() => successorsOf(randomFrom(4), 0), (e: Error) => /the first difference is its successor 2, by Jump/.test(e.message));
-  // Random from the 5th call: the first expansion agrees with itself; the next 1,022 are made once; the 1,025th is made twice.
-  const late = randomFrom(5);
+  // Random from the 5th call: the second expansion is made twice, and its runs differ.
+  assert.throws(() => {
+    const second = randomFrom(5);
+    successorsOf(second, 0);
+    successorsOf(second, 1);
+  }, (e: Error) => notDeterministic.test(e.message));
+  // Random from the 257th call: the first 64 expansions (4 calls each) agree with themselves; the next 960 are made once; the 1,025th is made twice.
+  const late = randomFrom(257);
   for (let i = 0; i < 1024; i++) successorsOf(late, i);
   assert.deepEqual([...late.enabledCount], [1024]);
   assert.deepEqual([...late.firedCount], [2048]);
@@ -143,4 +153,22 @@ test('a guard of the state alone is not asked when there is no choice, and its e
     () => successorsOf(throws, 0),
     (e: unknown) => e instanceof SpecError && e.phase === 'enabled' && e.message === 'Step(d=7): guard threw: no guard at 0',
   );
+});
+
+test('a guard false once, at its 100th call, on a grid of 256 states: the search says the spec is not deterministic, instead of a verdict', async () => {
+  const { checkModel } = await import('./check.ts');
+  let calls = 0;
+  const model: Model<number> = {
+    init: () => [0],
+    actions: [
+      { name: 'IncA', enabled: (s) => (s & 15) < 15 && ++calls !== 100, next: (s) => s + 1 },
+      { name: 'IncB', enabled: (s) => s >> 4 < 15, next: (s) => s + 16 },
+    ],
+    properties: [],
+  };
+  // The 100th call falls in the 50th expansion or so: with the first expansion alone made twice, the
+  // search ended `holds`, one step short of the generated count of the spec without the flip.
+  const r = await checkModel(model, { deadlock: false }, { spec: 'grid', params: {} });
+  assert.equal(r.status, 'error');
+  assert.match(r.status === 'error' ? r.message : '', /not deterministic: one state, expanded twice, gave two different lists of successors \(the first difference is its successor 1, by IncA\)/);
 });
