@@ -83,7 +83,7 @@ test('check --memory-budget with --workers 2: one thread, which spills its front
   if (process.env.KMC_SLOW) assert.equal(JSON.parse(unbudgeted.stdout).generated, j.generated);
 });
 
-test('check --workers 2 on a spec without a layout: one thread, to the counts of one thread, and a warning says why and how to get the workers', () => {
+test('check --workers 2 on a spec without a layout, or depth-first: one thread, to the counts of one thread, and a warning says why', () => {
   const two = spawnKmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '2');
   assert.equal(two.code, 0, two.stderr);
   assert.equal(
@@ -95,6 +95,9 @@ test('check --workers 2 on a spec without a layout: one thread, to the counts of
   const counts = (r: { stdout: string }) => (({ status, workers, distinct, generated, depth }) => [status, workers, distinct, generated, depth])(JSON.parse(r.stdout));
   assert.deepEqual(counts(two), ['holds', 1, 1568, 8258, 14]);
   assert.deepEqual(counts(two), counts(one));
+  const dfs = spawnKmc('check', 'twophase', '--preset', 'rm3', '--json', '--strategy', 'dfs', '--workers', '2');
+  assert.equal(dfs.stderr, 'warning: --workers 2 is not used with --strategy dfs: the depth-first search runs in one thread.\n');
+  assert.deepEqual(counts(dfs), ['holds', 1, 288, 1146, 11]);
 });
 
 test('exit 4 when a limit ends the search, exit 3 when the spec throws', () => {

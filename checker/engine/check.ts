@@ -61,12 +61,11 @@ export async function checkModel<S>(
   // Only one thread spills its frontier to disk (bfs.ts): a search under a memory budget runs in one thread,
   // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
-  // Worker threads share out packed states only: states that are not bytes stay in one thread (oneThreadOnly).
+  // Worker threads share out packed states only: states that are not bytes stay in one thread (unusedWorkers).
   const packs = packsStates(expander);
   const threads = options.memoryBudgetBytes !== undefined || !packs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
-  if (workers > 1 && !packs && !options.workersByDefault && options.memoryBudgetBytes === undefined && options.owners === undefined && (options.strategy ?? 'bfs') === 'bfs') {
-    options.onWarning?.(oneThreadOnly(expander, workers, label.spec));
-  }
+  const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, workers, label.spec) : null;
+  if (unused !== null) options.onWarning?.(unused);
   if (options.owners !== undefined) {
     const disk = { ...(checkpoints.write ? { write: checkpoints.write } : {}), ...(checkpoints.ownersResume ? { resume: checkpoints.ownersResume } : {}) };
     outcome = await ownedSearch(model, expander, options, limits, source, disk);
@@ -158,14 +157,18 @@ function packsStates<S>(expander: Expander<S>): boolean {
 const MAX_WORKER_WITNESSES = 32;
 
 /**
- * Why `--workers N` searches in one thread. Worker threads once shared out Immutable.js states too, each
- * keeping and expanding its share of a level, merged in one thread; measured on 2 cores against one
+ * Why `--workers N`, asked for, searches in one thread; null where it does not. Worker threads once
+ * shared out Immutable.js states too, each keeping and expanding its share of a level, merged in one
+ * thread; measured on 2 cores against one
  * thread: Paxos Commit's first 400,000 states 0.84× (at 1.5× the memory), KRaft 0.97×, TwoPhase packed
  * into a number 0.33×, TwoPhase over Immutable.js 0.9–1.05× at rm=7 and 1.18× at rm=8. The merge and
  * the states made twice took what the second core gave, so those states stay in one thread, and the
  * warning says how to get the workers.
  */
-function oneThreadOnly<S>(expander: Expander<S>, workers: number, spec: string): string {
+function unusedWorkers<S>(expander: Expander<S>, options: CheckOptions, workers: number, spec: string): string | null {
+  if ((options.strategy ?? 'bfs') === 'dfs') return `--workers ${workers} is not used with --strategy dfs: the depth-first search runs in one thread.`;
+  if (options.memoryBudgetBytes !== undefined) return `--workers ${workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.`;
+  if (packsStates(expander)) return null;
   const why = isPacked(firstInitialState(expander))
     ? `it declares ${expander.witnesses.length} witnesses, and worker threads report at most ${MAX_WORKER_WITNESSES}`
     : 'its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one)';

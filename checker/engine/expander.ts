@@ -27,7 +27,8 @@ const EMPTY_PARAMS: ActionParams = Object.freeze({});
  * The first PROBE_FIRST expansions, and one in PROBE_EVERY after them, are made twice, to find a spec that
  * is not deterministic (`successors`). A model of a few hundred states once had its first expansion probed
  * alone: with two guards each false at random one call in 50, 100 or 500, 6, 1 and 2 searches of 40 on a
- * 256-state grid said so; probing the first 64 as well, 40, 39 and 12 of 40, at no cost worth measuring.
+ * 256-state grid said so; probing the first 64 as well, 40, 39 and 12 of 40, for 64 expansions more a
+ * search (a thread).
  */
 export const PROBE_FIRST = 64;
 const PROBE_EVERY = 1024;

@@ -42,9 +42,6 @@ export const checkCommand: KmcCommand = {
     if (argv['resume-run'] !== undefined && !/^[0-9a-f]{12}$/.test(String(argv['resume-run']))) throw new UserError(`--resume-run takes the 12-character id a cluster run printed when it started (run 0123456789ab on nats://…); got '${String(argv['resume-run'])}'.`);
     const checkpointStore = checkpointStoreOf(argv['checkpoint-store'], ownership.cluster);
     if (ownership.owners !== undefined && argv.workers !== undefined) throw new UserError(`--workers and --owners do not go together: --owners ${ownership.owners} partitions the search among owners; leave out --workers.`);
-    if (memoryBudgetBytes !== undefined && !plan.workersByDefault && (plan.workers ?? 1) > 1) {
-      process.stderr.write(`warning: --workers ${plan.workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.\n`);
-    }
     const out = argv.out === undefined ? undefined : String(argv.out);
     if (out !== undefined) checkOutputFolder(out);
     // Every folder the run writes to is checked before the search, not found unwritable after it.
