@@ -27,10 +27,12 @@ const EMPTY_PARAMS: ActionParams = Object.freeze({});
  * The first PROBE_FIRST expansions, and one in PROBE_EVERY after them, are made twice, to find a spec that
  * is not deterministic (`successors`). A model of a few hundred states once had its first expansion probed
  * alone: with two guards each false at random one call in 50, 100 or 500, 6, 1 and 2 searches of 40 on a
- * 256-state grid said so; probing the first 64 as well, 40, 39 and 12 of 40, for 64 expansions more a
- * search (a thread).
+ * 256-state grid said so; probing the first 64 as well, 40, 39 and 12 of 40. The first ones are probed
+ * only while the probes have taken less than PROBE_FIRST_MS: a spec whose steps take 150 ms would
+ * otherwise pay 10 s for them.
  */
 export const PROBE_FIRST = 64;
+const PROBE_FIRST_MS = 100;
 const PROBE_EVERY = 1024;
 const NO_BYTES = new Uint8Array(0);
 
@@ -79,6 +81,8 @@ export class Expander<S> {
   private readonly skipped: Uint8Array;
   /** Expansions so far, and the fingerprints of a probed one's successors (`successors`). */
   private expansions = 0;
+  /** Milliseconds the probes of the first expansions have taken. */
+  private probedMs = 0;
   private readonly probe = new Fingerprinter();
 
   /**
@@ -200,15 +204,19 @@ export class Expander<S> {
   /**
    * Calls `visit` for every successor, in the fixed order. Returns how many there were.
    *
-   * The first `probeFirst` expansions, and one in every PROBE_EVERY after them, are made twice, and the second must give
+   * The first `probeFirst` expansions (while they take under PROBE_FIRST_MS), and one in every PROBE_EVERY after them, are made twice, and the second must give
    * the same successors in the same order: a spec that reads the clock, a random number or state of its
    * own between calls would otherwise search a part of its states it picked by chance and report it
    * safe. (A counterexample is checked the same way when it is rebuilt: traceBuilder.ts.)
    */
   successors(s: S, visit: SuccessorVisitor<S>): number {
     const n = this.expansions++;
-    if (n >= this.probeFirst && n % PROBE_EVERY !== 0) return this.expand(s, visit);
-    return this.probedSuccessors(s, visit);
+    const first = n < this.probeFirst && (n === 0 || this.probedMs < PROBE_FIRST_MS);
+    if (!first) return n % PROBE_EVERY === 0 ? this.probedSuccessors(s, visit) : this.expand(s, visit);
+    const start = performance.now();
+    const count = this.probedSuccessors(s, visit);
+    this.probedMs += performance.now() - start;
+    return count;
   }
 
   /** `successors`, made twice: the first time only remembered (coverage as it was), the second compared with it as it is visited. */

@@ -44,7 +44,7 @@ test('2 owner threads: --time-limit stops the level under way, with the counts o
 });
 
 test('Immutable.js states, --workers 2: one thread, to the counts of one thread, and a warning says why', async () => {
-  // Worker threads share out packed states only (check.ts, oneThreadOnly): the module they would load the
+  // Worker threads share out packed states only (check.ts, unusedWorkers): the module they would load the
   // model from never loads, so a search that started threads for these states would not end.
   const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
   const params = { rm: 5, bug: 'none' };
