@@ -64,7 +64,7 @@ export async function checkModel<S>(
   // Worker threads share out packed states only: states that are not bytes stay in one thread (unusedWorkers).
   const packs = packsStates(expander);
   const threads = options.memoryBudgetBytes !== undefined || !packs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
-  const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, workers, label.spec) : null;
+  const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, packs, workers, label.spec) : null;
   if (unused !== null) options.onWarning?.(unused);
   if (options.owners !== undefined) {
     const disk = { ...(checkpoints.write ? { write: checkpoints.write } : {}), ...(checkpoints.ownersResume ? { resume: checkpoints.ownersResume } : {}) };
@@ -165,10 +165,10 @@ const MAX_WORKER_WITNESSES = 32;
  * the states made twice took what the second core gave, so those states stay in one thread, and the
  * warning says how to get the workers.
  */
-function unusedWorkers<S>(expander: Expander<S>, options: CheckOptions, workers: number, spec: string): string | null {
+function unusedWorkers<S>(expander: Expander<S>, options: CheckOptions, packs: boolean, workers: number, spec: string): string | null {
   if ((options.strategy ?? 'bfs') === 'dfs') return `--workers ${workers} is not used with --strategy dfs: the depth-first search runs in one thread.`;
   if (options.memoryBudgetBytes !== undefined) return `--workers ${workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.`;
-  if (packsStates(expander)) return null;
+  if (packs) return null;
   const why = isPacked(firstInitialState(expander))
     ? `it declares ${expander.witnesses.length} witnesses, and worker threads report at most ${MAX_WORKER_WITNESSES}`
     : 'its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one)';

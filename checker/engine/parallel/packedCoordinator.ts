@@ -78,7 +78,7 @@ export class PackedWorkerPool {
   constructor(source: ModelSource, symmetry: boolean, readonly count: number) {
     this.workers = Array.from(
       { length: count - 1 },
-      (_, index) => new WorkerHandle({ packed: true, modulePath: source.modulePath, params: source.params, symmetry, index, count, mail: this.mail.buffer as SharedArrayBuffer }, (m) => this.failures.push(m)),
+      (_, index) => new WorkerHandle({ modulePath: source.modulePath, params: source.params, symmetry, index, count, mail: this.mail.buffer as SharedArrayBuffer }, (m) => this.failures.push(m)),
     );
   }
 

@@ -44,7 +44,6 @@ export const ERROR_VERDICT = 0xffffffff;
 export const OUTSIDE_CONSTRAINT = 0x80000000;
 
 export interface PackedWorkerSetup {
-  readonly packed: true;
   /**
    * Where the worker posts its chunk reports. The coordinator takes them off this port itself
    * (receiveMessageOnPort) between its own chunks, without a turn of its event loop for each.
