@@ -85,15 +85,9 @@ export class Expander<S> {
   private probedMs = 0;
   private readonly probe = new Fingerprinter();
 
-  /**
-   * `probeFirst`: how many first expansions are made twice (PROBE_FIRST). A simulation asks for 1: its
-   * verdicts are never that every state is safe, its counterexamples are checked step by step as they
-   * are rebuilt, and its first walk would otherwise take up to twice as long.
-   */
   constructor(
     readonly model: Model<S>,
     symmetry: boolean,
-    private readonly probeFirst = PROBE_FIRST,
   ) {
     this.actions = model.actions;
     this.invariants = model.properties.filter((p) => p.kind === 'always');
@@ -204,14 +198,14 @@ export class Expander<S> {
   /**
    * Calls `visit` for every successor, in the fixed order. Returns how many there were.
    *
-   * The first `probeFirst` expansions (while they take under PROBE_FIRST_MS), and one in every PROBE_EVERY after them, are made twice, and the second must give
+   * The first PROBE_FIRST expansions (while they take under PROBE_FIRST_MS), and one in every PROBE_EVERY after them, are made twice, and the second must give
    * the same successors in the same order: a spec that reads the clock, a random number or state of its
    * own between calls would otherwise search a part of its states it picked by chance and report it
    * safe. (A counterexample is checked the same way when it is rebuilt: traceBuilder.ts.)
    */
   successors(s: S, visit: SuccessorVisitor<S>): number {
     const n = this.expansions++;
-    const first = n < this.probeFirst && (n === 0 || this.probedMs < PROBE_FIRST_MS);
+    const first = n < PROBE_FIRST && (n === 0 || this.probedMs < PROBE_FIRST_MS);
     if (!first) return n % PROBE_EVERY === 0 ? this.probedSuccessors(s, visit) : this.expand(s, visit);
     const start = performance.now();
     const count = this.probedSuccessors(s, visit);

@@ -49,7 +49,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   accelerateImmutable();
   const refusal = livenessRefusal(model, false);
   if (refusal !== null) throw new ConfigError(refusal);
-  const expander = new Expander(model, false, 1);
+  const expander = new Expander(model, false);
   const temporal = model.properties.filter(isTemporal);
   const keys = new FairnessKeys(expander.actions as never);
   const limits = new Limits(options);
