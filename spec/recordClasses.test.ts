@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { Map as IMap, Record as KmcRecord, is } from './immutable.ts';
-import { READS_BY_INDEX } from './recordClasses.ts';
+import { List, Map as IMap, Record as KmcRecord, is } from './immutable.ts';
+import { READS_BY_INDEX, smallLists } from './recordClasses.ts';
 import { accelerateRecords } from '../checker/engine/recordAcceleration.ts';
 import { Fingerprinter } from '../checker/engine/fingerprint.ts';
 
@@ -124,4 +124,29 @@ test("a spec importing Record from 'immutable' makes classes that read by index,
     assert.deepEqual(lanes(Odd(values)), lanes(new OddThroughGet(values)), JSON.stringify(values));
   }
   assert.notDeepEqual(lanes(Odd({ b: 5 })), lanes(Odd({ '2': 'deux' })));
+});
+
+test('a List of a record\'s values is made as Immutable.js makes one: same fields in the same order, equal, edited alike; 32 values and more, and another shape of List, are left to Immutable.js', () => {
+  const make = smallLists(List as unknown as (values: unknown[]) => unknown);
+  assert.notEqual(make, List, 'Immutable.js 5 Lists are made directly');
+  for (const n of [1, 2, 7, 31]) {
+    const values = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? undefined : `v${i}`));
+    const ours = make(values.slice()) as ReturnType<typeof List<unknown>>;
+    const theirs = List(values);
+    assert.deepEqual(Object.keys(ours), Object.keys(theirs), `n=${n}`);
+    assert.equal(Object.getPrototypeOf(ours), Object.getPrototypeOf(theirs));
+    assert.equal(is(ours, theirs), true);
+    assert.equal(ours.hashCode(), theirs.hashCode());
+    assert.deepEqual(ours.toArray(), values);
+    assert.deepEqual(ours.set(0, 'x').push('y').toArray(), theirs.set(0, 'x').push('y').toArray());
+    assert.deepEqual(ours.withMutations((l) => l.set(n - 1, 'z')).toArray(), theirs.set(n - 1, 'z').toArray());
+  }
+  // Past one leaf node, and nothing, the List is Immutable.js's own.
+  const wide = Array.from({ length: 40 }, (_, i) => i);
+  assert.equal(is(make(wide.slice(0, 32)), List(wide.slice(0, 32))), true);
+  assert.equal(is(make(wide), List(wide)), true);
+  assert.equal(is(make([]), List()), true);
+  // A List that does not look like Immutable.js 5's: every List goes through the constructor given.
+  const odd = (values: unknown[]) => ({ values });
+  assert.equal(smallLists(odd), odd);
 });

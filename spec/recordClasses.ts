@@ -13,7 +13,9 @@
  *
  * Construction from a plain object. `Msg({ type: 'phase2b', bal })`, in a guard as often as in a step,
  * went through a Seq of the object and a List built by mutation; here the values are read off the object
- * in the class's order into the List directly. Anything else (a Map, entries, a record, a subclass's `new`)
+ * in the class's order into the List directly, which is made as Immutable.js makes a List of under 32 values
+ * (one leaf node holding the array) without the Seq and the copy of the array its constructor makes on the
+ * way. Anything else (a Map, entries, a record, a subclass's `new`)
  * goes to Immutable.js's constructor.
  */
 /** What a Record instance holds (Immutable.js 5): its values in a List; keys and defaults on its class. */
@@ -45,7 +47,7 @@ export function installRecordClasses(immutable: { Record: unknown; List: unknown
   const original = immutable.Record as RecordFactory;
   if ((original as unknown as { [READS_BY_INDEX]?: true })[READS_BY_INDEX]) return;
   const recordPrototype = original.prototype;
-  const list = immutable.List as (values: unknown[]) => unknown;
+  const list = smallLists(immutable.List as (values: unknown[]) => unknown);
   const factory = function Record(defaults: object, name?: string) {
     const type = original(defaults, name);
     specialise(type as unknown as () => unknown, recordPrototype);
@@ -126,4 +128,42 @@ function constructedFast(type: RecordType, list: (values: unknown[]) => unknown)
   } as unknown as RecordType;
   Object.defineProperties(make, Object.getOwnPropertyDescriptors(type));
   return make;
+}
+
+/** What Immutable.js 5 gives a List of under 32 values, in the order its `makeList` adds them (one hidden class). */
+const LIST_FIELDS = ['size', '_origin', '_capacity', '_level', '_root', '_tail', '__ownerID', '__hash', '__altered'];
+const LEAF_FIELDS = ['array', 'ownerID'];
+/** A List of more values than this is a trie of nodes, not one leaf. */
+const LEAF_SIZE = 32;
+
+/**
+ * `List(values)` for a fresh array of values of its own: a List of under 32 values is made directly, as
+ * Immutable.js's constructor makes it once it has wrapped the array in a Seq and copied it out again (a
+ * third of what making a message record allocated, on a spec of message sets). The List is built the way
+ * Immutable.js builds one, on its prototype, with its leaf node's class: where a List of two values does
+ * not look as expected (another version of Immutable.js), every List is left to Immutable.js.
+ */
+export function smallLists(list: (values: unknown[]) => unknown): (values: unknown[]) => unknown {
+  const sample = list(['a', 'b']) as { _level?: unknown; _root?: unknown; _tail?: { array?: unknown; constructor: new (array: unknown[], ownerID: undefined) => object } };
+  const tail = sample._tail;
+  const sameKeys = (o: object, keys: readonly string[]) => Object.keys(o).join() === keys.join();
+  if (typeof sample !== 'object' || tail == null || !sameKeys(sample, LIST_FIELDS) || !sameKeys(tail, LEAF_FIELDS) || sample._root !== undefined) return list;
+  const proto = Object.getPrototypeOf(sample) as object;
+  const Leaf = tail.constructor;
+  const level = sample._level;
+  return (values: unknown[]): unknown => {
+    const n = values.length;
+    if (n === 0 || n >= LEAF_SIZE) return list(values);
+    const made = Object.create(proto) as { [field: string]: unknown };
+    made.size = n;
+    made._origin = 0;
+    made._capacity = n;
+    made._level = level;
+    made._root = undefined;
+    made._tail = new Leaf(values, undefined);
+    made.__ownerID = undefined;
+    made.__hash = undefined;
+    made.__altered = false;
+    return made;
+  };
 }
