@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Expander, PROBE_FIRST, SpecError } from './expander.ts';
+import { Expander, SpecError } from './expander.ts';
 import type { Action, Model } from '../../spec/spec.ts';
 
 /** A model of one state, 0, whose only action is `action` (successors add its parameter `d`). */
@@ -15,9 +15,15 @@ function successorsOf(e: Expander<number>, s: number): [number, number][] {
   return out;
 }
 
-/** Expands `s` until the expansions made twice (the determinism probe, tested below) are behind. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** Expands `s` once (the determinism probe, tested below, makes it twice), then makes no more expansions twice. */
 function pastTheProbes(e: Expander<number>, s: number): void {
-  for (let i = 0; i < PROBE_FIRST; i++) successorsOf(e, s);
+  successorsOf(e, s);
+  e.stopProbing();
 }
 
 test('a guard declared with the state alone is asked once per state, and holds for every choice', () => {
@@ -81,11 +87,15 @@ test('init() is called twice each time its states are asked for: initial states 
   assert.throws(() => lucky.initialStates(), /init\(\), called twice, gave two different lists/);
 });
 
-test('the first 64 expansions, and one in 1,024 after them, are made twice: successors that differ are an error naming the action, and coverage counts one expansion', () => {
-  // Random from the `from`-th call of the effect on.
-  const randomFrom = (from: number) => {
+test('expansions are made twice while the probes are cheap, then one in 1,024: successors that differ are an error naming the action, and coverage counts one expansion', () => {
+  // Random from the `from`-th call of the effect on; each of the first `slow` calls takes 10 ms.
+  const randomFrom = (from: number, slow = 0) => {
     let calls = 0;
-    return oneAction({ name: 'Jump', params: () => [{ d: 1 }, { d: 2 }], next: (s, { d }) => (++calls >= from ? s + d + Math.random() : s + d) });
+    const next = (s: number, { d }: { d: number }) => {
+      if (++calls <= slow) busyFor(10);
+      return calls >= from ? s + d + Math.random() : s + d;
+    };
+    return oneAction({ name: 'Jump', params: () => [{ d: 1 }, { d: 2 }], next });
   };
   const notDeterministic = /^the spec is not deterministic: one state, expanded twice, gave two different lists of successors \(the first difference is its successor 1, by Jump\)/;
   assert.throws(() => successorsOf(randomFrom(1), 0), (e: Error) => e instanceof SpecError && notDeterministic.test(e.message));
@@ -97,12 +107,16 @@ test('the first 64 expansions, and one in 1,024 after them, are made twice: succ
     successorsOf(second, 0);
     successorsOf(second, 1);
   }, (e: Error) => notDeterministic.test(e.message));
-  // Random from the 257th call: the first 64 expansions (4 calls each) agree with themselves; the next 960 are made once; the 1,025th is made twice.
-  const late = randomFrom(257);
-  for (let i = 0; i < 1024; i++) successorsOf(late, i);
-  assert.deepEqual([...late.enabledCount], [1024]);
-  assert.deepEqual([...late.firedCount], [2048]);
-  assert.throws(() => successorsOf(late, 0), (e: Error) => notDeterministic.test(e.message));
+  // Random from the 801st call: the first 200 expansions (4 calls each, a few milliseconds) agree with themselves, and the next is made twice.
+  const later = randomFrom(801);
+  for (let i = 0; i < 200; i++) successorsOf(later, i);
+  assert.throws(() => successorsOf(later, 0), (e: Error) => notDeterministic.test(e.message));
+  // The first expansion's probe takes 40 ms, past 20 ms and a hundredth of the time so far: the next 1,023 are made once, random as they are; the 1,025th is made twice.
+  const slowProbe = randomFrom(5, 4);
+  for (let i = 0; i < 1024; i++) successorsOf(slowProbe, i);
+  assert.deepEqual([...slowProbe.enabledCount], [1024]);
+  assert.deepEqual([...slowProbe.firedCount], [2048]);
+  assert.throws(() => successorsOf(slowProbe, 0), (e: Error) => notDeterministic.test(e.message));
   // No successor the first time, some the second.
   let once = 0;
   const appearing = oneAction({ name: 'Jump', params: () => (once++ === 0 ? [] : [{ d: 1 }]), next: (s, { d }) => s + d });
