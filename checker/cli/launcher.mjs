@@ -23,6 +23,12 @@ const PARENT_POLL_MS = 500;
 const FINISHING_QUIET_MS = 30_000;
 /** How long past its time limit a child that has its verdict may take to rebuild the counterexample (the spec's steps run again): VERDICT_GRACE_MS of checker/engine/options.ts. */
 const VERDICT_TRACE_MS = 60_000;
+/**
+ * Why a child does not stop, as far as this process can tell: blocked, it says nothing, whether in a step
+ * of the spec that never ends or in kmc's own work between two looks at its limits (a table of billions of
+ * states grown, a checkpoint written).
+ */
+const HELD = "a step of the spec, or kmc's own work, held it";
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGWINCH', 'SIGUSR2'];
 const STOPPING = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGQUIT: 3 };
 
@@ -80,7 +86,7 @@ export function launch(script, args, nodeArgs, env) {
   const stopping = (cause, reason) => {
     if (stoppingFor !== null) return;
     stoppingFor = cause;
-    graceTimer = setTimeout(() => end(`stopped by ${cause}, but the spec's code did not return within ${GRACE_MS / 1000} s`, reason), GRACE_MS);
+    graceTimer = setTimeout(() => end(`stopped by ${cause}, but the search did not return within ${GRACE_MS / 1000} s (${HELD})`, reason), GRACE_MS);
   };
 
   for (const signal of FORWARDED) {
@@ -126,14 +132,14 @@ export function launch(script, args, nodeArgs, env) {
       if (deadline !== null) {
         clearTimeout(deadlineTimer);
         const wait = Math.max(0, deadline.at - Date.now()) + VERDICT_TRACE_MS;
-        deadlineTimer = setTimeout(() => end(`${deadline.what} had passed by ${VERDICT_TRACE_MS / 1000} s and the spec's code had not returned`, 'timeLimit'), wait);
+        deadlineTimer = setTimeout(() => end(`${deadline.what} had passed by ${VERDICT_TRACE_MS / 1000} s and the counterexample was not rebuilt (${HELD})`, 'timeLimit'), wait);
         deadlineTimer.unref();
       }
     } else if (m.kind === 'deadline') {
       clearTimeout(deadlineTimer);
       deadline = m;
       const wait = Math.max(0, m.at - Date.now()) + GRACE_MS;
-      deadlineTimer = setTimeout(() => end(`stopped by ${m.what}, but the spec's code did not return within ${GRACE_MS / 1000} s of it`, 'timeLimit'), wait);
+      deadlineTimer = setTimeout(() => end(`stopped by ${m.what}, but the search did not return within ${GRACE_MS / 1000} s of it (${HELD})`, 'timeLimit'), wait);
       deadlineTimer.unref();
     } else if (m.kind === 'no-deadline') {
       clearTimeout(deadlineTimer);
