@@ -78,7 +78,7 @@ test('a worker that cannot write its TMPDIR cannot own a part: exit 5 naming the
   }
 });
 
-test('a worker whose spec never finishes loading gives the part back after --cluster-wait: exit 5 saying so, and the worker takes the next run', { skip: fast, timeout: 60_000 }, async () => {
+test('a worker whose spec never finishes loading gives the part back after --cluster-wait: exit 5 saying so, and the worker takes the next run', { skip: slow, timeout: 60_000 }, async () => {
   const own = await startNats(1);
   const worker = spawn(process.execPath, [bin, 'worker', own.urls[0]!, '--quiet'], { stdio: 'ignore', env: { ...process.env, KMC_FIXTURE_HANGS: '1' } });
   const hangs = fileURLToPath(new URL('../../../test/fixtures/hangsInWorkers.ts', import.meta.url));

@@ -9,6 +9,8 @@ import { runsPerWorker, simulateSwarm, swarmSeeds } from './swarm.ts';
 
 const modulePath = fileURLToPath(new URL('../../../spec/twophase/twoPhase.ts', import.meta.url));
 const label = (params: { rm: number; bug: string }) => ({ spec: 'twophase', params });
+/** The tests that wait out a time limit and a grace by design run in the slow tier. */
+const waits = process.env.KMC_SLOW ? false : 'waits out a time limit and its grace: set KMC_SLOW=1 (npm run test:slow)';
 
 test('the swarm shares out the runs and derives one seed per worker, the first being the seed given', () => {
   assert.deepEqual(runsPerWorker(1000, 2), [500, 500]);
@@ -53,7 +55,7 @@ test('two workers find the planted two-phase bug, and the seed printed with it r
   assert.equal(found.outcome.stats.runs, alone.stats.runs);
 });
 
-test('a swarm whose threads never load the model ends at its --time-limit, each walk incomplete with nothing run', { timeout: 30_000 }, async () => {
+test('a swarm whose threads never load the model ends at its --time-limit, each walk incomplete with nothing run', { skip: waits, timeout: 30_000 }, async () => {
   // Each walk keeps its own time limit, so a thread that never loaded once held the swarm forever.
   const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));
   const params = { rm: 3, bug: 'none' };
@@ -69,7 +71,7 @@ test('a swarm whose threads never load the model ends at its --time-limit, each 
   );
 });
 
-test('a walk that finds a violation before --time-limit keeps it, though its trace takes longer than the grace to build', { timeout: 60_000 }, async () => {
+test('a walk that finds a violation before --time-limit keeps it, though its trace takes longer than the grace to build', { skip: waits, timeout: 60_000 }, async () => {
   // Walks of 12 steps of 2 x 100 ms (the first made twice, to find a spec that is not deterministic) reach a
   // leaf (a deadlock) at 2.6 s, 0.8 s before the limit (a loaded machine slows the walk); shrinking stops at the limit, and the trace takes seconds more to rebuild: a
   // swarm that gave up on every walk 2 s past the limit lost it.
