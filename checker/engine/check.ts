@@ -218,6 +218,8 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     width: layout.width,
     actions: expander.actions.map((a) => a.name),
     symmetry,
+    properties: expander.model.properties.map((p) => `${p.kind} ${p.name}`),
+    deadlock: options.deadlock ?? true,
   };
   const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);
   const refused = (e: unknown): never => {
@@ -238,7 +240,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     if (rulesOf(saved.level) !== saved.rules) {
       throw new ConfigError(
         `the checkpoint in ${options.resumeDirectory} was written by another version of ${label.spec}: the same parameters and actions, ` +
-          'but from the states it saved the rules now lead to other successors or other invariant verdicts, so the resumed counts would belong to neither version. ' +
+          'but from the states it saved the rules now lead to other successors, or its properties or constraints judge them otherwise, so the resumed counts would belong to neither version. ' +
           'Resume with the spec as it was, or start afresh without --resume.',
       );
     }

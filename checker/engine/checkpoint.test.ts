@@ -4,11 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import twoPhase from '../../spec/twophase/twoPhase.ts';
+import twoPhase, { type TwoPhaseState } from '../../spec/twophase/twoPhase.ts';
 import { ConfigError, checkModel } from './check.ts';
 import { VERSION } from './checkpoint.ts';
 import { readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
 import type { CheckOptions } from './options.ts';
+import { always } from '../../invariants/property.ts';
 
 const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
 
@@ -190,6 +191,38 @@ test('a checkpoint written by another version of the spec (same name, parameters
     assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a checkpoint is refused when the properties, the CONSTRAINT or deadlock detection changed since: the levels it saved were never checked for them', async () => {
+  const dir = tempDir();
+  const ownersDir = tempDir();
+  try {
+    const params = { rm: 4 };
+    const saved = { checkpointEverySeconds: 0, maxStates: 100 };
+    await checkModel(twoPhase.build(params), { ...saved, checkpointDirectory: dir }, label(params));
+    await checkModel(twoPhase.build(params), { ...saved, owners: 2, checkpointDirectory: ownersDir }, label(params));
+    const model = twoPhase.build(params);
+    const [consistent, typeOk, committed, aborted] = model.properties;
+    const refusedWith = (pattern: RegExp) => (e: unknown) => e instanceof ConfigError && pattern.test((e as Error).message);
+    for (const [resumeDirectory, owners] of [[dir, {}], [ownersDir, { owners: 2 }]] as const) {
+      const resume = (m: typeof model, more: CheckOptions = {}) => checkModel(m, { ...owners, resumeDirectory, ...more }, label(params));
+      // An invariant added: the saved levels were never checked against it.
+      const added = { ...model, properties: [...model.properties, always<TwoPhaseState>('NoAbort', 'never aborted', (s) => s.tmState !== 'aborted')] };
+      await assert.rejects(
+        resume(added),
+        refusedWith(/belongs to another run: the spec's properties have changed since \(always TCConsistent, always TPTypeOK, sometimes Committed, sometimes Aborted then, always TCConsistent, always TPTypeOK, sometimes Committed, sometimes Aborted, always NoAbort now\)/),
+      );
+      // Witnesses in another order: a witness is saved as reached by its place.
+      await assert.rejects(resume({ ...model, properties: [consistent!, typeOk!, aborted!, committed!] }), refusedWith(/the spec's properties have changed since/));
+      // Deadlocks looked for now, not then, or the other way.
+      await assert.rejects(resume(model, { deadlock: false }), refusedWith(/belongs to another run: it was run with deadlock detection \(--no-deadlock\)/));
+      // A CONSTRAINT added: same names, other verdicts on the states saved.
+      await assert.rejects(resume({ ...model, constraint: (s) => s.msgs.size <= 2 }), refusedWith(/was written by another version of twophase: .* or its properties or constraints judge them otherwise/));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(ownersDir, { recursive: true, force: true });
   }
 });
 

@@ -16,7 +16,7 @@ import { CheckpointError, hasCheckpoint, readCheckpointFile, readManifest, write
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { StateLog } from './stateLog.ts';
 
-export const VERSION = 3;
+export const VERSION = 4;
 
 /** What a checkpoint says about the run it belongs to, checked again on resume. */
 export interface CheckpointIdentity {
@@ -25,6 +25,10 @@ export interface CheckpointIdentity {
   readonly width: number;
   readonly actions: readonly string[];
   readonly symmetry: boolean;
+  /** Each property as `kind name`, in the spec's order: a witness is saved as reached by its place in it. */
+  readonly properties: readonly string[];
+  /** Whether deadlocks are looked for: a run without resumed with would never look at the levels it saved. */
+  readonly deadlock: boolean;
 }
 
 /** Where a run writes its checkpoints, and what it says about itself there. */
@@ -122,7 +126,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
   if (meta.engine === 'owners') throw new CheckpointError(`the checkpoint in ${dir} was written by a search partitioned among ${meta.owners} owners: resume it with --owners N (${meta.owners}, or any other number of owners: the states are dealt out again)`);
   const differs = identityDifference(meta.identity, expected);
   if (differs !== null) {
-    throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and --symmetry, or start afresh.`);
+    throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters, --symmetry and --no-deadlock, or start afresh.`);
   }
   const read = (f: DataFile): Buffer => readCheckpointFile(dir, meta.files, f);
   const words = (f: DataFile) => {
@@ -155,7 +159,12 @@ export function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity)
   const pb = JSON.stringify(sorted(b.params));
   if (pa !== pb) return `its parameters are ${pa}, not ${pb}`;
   if (a.symmetry !== b.symmetry) return `it was ${a.symmetry ? '' : 'not '}run with --symmetry`;
+  if (a.deadlock !== b.deadlock) return `it was run ${a.deadlock ? 'with' : 'without'} deadlock detection (--no-deadlock)`;
   if (a.width !== b.width || a.actions.join() !== b.actions.join()) return 'the spec has changed since (its layout or actions differ)';
+  if (a.properties.join() !== b.properties.join()) {
+    // A property added would never be checked on the levels saved; a witness is saved by its place.
+    return `the spec's properties have changed since (${a.properties.join(', ') || 'none'} then, ${b.properties.join(', ') || 'none'} now)`;
+  }
   return null;
 }
 
