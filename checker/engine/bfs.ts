@@ -267,7 +267,6 @@ export async function breadthFirst<S>(
 
   if (current === null || next === null) return outcome({ kind: 'complete' });
   let nextQueue: Frontier<S> = next;
-  let sinceCheck = 0;
   while (current.remaining > 0) {
     if (depth >= maxDepth) return outcome({ kind: 'incomplete', reason: 'maxDepth' });
     while (current.remaining > 0) {
@@ -304,8 +303,7 @@ export async function breadthFirst<S>(
       current.shift();
       if (violation !== null) return outcome(violation);
       if (log.size >= maxStates && (pastBudget || current.remaining + next.length > 0)) return outcome({ kind: 'incomplete', reason: 'maxStates' });
-      if (++sinceCheck >= 512) {
-        sinceCheck = 0;
+      if (limits.lookDue()) {
         if (spillDir !== undefined && mustSpill()) {
           try {
             if (current instanceof ByteFrontier) spilledBytes += current.spillToDisk();

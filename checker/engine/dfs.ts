@@ -106,7 +106,6 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       if (end) return outcome(end);
       // --max-states N keeps N states, initial states included (it once entered one successor past it).
       if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
-      let steps = 0;
       while (stack.length > 0) {
         const top = stack[stack.length - 1]!;
         if (top.next === top.successors.length) {
@@ -117,8 +116,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
         const end2 = enter(top.successors[i]!, top.state, top.id, top.depth + 1, top.actions[i]!, top.ordinals[i]!);
         if (end2) return outcome(end2);
         if (log.size >= maxStates) return outcome({ kind: 'incomplete', reason: 'maxStates' });
-        if (++steps >= 512) {
-          steps = 0;
+        if (limits.lookDue()) {
           const reason = limits.exceeded(log.size, seen.bytes + log.bytes);
           if (reason !== null) return outcome({ kind: 'incomplete', reason });
           limits.progress({ distinct: log.size, generated, queued: stack.length, depth: deepest });

@@ -7,6 +7,20 @@ import { checkModel } from '../check.ts';
 
 const modulePath = fileURLToPath(new URL('../../../test/fixtures/slowSpec.ts', import.meta.url));
 
+test('one thread, breadth- and depth-first: --time-limit stops a spec of slow steps within a few states of it, not 512', async () => {
+  // Each state expanded takes 10 ms (two steps of 5 ms): a search that looked at its limits every 512
+  // states alone ran 5 s past a limit of half a second, and told the watchdog nothing meanwhile.
+  for (const packed of [true, false]) {
+    for (const strategy of ['bfs', 'dfs'] as const) {
+      const params = { levels: 12, width: 1, fanout: 2, quickLevels: 0, spinMs: 5, packed };
+      const r = await checkModel(slowTree.build(params), { timeLimitSeconds: 0.5, workers: 1, strategy, deadlock: false }, { spec: 'slow-tree', params });
+      assert.equal(r.status === 'incomplete' && r.reason, 'timeLimit', `${strategy}, packed ${packed}`);
+      assert.ok(r.stats.seconds < 1.5, `${strategy}, packed ${packed}: stopped ${r.stats.seconds.toFixed(2)} s after the start, for a limit of 0.5 s`);
+      assert.ok(r.stats.distinct > 5 && r.stats.distinct < 200, `${strategy}, packed ${packed}: ${r.stats.distinct} states in about half a second of 10 ms expansions`);
+    }
+  }
+});
+
 test('2 workers: --time-limit stops the search inside a level, not after it', async () => {
   // 4,096 roots, two quick levels below them, then 16,384 states whose steps take 10 ms: expanding that
   // level takes 80 s on two workers, and a chunk of it as the packed search first cuts it (1,024 states)
