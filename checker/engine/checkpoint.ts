@@ -27,7 +27,7 @@ export interface CheckpointIdentity {
   readonly symmetry: boolean;
   /** Each property as `kind name`, in the spec's order: a witness is saved as reached by its place in it. */
   readonly properties: readonly string[];
-  /** Whether deadlocks are looked for: a run without resumed with would never look at the levels it saved. */
+  /** Whether deadlocks are looked for: the levels saved by a run that did not look were never checked for one. */
   readonly deadlock: boolean;
 }
 
@@ -126,7 +126,7 @@ export function readCheckpoint(dir: string, expected: CheckpointIdentity): Check
   if (meta.engine === 'owners') throw new CheckpointError(`the checkpoint in ${dir} was written by a search partitioned among ${meta.owners} owners: resume it with --owners N (${meta.owners}, or any other number of owners: the states are dealt out again)`);
   const differs = identityDifference(meta.identity, expected);
   if (differs !== null) {
-    throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters, --symmetry and --no-deadlock, or start afresh.`);
+    throw new CheckpointError(`the checkpoint in ${dir} belongs to another run: ${differs}. Resume with the same spec, preset, parameters and properties, and the same --symmetry and --[no-]deadlock, or start afresh.`);
   }
   const read = (f: DataFile): Buffer => readCheckpointFile(dir, meta.files, f);
   const words = (f: DataFile) => {

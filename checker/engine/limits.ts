@@ -31,6 +31,9 @@ export class Limits {
   private rssReadAt = -Infinity;
   readonly baseRss = this.peakRss;
   private heapUsed = 0;
+  /** States expanded since the search last looked at its limits, and when it did (`lookDue`). */
+  private sinceLook = 0;
+  private lookedAt = performance.now();
 
   constructor(private readonly options: CheckOptions) {
     this.deadline = options.timeLimitSeconds !== undefined ? this.startedAt + options.timeLimitSeconds * 1000 : Infinity;
@@ -47,7 +50,10 @@ export class Limits {
     if (o.maxStates !== undefined && distinct >= o.maxStates) return 'maxStates';
     const now = performance.now();
     if (now > this.deadline) return 'timeLimit';
-    if (now - this.memoryReadAt >= MEMORY_READ_MS) this.sampleMemory(false);
+    if (now - this.memoryReadAt >= MEMORY_READ_MS) {
+      this.readHeap(now);
+      if (now - this.rssReadAt >= RSS_READ_MS) this.readRss(now);
+    }
     const heap = this.heapUsed;
     if (heap > this.heapLimit) return 'memoryBudget';
     if (o.memoryBudgetBytes !== undefined && heap + offHeapBytes > o.memoryBudgetBytes) return 'memoryBudget';
@@ -55,13 +61,20 @@ export class Limits {
     return null;
   }
 
-  /** Reads the heap in use, and the resident size for the peak when it was not read in the last 250 ms (`now`: whatever the time). */
-  sampleMemory(now = true): void {
-    const at = performance.now();
-    this.memoryReadAt = at;
+  /** Reads the heap in use and the resident size now (a search's last reading, for its peak). */
+  sampleMemory(): void {
+    const now = performance.now();
+    this.readHeap(now);
+    this.readRss(now);
+  }
+
+  private readHeap(now: number): void {
+    this.memoryReadAt = now;
     this.heapUsed = getHeapStatistics().used_heap_size;
-    if (!now && at - this.rssReadAt < RSS_READ_MS) return;
-    this.rssReadAt = at;
+  }
+
+  private readRss(now: number): void {
+    this.rssReadAt = now;
     const rss = process.memoryUsage.rss();
     if (rss > this.peakRss) this.peakRss = rss;
   }
@@ -101,8 +114,6 @@ export class Limits {
     this.lookedAt = now;
     return true;
   }
-  private sinceLook = 0;
-  private lookedAt = performance.now();
 
   /** True every ~50 ms, so a long synchronous search can let signals (Ctrl-C) and timers run. */
   shouldYield(): boolean {
