@@ -156,7 +156,6 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
       expander.fingerprint(s);
       if (recorder.initial(s, i)) queue.push(s);
     }
-    let expanding = 0;
     const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
       expander.fingerprint(t);
       if (recorder.edge(t, action, params, ordinal)) queue.push(t);
@@ -170,8 +169,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
       }
       recorder.expand(s);
       expander.successors(s, visit);
-      expanding++;
-      if ((expanding & 511) === 0) {
+      if (limits.lookDue()) {
         const reason = limits.exceeded(recorder.states, recorder.bytes);
         if (reason !== null) return { kind: 'incomplete', reason };
         if (limits.shouldYield()) await yieldToEventLoop();
