@@ -88,11 +88,11 @@ test('init() is called twice each time its states are asked for: initial states 
 });
 
 test('expansions are made twice while the probes are cheap, then one in 1,024: successors that differ are an error naming the action, and coverage counts one expansion', () => {
-  // Random from the `from`-th call of the effect on; each of the first `slow` calls takes 10 ms.
+  // Random from the `from`-th call of the effect on; each of the first `slow` calls takes 15 ms.
   const randomFrom = (from: number, slow = 0) => {
     let calls = 0;
     const next = (s: number, { d }: { d: number }) => {
-      if (++calls <= slow) busyFor(10);
+      if (++calls <= slow) busyFor(15);
       return calls >= from ? s + d + Math.random() : s + d;
     };
     return oneAction({ name: 'Jump', params: () => [{ d: 1 }, { d: 2 }], next });
@@ -107,11 +107,11 @@ test('expansions are made twice while the probes are cheap, then one in 1,024: s
     successorsOf(second, 0);
     successorsOf(second, 1);
   }, (e: Error) => notDeterministic.test(e.message));
-  // Random from the 801st call: the first 200 expansions (4 calls each, a few milliseconds) agree with themselves, and the next is made twice.
-  const later = randomFrom(801);
-  for (let i = 0; i < 200; i++) successorsOf(later, i);
+  // Random from the 401st call: the first 100 expansions (4 calls each, a few milliseconds, where 50 are allowed) agree with themselves, and the next is made twice.
+  const later = randomFrom(401);
+  for (let i = 0; i < 100; i++) successorsOf(later, i);
   assert.throws(() => successorsOf(later, 0), (e: Error) => notDeterministic.test(e.message));
-  // The first expansion's probe takes 40 ms, past 20 ms and a hundredth of the time so far: the next 1,023 are made once, random as they are; the 1,025th is made twice.
+  // The first expansion's probe takes 60 ms, past 50 ms and a hundredth of the time so far: the next 1,023 are made once, random as they are; the 1,025th is made twice.
   const slowProbe = randomFrom(5, 4);
   for (let i = 0; i < 1024; i++) successorsOf(slowProbe, i);
   assert.deepEqual([...slowProbe.enabledCount], [1024]);
