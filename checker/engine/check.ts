@@ -189,7 +189,7 @@ function firstInitialState<S>(expander: Expander<S>): S | undefined {
  * graph the search recorded, or else on one a pass of its own explores.
  */
 async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
-  const live = recorder ? recorder.judge(label) : await (await import('./liveness/checkLiveness.ts')).checkLiveness(new Expander(model, false), limits, label);
+  const live = recorder ? recorder.judge(label, limits) : await (await import('./liveness/checkLiveness.ts')).checkLiveness(new Expander(model, false), limits, label);
   switch (live.kind) {
     case 'holds':
       return safe;

@@ -40,6 +40,13 @@ export type LivenessOutcome<S> =
 
 export { livenessRefusal } from './refusal.ts';
 
+/** A limit or a signal came while the fair cycles were looked for. */
+class JudgingStopped extends Error {
+  constructor(readonly reason: IncompleteReason) {
+    super(reason);
+  }
+}
+
 /**
  * Builds the reachable graph as a breadth-first search visits it: every state numbered in discovery
  * order, every edge with its fairness key, and each temporal property's predicates per state. The
@@ -120,12 +127,27 @@ export class LivenessRecorder<S> {
     }
   }
 
-  /** Once every reachable state has been expanded: a fair cycle on which a temporal property fails, or none. */
-  judge(label: CheckLabel): LivenessOutcome<S> {
+  /**
+   * Once every reachable state has been expanded: a fair cycle on which a temporal property fails, or
+   * none; incomplete when a limit or a signal comes while the cycles are looked for.
+   */
+  judge(label: CheckLabel, limits: Limits): LivenessOutcome<S> {
     if (this.failure) return { kind: 'error', error: this.failure };
     const graph = this.builder.build(this.keys.strongFlags(), this.keys.names);
+    const mustStop = (): void => {
+      const reason = limits.exceeded(0, this.bytes);
+      if (reason !== null) throw new JudgingStopped(reason);
+    };
+    try {
+      return this.findFailing(graph, new FairCycleSearch(graph, mustStop), label);
+    } catch (e) {
+      if (e instanceof JudgingStopped) return { kind: 'incomplete', reason: e.reason };
+      throw e;
+    }
+  }
+
+  private findFailing(graph: StateGraph, search: FairCycleSearch, label: CheckLabel): LivenessOutcome<S> {
     const stats: LivenessStats = { states: graph.size, edges: graph.edgeTarget.length, fairKeys: this.keys.count, bytes: this.bytes };
-    const search = new FairCycleSearch(graph);
     for (let i = 0; i < this.temporal.length; i++) {
       const p = this.temporal[i]!;
       const bitsP = this.holds[i]!;
@@ -179,7 +201,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
     if (e instanceof SpecError) return { kind: 'error', error: e };
     throw e;
   }
-  return recorder.judge(label);
+  return recorder.judge(label, limits);
 }
 
 /** Re-runs the lasso's steps from its initial state; every state is checked against the recorded graph. */

@@ -42,9 +42,13 @@ export class FairCycleSearch {
   private readonly keys: Uint32Array;
   readonly stats: FairCycleStats = { components: 0, refinements: 0 };
 
-  constructor(private readonly g: FairGraph) {
-    this.outer = new Tarjan(g);
-    this.inner = new Tarjan(g);
+  constructor(
+    private readonly g: FairGraph,
+    /** Asked now and then whether to stop; it throws to stop the search (see Tarjan). */
+    mustStop: () => void = () => {},
+  ) {
+    this.outer = new Tarjan(g, mustStop);
+    this.inner = new Tarjan(g, mustStop);
     this.mark = new Int32Array(g.size);
     const k = g.fairStrong.length;
     this.seenAt = new Int32Array(k);

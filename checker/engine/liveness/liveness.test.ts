@@ -6,6 +6,9 @@ import { alwaysEventually, eventually, leadsTo } from '../../../invariants/tempo
 import type { Property } from '../../../invariants/property.ts';
 import { checkModel, ConfigError } from '../check.ts';
 import { FairCycleSearch } from './fairCycle.ts';
+import { checkLiveness } from './checkLiveness.ts';
+import { Expander } from '../expander.ts';
+import type { Limits } from '../limits.ts';
 import type { FairGraph } from './graph.ts';
 import { replayTrace } from '../replay.ts';
 import { toItf } from '../../../traces/itf/write.ts';
@@ -62,6 +65,31 @@ test('fair cycle search: a single state stutters only when no fair key is enable
   const n = 200_000;
   const chain = graph(n, Array.from({ length: n - 1 }, (_, i) => [i, i + 1, 0] as [number, number, number]), [0]);
   assert.deepEqual([...new FairCycleSearch(chain).find([0], all)!], [n - 1]);
+});
+
+test('fair cycle search: a graph of 200,000 states asks as it goes whether to stop, and stops when told', () => {
+  const n = 200_000;
+  const ring = graph(n, Array.from({ length: n }, (_, i) => [i, (i + 1) % n, -1] as [number, number, number]), []);
+  let asked = 0;
+  const search = new FairCycleSearch(ring, () => {
+    if (++asked === 3) throw new Error('a limit came');
+  });
+  assert.throws(() => search.find([0], all), /a limit came/);
+  assert.equal(asked, 3);
+  // Told nothing, it finds the ring, and the stop left no state marked as visited.
+  assert.equal(search.find([0], all)!.length, n);
+});
+
+test('the liveness pass ends incomplete when a limit comes while it looks for fair cycles, and judges when none comes', async () => {
+  // A ring of 100,000 states on which x never reaches -1: the exploration is asked nothing (lookDue),
+  // so the limit is heard where the cycles are looked for.
+  const n = 100_000;
+  const ring: Model<number> = { init: () => [0], actions: [{ name: 'Step', next: (x) => (x + 1) % n }], properties: [eventually('Never', 'x reaches -1', (x: number) => x === -1)] };
+  const limitsSaying = (reason: string | null) => ({ lookDue: () => false, exceeded: () => reason, shouldYield: () => false }) as unknown as Limits;
+  const stopped = await checkLiveness(new Expander(ring, false), limitsSaying('timeLimit'), label);
+  assert.deepEqual(stopped, { kind: 'incomplete', reason: 'timeLimit' });
+  const judged = await checkLiveness(new Expander(ring, false), limitsSaying(null), label);
+  assert.equal(judged.kind === 'violation' && judged.property.name, 'Never');
 });
 
 /**

@@ -6,6 +6,9 @@
  */
 import type { FairGraph } from './graph.ts';
 
+/** Steps (an edge followed or a state left) between two questions whether to stop: a graph of millions of states takes seconds. */
+const STEPS_PER_ASK = 1 << 16;
+
 export class Tarjan {
   private readonly index: Int32Array;
   private readonly low: Int32Array;
@@ -15,7 +18,11 @@ export class Tarjan {
   private readonly callEdge: Uint32Array;
   private readonly touched: Uint32Array;
 
-  constructor(private readonly g: FairGraph) {
+  constructor(
+    private readonly g: FairGraph,
+    /** Asked every STEPS_PER_ASK steps whether to stop; it throws to stop the run (a limit came). */
+    private readonly mustStop: () => void = () => {},
+  ) {
     const n = g.size;
     this.index = new Int32Array(n).fill(-1);
     this.low = new Int32Array(n);
@@ -37,6 +44,7 @@ export class Tarjan {
     let counter = 0;
     let sp = 0;
     let nTouched = 0;
+    let steps = 0;
     try {
       for (const root of roots) {
         if (index[root] !== -1) continue;
@@ -52,6 +60,10 @@ export class Tarjan {
         };
         enter(root);
         while (depth > 0) {
+          if (++steps === STEPS_PER_ASK) {
+            steps = 0;
+            this.mustStop();
+          }
           const u = callNode[depth - 1]!;
           const e = callEdge[depth - 1]!;
           if (e < edgeStart[u + 1]!) {
