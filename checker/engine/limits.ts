@@ -10,10 +10,9 @@ import type { IncompleteReason, Progress } from './result.ts';
 const MEMORY_READ_MS = 50;
 const HEAP_HEADROOM = 0.85;
 /**
- * The resident size is read less often than the heap: it comes from /proc, which waits on the lock the
- * kernel takes for every page fault, and worker threads filling fresh tables fault by the thousand (1–2 ms
- * a read then, up to 12 ms: 60–95 ms of a 2.3 s KRaft search with two workers, read every 50 ms). The heap
- * figure, which the limits need, is V8's own and costs microseconds.
+ * The resident size is read less often than the heap: it comes from /proc, and a read took 1–2 ms (up to
+ * 12) while worker threads faulted fresh tables in, 60–95 ms of a 2.3 s KRaft search with two workers
+ * when read every 50 ms. The heap figure, which the limits need, is V8's own and costs microseconds.
  */
 const RSS_READ_MS = 250;
 /** The longest a search goes without looking at its limits, but for one state's expansion and 7 more. */
