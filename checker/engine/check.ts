@@ -24,7 +24,7 @@ import { ByteFrontier } from './frontier.ts';
 import type { Checkpoints } from './checkpoint.ts';
 import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
-import { rulesDigest } from './rulesDigest.ts';
+import { propertyList, rulesDigest } from './rulesDigest.ts';
 import { CANNOT_BE_CHECKED, isPacked, layoutOf, type PackedLayout, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
@@ -218,7 +218,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     width: layout.width,
     actions: expander.actions.map((a) => a.name),
     symmetry,
-    properties: expander.model.properties.map((p) => `${p.kind} ${p.name}`),
+    properties: propertyList(expander.model),
     deadlock: options.deadlock ?? true,
   };
   const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);

@@ -47,7 +47,7 @@ export function rulesDigest<S>(model: Model<S>, symmetry: boolean, layout: Packe
   };
   // The properties by kind and name, in order: one added to a spec a cluster's run was kept for is never
   // checked on the levels it searched (a checkpoint's identity names them too).
-  hash.update(model.properties.map((p) => `${p.kind} ${p.name}`).join('\n'));
+  hash.update(propertyList(model).join('\n'));
   for (const s of expander.initialStates()) digestOf(s);
   const width = layout.width;
   const n = width === 0 ? 0 : Math.floor(level.length / width);
@@ -56,4 +56,9 @@ export function rulesDigest<S>(model: Model<S>, symmetry: boolean, layout: Packe
     digestOf(layout.wrapAt(level, at * width) as S);
   }
   return hash.digest('hex');
+}
+
+/** Each property of the model as `kind name`, in its order: what a checkpoint's identity names. */
+export function propertyList<S>(model: Model<S>): string[] {
+  return model.properties.map((p) => `${p.kind} ${p.name}`);
 }
