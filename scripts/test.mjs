@@ -1,6 +1,6 @@
 // Builds dist/ (incremental), then runs every *.test.ts file in the project with Node's own test runner:
-// the test files through tsx, the kmc modules they import from the compiled dist/ (scripts/distFirst.mjs),
-// the CLI's spawns from dist/ too.
+// the test files and their helpers compiled by esbuild (scripts/testTypeScript.mjs), the kmc modules they
+// import from the compiled dist/ (scripts/distFirst.mjs), the CLI's spawns from dist/ too.
 //
 // Each file runs in its own process, two at a time (this machine's cores; KMC_TEST_JOBS to change it),
 // the files that took longest last time first, so no long file starts last and runs alone. Each file's
@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync, 
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { compileStale } from './testTypeScript.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = new Set(['node_modules', '.git', 'out', '.kmc', 'dist']);
@@ -54,6 +55,8 @@ function find(dir) {
 
 const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
+// Compiled once here, so no test process compiles a file another is compiling too.
+await compileStale();
 // The kmc processes the tests start run this build: a source saved while they run is not built under them.
 process.env.KMC_NO_BUILD = '1';
 const previous = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
@@ -108,7 +111,7 @@ function runFile(file) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const cpuFile = join(cpuDir, file.replace(/[/\\]/g, '_'));
-    const node = [process.execPath, '--import', 'tsx', '--import', join(root, 'scripts/distFirst.mjs'), '--test-reporter=spec', file];
+    const node = [process.execPath, '--import', join(root, 'scripts/testTypeScriptLoader.mjs'), '--import', join(root, 'scripts/distFirst.mjs'), '--test-reporter=spec', file];
     const [cmd, ...args] = gnuTime ? [gnuTime, '-f', '%U %S', '-o', cpuFile, ...node] : node;
     // A process group of its own, so a file that hangs is stopped with the kmc processes it spawned.
     const child = spawn(cmd, args, {

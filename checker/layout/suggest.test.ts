@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { is } from 'immutable';
+import { tsImport } from 'tsx/esm/api';
 import twoPhaseImmutable from '../../spec/twophase/twoPhaseImmutable.ts';
 import type { Model } from '../../spec/spec.ts';
 import type { RecordType } from '../../spec/layout/types.ts';
@@ -55,7 +56,8 @@ type State = Packed<typeof State>;
     const index = pathToFileURL(fileURLToPath(new URL('../../spec/index.ts', import.meta.url))).href;
     const file = join(dir, 'layout.ts');
     writeFileSync(file, `${s.code.replace("from 'kafka-model-checker'", `from '${index}'`)}export { State };\n`);
-    const mod = (await import(pathToFileURL(file).href)) as { State: RecordType };
+    // Loaded as a user's TypeScript is, through tsx.
+    const mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { State: RecordType };
     assert.equal(mod.State.width, s.layout.width);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -106,10 +106,7 @@ async function shareOwnEntryPoints(): Promise<void> {
   }
 }
 
-/**
- * node was started with tsx (`node --import tsx`, as kmc's own tests run the compiled kmc): TypeScript
- * already loads in the main thread.
- */
+/** node was started with tsx (`node --import tsx`): TypeScript already loads in the main thread. */
 function startedWithTsx(): boolean {
   const args = process.execArgv;
   return args.some((a, i) => /^--(import|loader|experimental-loader)=tsx$/.test(a) || (/^--(import|loader|experimental-loader)$/.test(a) && args[i + 1] === 'tsx'));
