@@ -24,6 +24,7 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       } else if (r.kind === 'liveness') {
         const loop = r.trace?.loop;
         lines.push(`${chalk.red.bold(`Temporal property ${r.property} violated`)}: a fair behaviour of ${r.traceLength ?? 1} states that repeats forever from step ${loop ?? '?'} (a lasso)`);
+        if (r.unreached.length > 0) lines.push(`${chalk.red.bold('Vacuous as well:')} no reachable state satisfies ${r.unreached.join(', ')}.`);
       } else if (r.kind === 'deadlock') {
         lines.push(`${chalk.red.bold('Deadlock')} after ${(r.traceLength ?? 1) - 1} steps (turn detection off with --no-deadlock if the model may legitimately stop)`);
       } else {

@@ -93,7 +93,10 @@ export async function checkModel<S>(
     outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints, recorder)) as SearchOutcome;
   }
   const result = toResult(expander, outcome, limits, label, options);
-  return result.status === 'holds' && temporal ? withLiveness(model, result, limits, label, recorder) : result;
+  // A witness never reached does not excuse the temporal properties: they are checked too, and a fair
+  // behaviour that breaks one is the verdict (it names the witnesses as well).
+  const checkTemporal = result.status === 'holds' || (result.status === 'violation' && result.kind === 'sometimes');
+  return checkTemporal && temporal ? withLiveness(model, result, limits, label, recorder) : result;
 }
 
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
@@ -188,13 +191,20 @@ function firstInitialState<S>(expander: Expander<S>): S | undefined {
  * The temporal properties, checked once the search has shown every state safe (issue: liveness): on the
  * graph the search recorded, or else on one a pass of its own explores.
  */
-async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
+/**
+ * `safe` (every state safe; perhaps some witness never reached) judged on the temporal properties too. A
+ * pass that cannot finish leaves the run incomplete, even with a witness unreached: a gate that expects
+ * that witness must not pass on properties nobody checked.
+ */
+async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' | 'violation' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
   const live = recorder ? recorder.judge(label, limits) : await (await import('./liveness/checkLiveness.ts')).checkLiveness(new Expander(model, false), limits, label);
   switch (live.kind) {
     case 'holds':
       return safe;
-    case 'violation':
-      return { status: 'violation', kind: 'liveness', property: live.property.name, stats: safe.stats, trace: live.trace, witnesses: safe.witnesses };
+    case 'violation': {
+      const unreached = safe.status === 'violation' ? safe.unreached : undefined;
+      return { status: 'violation', kind: 'liveness', property: live.property.name, stats: safe.stats, trace: live.trace, ...(unreached ? { unreached } : {}), witnesses: safe.witnesses };
+    }
     case 'incomplete':
       return { status: 'incomplete', reason: live.reason, stats: safe.stats, witnesses: safe.witnesses };
     case 'error':

@@ -68,7 +68,7 @@ export type CheckResult<S> =
       readonly stats: Stats;
       /** Absent for a vacuous `sometimes`: there is no state to show. */
       readonly trace?: Trace<S>;
-      /** For `sometimes`: every witness property never reached. */
+      /** For `sometimes`, and for `liveness` when witnesses were not reached either: every witness property never reached. */
       readonly unreached?: readonly string[];
       readonly witnesses: readonly string[];
     }

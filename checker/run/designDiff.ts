@@ -46,6 +46,8 @@ export interface VariantSummary {
   readonly complete: boolean;
   /** How the last search ended when it was not complete: `maxStates`, `timeLimit`, or the spec's error. */
   readonly stopped?: string;
+  /** The spec's own code threw in this variant's search. */
+  readonly threw?: true;
   readonly distinct: number;
   readonly depth: number;
   readonly seconds: number;
@@ -101,8 +103,9 @@ export async function designDiff(a: VariantRequest, b: VariantRequest, options: 
     const change = changeOf(va.status, vb.status);
     const kind = runA.kinds.get(property) ?? runB.kinds.get(property)!;
     const row = { property, kind, a: va, b: vb, change };
-    if (change === 'fixed') return { ...row, replay: replayOn(va.trace!, 'A', runB, property) };
-    if (change === 'broken') return { ...row, replay: replayOn(vb.trace!, 'B', runA, property) };
+    // A witness unreached has no trace to replay.
+    if (change === 'fixed' && va.trace) return { ...row, replay: replayOn(va.trace, 'A', runB, property) };
+    if (change === 'broken' && vb.trace) return { ...row, replay: replayOn(vb.trace, 'B', runA, property) };
     return row;
   });
   return { spec: pa.label.spec === pb.label.spec ? pa.label.spec : `${pa.label.spec} / ${pb.label.spec}`, a: runA.summary, b: runB.summary, rows };
@@ -110,7 +113,9 @@ export async function designDiff(a: VariantRequest, b: VariantRequest, options: 
 
 function changeOf(a: PropertyStatus, b: PropertyStatus): Change {
   const bad = (s: PropertyStatus) => s === 'violated' || s === 'unreached';
-  if (a === b || a === 'absent' || b === 'absent') return 'same';
+  if (a === b) return 'same';
+  // A property only one variant has: failing there, it is a difference the table must show, not sameness.
+  if (a === 'absent' || b === 'absent') return bad(a) || bad(b) ? 'other' : 'same';
   if (bad(a) && b === 'holds') return 'fixed';
   if (a === 'holds' && bad(b)) return 'broken';
   return 'other';
@@ -166,6 +171,7 @@ async function runVariant(
       differs,
       complete: last.status === 'holds' || last.status === 'violation',
       ...(stopped ? { stopped } : {}),
+      ...(last.status === 'error' ? { threw: true as const } : {}),
       distinct: last.stats.distinct,
       depth: last.stats.depth,
       seconds,

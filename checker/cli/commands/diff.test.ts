@@ -167,3 +167,32 @@ test('kmc diff refuses two identical variants and malformed parameter lists', as
   assert.equal(both.code, 2);
   assert.match(both.stderr, /Give at most one of --json, --markdown and --html/);
 });
+
+const variants = fileURLToPath(new URL('../../../test/fixtures/counterVariants.ts', import.meta.url));
+const rowsOf = (d: Awaited<ReturnType<typeof designDiff>>) => d.rows.map((r) => [r.property, r.a.status, r.b.status, r.change]);
+
+test('kmc diff: a witness never reached in either variant does not hide a temporal property B breaks', async () => {
+  const d = await designDiff({ name: 'A', spec: variants, params: ['witness=7', 'fair=true'] }, { name: 'B', spec: variants, params: ['witness=7', 'fair=false'] });
+  assert.deepEqual(rowsOf(d), [
+    ['Small', 'holds', 'holds', 'same'],
+    ['ReachesTwo', 'holds', 'violated', 'broken'],
+    ['SeesWitness', 'unreached', 'unreached', 'same'],
+    ['SeesAlso', 'holds', 'holds', 'same'],
+    ['Deadlock', 'holds', 'holds', 'same'],
+  ]);
+  assert.deepEqual([d.a.complete, d.b.complete], [true, true]);
+});
+
+test('kmc diff: a property only one variant has, violated there, is a difference; a witness lost has no trace to replay', async () => {
+  const added = await designDiff({ name: 'A', spec: variants, params: ['strict=false'] }, { name: 'B', spec: variants, params: ['strict=true'] });
+  assert.deepEqual(rowsOf(added).at(-1), ['Tiny', 'absent', 'violated', 'other']);
+  const lost = await designDiff({ name: 'A', spec: variants, params: ['witness=1'] }, { name: 'B', spec: variants, params: ['witness=7'] });
+  const row = lost.rows.find((r) => r.property === 'SeesWitness')!;
+  assert.deepEqual([row.a.status, row.b.status, row.change, row.replay], ['holds', 'unreached', 'broken', undefined]);
+});
+
+test('kmc diff: a variant whose spec throws exits 3, as a check does', () => {
+  const r = kmc('diff', variants, '--param', 'top=4', '--a', 'boom=false', '--b', 'boom=true');
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stdout, /B: 5 distinct states, depth 3 \(incomplete: the spec threw: Inc: effect threw: Inc at 2\)/);
+});

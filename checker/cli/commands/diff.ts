@@ -57,6 +57,7 @@ export const diffCommand: KmcCommand = {
       }
       process.stderr.write(`Wrote the comparison to ${out}\n`);
     }
+    if (diff.a.threw || diff.b.threw) return ExitCode.SpecError;
     return diff.a.complete && diff.b.complete ? ExitCode.Holds : ExitCode.Incomplete;
   },
 };

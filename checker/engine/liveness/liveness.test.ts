@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Action, Model } from '../../../spec/spec.ts';
-import { always } from '../../../invariants/property.ts';
+import { always, sometimes } from '../../../invariants/property.ts';
 import { alwaysEventually, eventually, leadsTo } from '../../../invariants/temporal.ts';
 import type { Property } from '../../../invariants/property.ts';
 import { checkModel, ConfigError } from '../check.ts';
@@ -296,4 +296,16 @@ test('a lasso as text says where it repeats forever', async () => {
     'Step 0 repeats forever from step 0 (stuttering: nothing fair is left to do)',
     'Temporal property Finishes violated: x reaches 2',
   ]);
+});
+
+test('a witness never reached does not excuse the temporal properties: they are checked, and a fair behaviour that breaks one is the verdict, naming the witness too', async () => {
+  const never = sometimes('ReachesThree', 'x reaches 3', (x: number) => x === 3);
+  const broken = await checkModel(spinModel(undefined, undefined, [0, 1], [eventually('Finishes', 'x reaches 2', (x: number) => x === 2), never]), { deadlock: false }, label);
+  assert.equal(broken.status === 'violation' && broken.kind, 'liveness');
+  assert.equal(broken.status === 'violation' && broken.property, 'Finishes');
+  assert.deepEqual(broken.status === 'violation' && broken.unreached, ['ReachesThree']);
+  // With the temporal property holding, the unreached witness is the verdict, as before.
+  const vacuous = await checkModel(spinModel('weak', 'weak', [0, 1], [eventually('Finishes', 'x reaches 2', (x: number) => x === 2), never]), { deadlock: false }, label);
+  assert.equal(vacuous.status === 'violation' && vacuous.kind, 'sometimes');
+  assert.deepEqual(vacuous.status === 'violation' && vacuous.unreached, ['ReachesThree']);
 });
