@@ -11,10 +11,13 @@ import { accelerateImmutable } from './immutableAcceleration.ts';
 import { judgeLasso, type Move } from './liveness/judgeLasso.ts';
 
 export type ReplayOutcome =
-  /** Every step fits and step `step` breaks `property` (the recorded bug is reproduced when it is the recorded one). */
+  /**
+   * Every step fits and step `step` breaks `property` (the recorded bug is reproduced when it is the
+   * recorded one); `Deadlock` when the trace was recorded as one and its last state has no successor.
+   */
   | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null }
-  /** Every step fits and no invariant fails on the way. */
-  | { readonly kind: 'fits'; readonly steps: number }
+  /** Every step fits and no invariant fails on the way; `recorded`: the violation the trace was saved for, not reached. */
+  | { readonly kind: 'fits'; readonly steps: number; readonly recorded: string | null }
   /** A lasso: every step fits, the loop closes, the cycle is fair and `property` fails on it for ever. */
   | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null; readonly loop: number }
   /** Step `step` cannot be taken or leads elsewhere. */
@@ -23,11 +26,14 @@ export type ReplayOutcome =
 export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome {
   accelerateImmutable();
   const expander = new Expander(model, false);
-  const recorded = trace['#meta'].verdict?.property ?? null;
+  const verdict = trace['#meta']?.verdict;
+  const recorded = verdict?.property ?? null;
   const [first, ...rest] = trace.states;
   if (first === undefined) return { kind: 'diverged', step: 0, action: 'Init', reason: 'the trace has no states' };
 
   const inits = expander.initialStates();
+  const foreign = unknownVariables(first, inits[0]);
+  if (foreign !== null) return { kind: 'diverged', step: 0, action: 'Init', reason: foreign };
   let state = inits.find((s) => sameVariables(stateVariables(s), first));
   if (state === undefined) {
     return { kind: 'diverged', step: 0, action: 'Init', reason: `no initial state of the spec matches step 0: ${describeDifference(first, stateVariables(inits[0]))}` };
@@ -36,8 +42,11 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     const bad = expander.firstViolation(s);
     return bad < 0 ? null : { kind: 'reproduced', step, property: expander.invariants[bad]!.name, recorded };
   };
-  const atInit = broken(state, 0);
-  if (atInit) return atInit;
+  // The first violation is the outcome, once every step of the trace is known to fit: steps recorded past
+  // it must replay too, or the trace is not the spec's.
+  let found = broken(state, 0);
+  /** The step whose state is outside the model's CONSTRAINT (or came by a step outside its ACTION_CONSTRAINT): no step may follow it. */
+  let outsideAt = -1;
   const visited: S[] = [state];
   const moves: Move[] = [];
 
@@ -45,6 +54,9 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     const meta = recordedState['#meta'];
     const step = meta.index;
     const shown = formatStep(meta.action, meta.params);
+    if (outsideAt >= 0) {
+      return { kind: 'diverged', step, action: shown, reason: `the state reached at step ${outsideAt} is outside the model's CONSTRAINT (or was reached by a step outside its ACTION_CONSTRAINT): no behaviour of the model goes on from it` };
+    }
     const actionIndex = expander.actions.findIndex((a) => a.name === meta.action);
     if (actionIndex < 0) {
       return { kind: 'diverged', step, action: shown, reason: `the spec has no action ${meta.action}; its actions are ${expander.actions.map((a) => a.name).join(', ')}` };
@@ -61,24 +73,35 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
       return { kind: 'diverged', step, action: shown, reason };
     }
     const got = stateVariables(next.state);
+    const extra = unknownVariables(recordedState, next.state);
+    if (extra !== null) return { kind: 'diverged', step, action: shown, reason: extra };
     if (!sameVariables(got, recordedState)) {
       return { kind: 'diverged', step, action: shown, reason: `it leads to a different state: ${describeDifference(recordedState, got)}` };
     }
+    // As the search does (bfs.ts): a state outside the constraints is checked against the invariants, and goes no further.
+    if (!expander.admits(state, next.state)) outsideAt = step;
     state = next.state;
     visited.push(state);
     moves.push({ action: actionIndex, params: next.params });
-    const end = broken(state, step);
-    if (end) return end;
+    found ??= broken(state, step);
   }
-  if (trace.loop !== undefined) return replayLoop(expander, trace, visited, moves);
-  return { kind: 'fits', steps: trace.states.length };
+  if (found) return found;
+  if (trace.loop !== undefined) {
+    if (outsideAt >= 0) return { kind: 'diverged', step: outsideAt, action: 'loop', reason: `the lasso passes through a state outside the model's CONSTRAINT (step ${outsideAt}), which no behaviour of the model reaches` };
+    return replayLoop(expander, trace, visited, moves);
+  }
+  // A deadlock is the last state's: the trace reproduces it only while no action is enabled there.
+  if (verdict?.kind === 'deadlock' && outsideAt < 0 && expander.successors(state, () => {}) === 0) {
+    return { kind: 'reproduced', step: trace.states.length - 1, property: verdict.property, recorded };
+  }
+  return { kind: 'fits', steps: trace.states.length, recorded };
 }
 
 /** The lasso's closing step leads back to `states[loop]`, the cycle is fair, and the recorded temporal property fails on it. */
 function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly S[], moves: Move[]): ReplayOutcome {
   const loop = trace.loop!;
   const last = states.length - 1;
-  const closing = trace['#meta'].loopStep;
+  const closing = trace['#meta']?.loopStep;
   const loopStep = closing ? formatStep(closing.action, closing.params) : 'stuttering';
   const diverged = (reason: string): ReplayOutcome => ({ kind: 'diverged', step: last + 1, action: loopStep, reason });
   if (closing === undefined) {
@@ -92,9 +115,9 @@ function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly 
       return diverged(`the loop does not close: it leads to ${describeDifference(stateVariables(states[loop]), stateVariables(back.state))} instead of step ${loop}`);
     }
   }
-  const verdict = judgeLasso(expander, trace['#meta'].verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);
+  const verdict = judgeLasso(expander, trace['#meta']?.verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);
   if ('problem' in verdict) return diverged(verdict.problem);
-  return { kind: 'reproduced', step: last, property: verdict.fails, recorded: trace['#meta'].verdict?.property ?? null, loop };
+  return { kind: 'reproduced', step: last, property: verdict.fails, recorded: trace['#meta']?.verdict?.property ?? null, loop };
 }
 
 const keyOf = (p: ActionParams): string => canonicalJson(paramsToItf(p));
@@ -106,6 +129,14 @@ function offeredParams<S>(expander: Expander<S>, s: S, actionIndex: number): { a
   const enabled = choices.filter((p) => action.enabled?.(s, p) ?? true).map(keyOf);
   const shown = choices.slice(0, 6).map((p) => formatStep(action.name, paramsToItf(p)));
   return { all, enabled, shown };
+}
+
+/** Why the recorded state has variables a state of the spec (`sample`) does not, or null when it has none (ITF's own keys apart). */
+function unknownVariables(recorded: { [name: string]: unknown }, sample: unknown): string | null {
+  if (sample === undefined) return null;
+  const known = new Set(Object.keys(stateVariables(sample)));
+  const extra = Object.keys(recorded).filter((k) => k !== '#meta' && !k.startsWith('mbt::') && !known.has(k));
+  return extra.length === 0 ? null : `the trace has variables the spec does not: ${extra.join(', ')}`;
 }
 
 function sameVariables(vars: { [name: string]: ItfValue }, recorded: { [name: string]: unknown }): boolean {

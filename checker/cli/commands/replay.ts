@@ -51,10 +51,14 @@ function describe(o: ReplayOutcome, length: number): string {
       if ('loop' in o) {
         return `${chalk.red.bold('Reproduced:')} the trace fits the spec, its loop closes and is fair, and ${o.property} fails on the behaviour that repeats forever from step ${o.loop}${same ? '' : ` (the trace was recorded for ${o.recorded})`}.`;
       }
-      return `${chalk.red.bold('Reproduced:')} the trace fits the spec and step ${o.step} violates ${o.property}${same ? '' : ` (the trace was recorded for ${o.recorded})`}.`;
+      if (o.property === 'Deadlock') return `${chalk.red.bold('Reproduced:')} the trace fits the spec and no action is enabled in its last state (step ${o.step}): the deadlock.`;
+      const early = o.step < length - 1 ? `, before the trace's last step (${length - 1}), whose steps all replay too` : '';
+      return `${chalk.red.bold('Reproduced:')} the trace fits the spec and step ${o.step} violates ${o.property}${early}${same ? '' : ` (the trace was recorded for ${o.recorded})`}.`;
     }
-    case 'fits':
-      return `${chalk.green.bold('Fits, no violation:')} all ${length} states of the trace replay and no invariant fails.`;
+    case 'fits': {
+      const missed = o.recorded === null ? '' : o.recorded === 'Deadlock' ? '; its last state is no longer a deadlock' : `; the ${o.recorded} violation it was recorded for is not reached`;
+      return `${chalk.green.bold('Fits, no violation:')} all ${length} states of the trace replay and no invariant fails${missed}.`;
+    }
     case 'diverged':
       return `${chalk.yellow.bold(`No longer fits at step ${o.step}:`)} ${o.action}: ${o.reason}.`;
   }
