@@ -218,6 +218,8 @@ test('simulate: a seeded violation is shrunk, and the same seed gives the same t
   const ok = await kmc('simulate', 'twophase', '--preset', 'rm3', '--seed', '1', '--runs', '20', '--json');
   assert.equal(ok.code, 0);
   assert.equal(JSON.parse(ok.stdout).runs, 20);
+  // No violation on 20 walks is said as such: not exhaustive.
+  assert.deepEqual([JSON.parse(ok.stdout).status, JSON.parse(ok.stdout).exhaustive], ['holds', false]);
   assertUserError(await kmc('simulate', 'twophase', '--seed', 'abc'), 2, /--seed takes a whole number/);
 });
 

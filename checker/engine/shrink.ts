@@ -44,10 +44,15 @@ export async function shrink<S>(expander: Expander<S>, walk: Walk, target: Shrin
   return { walk: best };
 }
 
-/** Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or null. */
+/**
+ * Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or
+ * null. A walk that breaks another invariant first is no counterexample of the target: the search would
+ * have stopped there, with that one (and its trace replays to that one).
+ */
 function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: ShrinkTarget): Walk | null {
   let s: S = init;
-  if (hits(expander, s, target)) return { init: walk.init, steps: [] };
+  let verdict = hits(expander, s, target);
+  if (verdict !== 'no') return verdict === 'target' ? { init: walk.init, steps: [] } : null;
   // No behaviour of the model goes on from a state outside its constraints.
   if (!expander.withinConstraint(s)) return null;
   const taken: WalkStep[] = [];
@@ -57,17 +62,21 @@ function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: Shrink
     taken.push({ action: step.action, params: next.params });
     const from = s;
     s = next.state;
-    if (hits(expander, s, target)) return { init: walk.init, steps: taken };
+    verdict = hits(expander, s, target);
+    if (verdict !== 'no') return verdict === 'target' ? { init: walk.init, steps: taken } : null;
     if (!expander.admits(from, s)) return null;
   }
   return null;
 }
 
-function hits<S>(expander: Expander<S>, s: S, target: ShrinkTarget): boolean {
-  if (target.kind === 'always') return !expander.holds(s, target.invariant);
+/** Whether `s` is where the target fails, where another invariant fails (first, in the order they are checked), or neither. */
+function hits<S>(expander: Expander<S>, s: S, target: ShrinkTarget): 'target' | 'other' | 'no' {
+  const first = expander.firstViolation(s);
+  if (target.kind === 'always') return first === target.invariant ? 'target' : first >= 0 ? 'other' : 'no';
+  if (first >= 0) return 'other';
   let any = false;
   expander.successors(s, () => {
     any = true;
   });
-  return !any;
+  return any ? 'no' : 'target';
 }

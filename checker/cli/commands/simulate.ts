@@ -97,6 +97,8 @@ export const simulateCommand: KmcCommand = {
       process.stdout.write(
         `${JSON.stringify({
           status,
+          // A walk is a sample: "holds" here is no violation on the walks made, never a proof.
+          exhaustive: false,
           spec: prepared.label.spec,
           preset: prepared.label.preset ?? null,
           params: prepared.label.params,
