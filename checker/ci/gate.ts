@@ -75,9 +75,12 @@ export function headline(r: CiResult): string {
   if (errors) parts.push(`${errors} spec error${errors === 1 ? '' : 's'}`);
   if (budget) parts.push(`${budget} ran out of budget`);
   if (drifted) parts.push(`${drifted} drifted from the baseline${r.baselineUpdated ? ' (now recorded)' : r.driftAllowed ? ' (allowed)' : ''}`);
+  const diffs = r.diffs ?? [];
+  const diffsFailed = diffs.filter((d) => !d.pass).length;
+  if (diffsFailed) parts.push(`${diffsFailed} of ${plural(diffs.length, 'design diff')} not as expected`);
   const ran = o.length - skipped;
   const passed = count(['pass']);
-  const lead = parts.length === 0 ? `all ${ran} checks passed` : `${passed} of ${ran} checks passed; ${parts.join(', ')}`;
+  const lead = parts.length === 0 ? `all ${ran} checks passed${diffs.length ? ` and ${plural(diffs.length, 'design diff')} as expected` : ''}` : `${passed} of ${ran} checks passed; ${parts.join(', ')}`;
   return `${lead}${skipped ? ` (${skipped} skipped)` : ''}`;
 }
 

@@ -22,6 +22,9 @@ export function githubAnnotations(r: CiResult): string[] {
       out.push(command(level, { ...at(o.check.line), title: `kmc ci: ${o.check.name}: state space drifted from the baseline` }, drifts.map(driftText).join('\n')));
     }
   }
+  for (const d of r.diffs ?? []) {
+    if (!d.pass) out.push(command('error', { ...at(d.diff.line), title: `kmc ci: design diff ${d.diff.name}: B ${d.got}` }, d.message));
+  }
   const m = r.mutation;
   if (m) {
     const lineOf = new Map(r.run.outcomes.map((o) => [o.check.name, o.check.line]));

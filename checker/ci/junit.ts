@@ -8,21 +8,24 @@ import { renderText } from '../../traces/text.ts';
 import { checkFails, type CiResult } from './gate.ts';
 import { driftText } from './format.ts';
 import type { CheckOutcome } from './outcome.ts';
+import type { DiffOutcome } from './diffEntry.ts';
 import { shownPath } from './sourceFile.ts';
 import { specLabel } from './loadSuite.ts';
 
 export function toJUnit(r: CiResult): string {
   const outcomes = r.run.outcomes;
-  const failures = outcomes.filter((o) => failureOf(o, r) !== undefined).length;
+  const diffs = r.diffs ?? [];
+  const failures = outcomes.filter((o) => failureOf(o, r) !== undefined).length + diffs.filter((d) => !d.pass).length;
   const errors = outcomes.filter((o) => o.kind === 'error' || o.kind === 'budget').length;
   const skipped = outcomes.filter((o) => o.kind === 'skipped').length;
+  const tests = outcomes.length + diffs.length;
   const time = r.run.seconds.toFixed(3);
   const suiteName = shownPath(r.run.suite.path);
-  const cases = outcomes.map((o) => testcase(o, r));
+  const cases = [...outcomes.map((o) => testcase(o, r)), ...diffs.map(diffcase)];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="kmc ci" tests="${outcomes.length}" failures="${failures}" errors="${errors}" time="${time}">`,
-    `  <testsuite name="${attr(suiteName)}" tests="${outcomes.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
+    `<testsuites name="kmc ci" tests="${tests}" failures="${failures}" errors="${errors}" time="${time}">`,
+    `  <testsuite name="${attr(suiteName)}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',
@@ -46,6 +49,14 @@ function testcase(o: CheckOutcome, r: CiResult): string {
     body.push(`      <system-out>${text(stats)}</system-out>`);
   }
   return body.length === 0 ? `${open}/>` : [`${open}>`, ...body, '    </testcase>'].join('\n');
+}
+
+/** A design diff: a failure when B does not fix and break exactly what the suite says. */
+function diffcase(d: DiffOutcome): string {
+  const open = `    <testcase name="${attr(d.diff.name)}" classname="${attr(`kmc.${d.diff.spec}.diff`)}" time="${((d.result?.a.seconds ?? 0) + (d.result?.b.seconds ?? 0)).toFixed(3)}"`;
+  if (d.pass) return `${open}/>`;
+  const message = `${d.diff.name}: ${d.message}`;
+  return [`${open}>`, `      <failure message="${attr(message)}" type="diff">${text(message)}</failure>`, '    </testcase>'].join('\n');
 }
 
 function failureOf(o: CheckOutcome, r: CiResult): { type: string; message: string; body: string } | undefined {

@@ -96,6 +96,16 @@ test('JSON suites are parsed strictly and errors located', async () => {
   ]);
 });
 
+test('a JSON suite that gives a key twice is refused, naming each place: JSON.parse would keep the last and drop the checks before it', async () => {
+  const check = (name: string) => `{ "name": "${name}", "spec": "twophase", "preset": "rm3", "expect": "holds" }`;
+  assert.deepEqual(await problems(`{\n  "version": 1,\n  "checks": [${check('a')}],\n  "checks": [${check('b')}]\n}\n`, 'suite.json'), [
+    '4:3 not valid here: Map keys must be unique (JSON keeps only the last; give each key once)',
+  ]);
+  assert.deepEqual(await problems(`{ "version": 1, "checks": [{ "spec": "twophase", "preset": "rm3", "expect": "holds", "expect": { "violates": "TCConsistent" } }] }\n`, 'suite.json'), [
+    '1:86 not valid here: Map keys must be unique (JSON keeps only the last; give each key once)',
+  ]);
+});
+
 test('shape errors: every problem at once, each with its line, field and a way out', async () => {
   const got = await problems(`version: 2
 chekcs: []

@@ -26,6 +26,16 @@ export function toMarkdown(r: CiResult): string {
     out.push(`| ${icon} | ${cell(o.check.name)} | ${cell(o.expected)} | ${cell(o.got)}${label} | ${c.distinct} | ${c.depth} | ${c.time} |`);
   }
 
+  const diffs = r.diffs ?? [];
+  if (diffs.length > 0) {
+    out.push('', '| | Design diff | Expected of B | Got |', '|---|---|---|---|');
+    for (const d of diffs) out.push(`| ${d.pass ? ICON.pass : ICON.fail} | ${cell(d.diff.name)} | ${cell(d.expected)} | ${cell(d.got)} |`);
+    const failing = diffs.filter((d) => !d.pass);
+    if (failing.length > 0) {
+      out.push('', '### Design diffs not as expected', '');
+      for (const d of failing) out.push(`- **${inline(d.diff.name)}**: ${inline(d.message)}`);
+    }
+  }
   const differing = r.run.outcomes.filter((o) => ['broken', 'fixed', 'changed'].includes(o.kind));
   if (differing.length > 0) {
     out.push('', '### Verdicts that differ from the suite', '');

@@ -145,3 +145,16 @@ test('a design diff runs in exactly one slice and is merged back', async () => {
   assert.equal(merged.code, whole.code);
   assert.equal(comparable(merged.stdout), comparable(whole.stdout));
 });
+
+test("one slice's --allow-drift does not excuse another slice's drift: the merged run fails as that slice did", async () => {
+  const { dir, suite } = suiteWithDrift();
+  // counter/c3, the check that drifted, is the fourth: slice 2 runs it, without --allow-drift.
+  const s1 = await kmc('ci', suite, '--jobs', '1', '--quiet', '--shard', '1/2', '--allow-drift', '--out', join(dir, 's1'));
+  const s2 = await kmc('ci', suite, '--jobs', '1', '--quiet', '--shard', '2/2', '--out', join(dir, 's2'));
+  assert.deepEqual([s1.code, s2.code], [ExitCode.Holds, ExitCode.Violation]);
+  const merged = await kmc('ci', '--merge', join(dir, 's1'), join(dir, 's2'));
+  assert.equal(merged.code, ExitCode.Violation, merged.stdout);
+  assert.match(merged.stdout, /kmc ci: FAILED — 5 of 5 checks passed; 1 drifted from the baseline \(/);
+  // The merge's own --allow-drift excuses it.
+  assert.equal((await kmc('ci', '--merge', join(dir, 's1'), join(dir, 's2'), '--allow-drift')).code, ExitCode.Holds);
+});

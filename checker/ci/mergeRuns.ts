@@ -53,7 +53,9 @@ export function mergeRuns(slices: readonly Slice[]): CiResult {
   const drifts = byOrder(first.checks, all((r) => r.drift.drifts), (d: Drift) => d.check);
   const missing = byOrder(first.checks, all((r) => r.drift.missing), (n: string) => n);
   const drift = { baselineFound: slices.every((s) => s.result.drift.baselineFound), drifts, missing, stale: [...first.stale] };
-  const driftAllowed = slices.some((s) => s.result.driftAllowed);
+  // Drift is excused only when every slice excused it: one slice run with --allow-drift (or recording a
+  // baseline) says nothing of another slice's drift. `kmc ci --merge --allow-drift` excuses all of it.
+  const driftAllowed = slices.every((s) => s.result.driftAllowed);
   const baselineUpdated = slices.some((s) => s.result.baselineUpdated);
   const mutations = slices.flatMap((s) => (s.result.mutation ? [s.result.mutation] : []));
   const mutation = mutations.length > 0 ? mergeMutation(first, mutations) : undefined;

@@ -72,8 +72,11 @@ export function classify(check: SuiteCheck, report: CheckReport, descriptions: R
       const property = report.property ?? '?';
       const got = `violates ${property}`;
       const what = describeViolation(report, descriptions, after);
-      if (check.expect.verdict === 'violates' && check.expect.property === property) return { ...base, kind: 'pass', got, message: '' };
+      // A witness expected unreached passes only alone: another witness lost too is a change.
+      const exactly = report.kind !== 'sometimes' || (report.unreached.length === 1 && report.unreached[0] === property);
+      if (check.expect.verdict === 'violates' && check.expect.property === property && exactly) return { ...base, kind: 'pass', got, message: '' };
       if (check.expect.verdict === 'holds') return { ...base, kind: 'broken', got, message: `breaks ${property}: ${what}` };
+      if (check.expect.property === property) return { ...base, kind: 'changed', got: `violates ${report.unreached.join(', ')}`, message: `${what}, not ${property} alone` };
       return { ...base, kind: 'changed', got, message: `violates ${property} instead of ${check.expect.property}: ${what}` };
     }
   }

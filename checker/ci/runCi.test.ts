@@ -2,12 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ExitCode } from '../run/exitCodes.ts';
 import type { ItfTrace } from '../../traces/itf/write.ts';
 import { runCi } from './runCi.ts';
 import { runSuite } from './runSuite.ts';
 import { loadSuite } from './loadSuite.ts';
-import { gateExitCode } from './gate.ts';
+import { gateExitCode, headline } from './gate.ts';
+import { toJUnit } from './junit.ts';
+import { toMarkdown } from './markdown.ts';
+import { githubAnnotations } from './githubAnnotations.ts';
 import { InputFileError } from './sourceFile.ts';
 import { summaryText } from './summaryText.ts';
 import { COUNTER, COUNTER_NO_TOGGLE, tempDir, withoutTimes, writeSuite } from './testSupport.ts';
@@ -342,4 +346,77 @@ test('a malformed baseline is reported with its file, line and field before anyt
     );
     return true;
   });
+});
+
+test('a check that expects a witness unreached fails when a temporal property fails too, or another witness is lost with it', async () => {
+  const variants = fileURLToPath(new URL('../../test/fixtures/counterVariants.ts', import.meta.url));
+  const out = join(tempDir(), 'out');
+  const r = await runCi({
+    suitePath: writeSuite(`version: 1
+checks:
+  - name: witness-known-lost
+    spec: ${variants}
+    params: { witness: 7 }
+    expect: { violates: SeesWitness }
+  - name: witness-lost-and-unfair
+    spec: ${variants}
+    params: { witness: 7, fair: false }
+    expect: { violates: SeesWitness }
+  - name: two-witnesses-lost
+    spec: ${variants}
+    params: { witness: 7, also: 8 }
+    expect: { violates: SeesWitness }
+  - name: over/x
+    spec: ${variants}
+    params: { strict: true }
+    expect: holds
+  - name: over x
+    spec: ${variants}
+    params: { strict: true }
+    expect: holds
+`),
+    lanes: 1,
+    outDir: out,
+  });
+  assert.deepEqual(
+    r.run.outcomes.map((o) => [o.check.name, o.kind, o.got]),
+    [
+      ['witness-known-lost', 'pass', 'violates SeesWitness'],
+      ['witness-lost-and-unfair', 'changed', 'violates ReachesTwo'],
+      ['two-witnesses-lost', 'changed', 'violates SeesWitness, SeesAlso'],
+      ['over/x', 'broken', 'violates Tiny'],
+      ['over x', 'broken', 'violates Tiny'],
+    ],
+  );
+  assert.equal(r.run.outcomes[2]!.message, 'no reachable state satisfies SeesWitness, SeesAlso (x reaches the witness value): something the model must be able to do became impossible, not SeesWitness alone');
+  // Two names that come out as one file name: each counterexample keeps a file of its own.
+  assert.deepEqual(r.files, { 'witness-lost-and-unfair': [join(out, 'witness-lost-and-unfair.itf.json'), join(out, 'witness-lost-and-unfair.txt')], 'over/x': [join(out, 'over_x.itf.json'), join(out, 'over_x.txt')], 'over x': [join(out, 'over_x-2.itf.json'), join(out, 'over_x-2.txt')] });
+  assert.match(readFileSync(join(out, 'over_x-2.txt'), 'utf8'), /^over x: breaks Tiny/);
+});
+
+test('a design diff that is not as expected fails in every report: headline, JUnit, Markdown and annotations', async () => {
+  const r = await runCi({
+    suitePath: writeSuite(`version: 1
+checks:
+  - spec: twophase
+    preset: rm3
+    expect: holds
+diffs:
+  - name: commit-early
+    spec: twophase
+    a: { preset: rm3-commit-early }
+    b: { preset: rm3 }
+    expect: { fixes: [] }
+`),
+    lanes: 1,
+  });
+  assert.equal(r.exitCode, ExitCode.Violation);
+  assert.equal(headline(r), '1 of 1 checks passed; 1 of 1 design diff not as expected');
+  const junit = toJUnit(r);
+  assert.match(junit, /<testsuites name="kmc ci" tests="2" failures="1" errors="0"/);
+  assert.match(junit, /<testcase name="commit-early" classname="kmc\.twophase\.diff" time="[\d.]+">\n {6}<failure message="commit-early: B fixes TCConsistent; breaks nothing; the suite expects B to fix nothing; break nothing" type="diff">/);
+  const markdown = toMarkdown(r);
+  assert.match(markdown, /^## ❌ kmc ci: 1 of 1 checks passed; 1 of 1 design diff not as expected$/m);
+  assert.match(markdown, /^\| ❌ \| commit-early \| fixes nothing; breaks nothing \| fixes TCConsistent; breaks nothing \|$/m);
+  assert.match(githubAnnotations(r).join('\n'), /^::error file=.*kmc\.suite\.yaml,line=7,title=kmc ci%3A design diff commit-early%3A B fixes TCConsistent; breaks nothing::B fixes TCConsistent; breaks nothing; the suite expects B to fix nothing; break nothing$/m);
 });

@@ -126,11 +126,17 @@ function narrow(suite: Suite, req: CiRequest): Suite {
 /** Writes `<check>.itf.json` and `<check>.txt` for every failing check that has a trace. */
 export function writeCounterexamples(outcomes: readonly CheckOutcome[], dir: string): Record<string, string[]> {
   const files: Record<string, string[]> = {};
+  /** File names given so far: two check names that come out the same (`a/b`, `a b`) get `-2`, `-3`, … */
+  const taken = new Set<string>();
   for (const o of outcomes) {
     const trace = o.report?.trace;
     if (!trace || !['broken', 'changed', 'error'].includes(o.kind)) continue;
     mkdirSync(dir, { recursive: true });
-    const base = join(dir, o.check.name.replace(/[^A-Za-z0-9._=-]+/g, '_'));
+    const name = o.check.name.replace(/[^A-Za-z0-9._=-]+/g, '_');
+    let unique = name;
+    for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = `${name}-${n}`;
+    taken.add(unique.toLowerCase());
+    const base = join(dir, unique);
     writeFileSync(`${base}.itf.json`, `${JSON.stringify(trace, null, 2)}\n`);
     writeFileSync(`${base}.txt`, `${o.check.name}: ${o.message}\n\n${renderText(trace).replace(/\x1b\[[0-9;]*m/g, '')}\n`);
     files[o.check.name] = [`${base}.itf.json`, `${base}.txt`];

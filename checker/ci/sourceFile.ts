@@ -91,6 +91,12 @@ export function parseSource(text: string, path: string, what: string): SourceFil
       const { line, col } = pos ? at(Number(pos[1])) : { line: 1, col: 1 };
       throw new InputFileError(what, [{ file: shownAs, line, col, field: '', message: `not valid JSON: ${msg.replace(/ in JSON at position \d+.*$/, '')}` }]);
     }
+    // JSON.parse keeps the last of two equal keys and drops the first without a word: a check, or a whole
+    // list of them, would silently not run. The YAML parser, which reads JSON too, names them.
+    const duplicates = doc.errors.filter((e) => e.code === 'DUPLICATE_KEY');
+    if (duplicates.length > 0) {
+      throw new InputFileError(what, duplicates.map((e) => ({ file: shownAs, ...at(e.pos[0]), field: '', message: `not valid here: ${e.message.split('\n')[0]!} (JSON keeps only the last; give each key once)` })));
+    }
   } else {
     if (doc.errors.length > 0) {
       throw new InputFileError(
