@@ -40,6 +40,7 @@ function driver(url: string, ...more: string[]): Driver {
 
 function driverOf(model: readonly string[], url: string, ...more: string[]): Driver {
   const p = spawn(process.execPath, [bin, 'check', ...model, '--json', '--cluster', url, '--worker-timeout', '3', '--cluster-wait', '5', ...more], { stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned.push(p);
   let stdout = '';
   let stderr = '';
   let started: (run: string) => void = () => {};
@@ -59,18 +60,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let servers: NatsServers;
 let workers: ChildProcess[] = [];
+/** Every driver and worker started: a test that times out leaves its own running, and the file must still end. */
+const spawned: ChildProcess[] = [];
+const workersAt = (url: string, n: number): ChildProcess[] => {
+  const started = startWorkers(bin, url, n);
+  spawned.push(...started);
+  return started;
+};
 before(async () => {
   if (skip) return;
   servers = await startNats(1);
 });
 after(async () => {
   if (skip) return;
-  await Promise.all(workers.map((w) => stopProcess(w)));
+  await Promise.all(spawned.map((p) => stopProcess(p, 'SIGKILL')));
   await servers.stop();
 });
 
 test('a worker killed (SIGKILL) in the middle of a level: its part goes to a survivor, every owner rolls back to the last commit, the counts are those of one process', { skip, timeout: 180_000 }, async () => {
-  workers = startWorkers(bin, servers.urls[0]!, 3);
+  workers = workersAt(servers.urls[0]!, 3);
   const d = driver(servers.urls[0]!, '--owners', '3');
   await d.run;
   await sleep(4000);
@@ -84,7 +92,7 @@ test('a worker killed (SIGKILL) in the middle of a level: its part goes to a sur
 });
 
 test('the NATS server restarted in the middle of a run: the stream and checkpoints are on its disk, the run rolls back and ends with the counts of one process', { skip, timeout: 180_000 }, async () => {
-  workers = startWorkers(bin, servers.urls[0]!, 2);
+  workers = workersAt(servers.urls[0]!, 2);
   const d = driver(servers.urls[0]!, '--owners', '2');
   await d.run;
   await sleep(4000);
@@ -101,7 +109,7 @@ test('the NATS server restarted in the middle of a run: the stream and checkpoin
 });
 
 test('the driver killed (SIGKILL) in the middle of a run: --resume-run goes on from its last commit with fewer workers, to the counts of one process', { skip, timeout: 180_000 }, async () => {
-  workers = startWorkers(bin, servers.urls[0]!, 2);
+  workers = workersAt(servers.urls[0]!, 2);
   const d = driver(servers.urls[0]!, '--owners', '2');
   const run = await d.run;
   await sleep(5000);
@@ -125,7 +133,7 @@ test('a run that is not there cannot be resumed: exit 5 and why', { skip, timeou
 });
 
 test('every worker gone and none joining: exit 5 saying to resume, and the run is kept for it: --resume-run ends it with the counts of one process', { skip, timeout: 240_000 }, async () => {
-  workers = startWorkers(bin, servers.urls[0]!, 2);
+  workers = workersAt(servers.urls[0]!, 2);
   const d = driver(servers.urls[0]!, '--owners', '2');
   const run = await d.run;
   await sleep(4000);
@@ -135,7 +143,7 @@ test('every worker gone and none joining: exit 5 saying to resume, and the run i
   assert.match(r.stderr, new RegExp(`no worker is left in run ${run} .* then resume with --resume-run ${run}`));
   // Before, the run was deleted as the driver ended, and the resume it advised found nothing.
   assert.match(r.stderr, new RegExp(`run ${run} is kept on .* at its last commit \\(depth \\d+\\): go on with --resume-run ${run}`));
-  workers = startWorkers(bin, servers.urls[0]!, 2);
+  workers = workersAt(servers.urls[0]!, 2);
   const resumed = await driver(servers.urls[0]!, '--owners', '2', '--resume-run', run).done;
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.deepEqual(comparable(resumed.stdout), expected);
@@ -154,7 +162,7 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     );
   try {
     const url = servers.urls[0]!;
-    workers = startWorkers(bin, url, 2);
+    workers = workersAt(url, 2);
     write(false);
     const small = [file, '--param', 'rm=3'];
     const a = await driverOf(small, url, '--owners', '2').done;
@@ -167,7 +175,7 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     assert.match(stale.stderr, /has another spec than the driver's: it loaded .*twoPhaseEdited\.mjs before the file changed, and a process loads a module once: restart this worker/);
     await Promise.all(workers.map((w) => stopProcess(w)));
     // Restarted, the workers load the file as it is now: the counts of B.
-    workers = startWorkers(bin, url, 2);
+    workers = workersAt(url, 2);
     const b = await driverOf(small, url, '--owners', '2').done;
     assert.equal(b.code, 0, b.stderr);
     assert.equal(JSON.parse(b.stdout).distinct, 251);
@@ -183,7 +191,7 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(its module file differs\\)`));
     await Promise.all(workers.map((w) => stopProcess(w)));
     // A swarm on the same workers after another edit: they have the file as it was, and refuse its walks.
-    workers = startWorkers(bin, url, 2);
+    workers = workersAt(url, 2);
     const simulate = (): Promise<{ code: number | null; stderr: string }> =>
       new Promise((resolve) => {
         const p = spawn(process.execPath, [bin, 'simulate', file, '--param', 'rm=3', '--cluster', url, '--workers', '2', '--runs', '20', '--cluster-wait', '5'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -220,7 +228,7 @@ test('--cluster at a port that accepts and never answers: exit 5 once the connec
 });
 
 test('--resume-run of a run whose driver is still at work is refused at once, and that run ends undisturbed with the counts of one process', { skip, timeout: 180_000 }, async () => {
-  workers = startWorkers(bin, servers.urls[0]!, 2);
+  workers = workersAt(servers.urls[0]!, 2);
   const d = driver(servers.urls[0]!, '--owners', '2');
   const run = await d.run;
   await sleep(2000);
