@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareCheck } from '../run/runCheck.ts';
 import { describeMutation, mutateModel, mutationsOf } from './mutate.ts';
-import { describeFate, mutationTest, type MutationReport } from './mutationTest.ts';
+import { describeFate, fateOf, mutationTest, type MutationReport } from './mutationTest.ts';
 import { runCi } from './runCi.ts';
 import { loadSuite } from './loadSuite.ts';
 import { runSuite } from './runSuite.ts';
@@ -123,4 +123,12 @@ test('--mutate reports: Markdown table per invariant, warning annotations for va
   const notes = githubAnnotations(r);
   assert.equal(notes.length, 1);
   assert.match(notes[0]!, /^::warning file=.*kmc\.suite\.yaml,line=3,title=kmc ci --mutate%3A NonNegative may be vacuous::No mutant of counter\/c3 \(one action disabled or one guard dropped\) violates NonNegative \(neither counter goes below zero\)\.$/);
+});
+
+test('a mutant whose check ran to no verdict (a step that never returned, ended by the watchdog) is unknown, not killed', async () => {
+  const suite = await loadSuite(writeSuite(`version: 1\nchecks:\n  - { spec: ${COUNTER}, preset: c3, expect: holds }\n`));
+  const check = suite.checks[0]!;
+  const hung = fateOf({ ok: false, message: 'the check ran past its time budget of 2 s by more than 2 s without returning' }, check);
+  assert.deepEqual(hung, { kind: 'unknown', reason: 'the check ran past its time budget of 2 s by more than 2 s without returning' });
+  assert.equal(describeFate(hung), 'unknown (the check ran past its time budget of 2 s by more than 2 s without returning)');
 });

@@ -156,9 +156,12 @@ function mutantJob(s: Subject, m: Mutation, budget: MutationBudget): Job {
   return { ...base, options: { ...base.options, maxStates: states, timeLimitSeconds: seconds }, mutation: m };
 }
 
-function fateOf(r: JobResult | undefined, check: SuiteCheck): Fate {
+/** What a mutant's check says of it: a property killed it, the spec threw, it survived, or nobody knows. */
+export function fateOf(r: JobResult | undefined, check: SuiteCheck): Fate {
   if (!r) return { kind: 'unknown', reason: 'not run (total budget spent)' };
-  if (!r.ok) return { kind: 'error', message: r.message };
+  // The check did not run to a verdict (a step that never returned, ended by the watchdog; kmc itself
+  // failing): nothing says the mutant was noticed, so it is not counted killed.
+  if (!r.ok) return { kind: 'unknown', reason: r.message };
   const rep: CheckReport = r.report;
   switch (rep.status) {
     case 'holds':
