@@ -58,6 +58,9 @@ test('check: a violation exits 1 with the property and an ITF trace; --out write
   const fixed = spawnKmc('replay', 'twophase', file, '--param', 'bug=none');
   assert.equal(fixed.code, 0);
   assert.match(fixed.stdout, /No longer fits at step 3: TMCommit: its guard is false in the state reached at step 2/);
+  // Breadth-first, the trace is a shortest; depth-first, it is the path the search took, and says so.
+  assert.match(spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early').stdout, /^Invariant TCConsistent violated after 5 steps \(a shortest counterexample\)$/m);
+  assert.match(spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early', '--strategy', 'dfs').stdout, /^Invariant TCConsistent violated after \d+ steps \(the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one\)$/m);
 });
 
 test('check: the text report shows the trace with only what changed', async () => {

@@ -5,7 +5,8 @@ import type { CheckReport } from '../run/report.ts';
 import { fmt } from './progressDisplay.ts';
 import { renderText } from '../../traces/text.ts';
 
-export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, string>): string {
+/** `depthFirst`: the search was depth-first, so its counterexample is one path, not a shortest. */
+export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, string>, depthFirst = false): string {
   const lines: string[] = [];
   const what = `${r.spec}${r.preset ? ` (preset ${r.preset})` : ''} ${Object.entries(r.params)
     .map(([k, v]) => `${k}=${String(v)}`)
@@ -28,7 +29,7 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       } else if (r.kind === 'deadlock') {
         lines.push(`${chalk.red.bold('Deadlock')} after ${(r.traceLength ?? 1) - 1} steps (turn detection off with --no-deadlock if the model may legitimately stop)`);
       } else {
-        lines.push(`${chalk.red.bold(`Invariant ${r.property} violated`)} after ${(r.traceLength ?? 1) - 1} steps (a shortest counterexample)`);
+        lines.push(`${chalk.red.bold(`Invariant ${r.property} violated`)} after ${(r.traceLength ?? 1) - 1} steps (${depthFirst ? 'the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one' : 'a shortest counterexample'})`);
       }
       lines.push(counts);
       break;

@@ -182,6 +182,16 @@ test('depth-first search reaches the same states; its counterexamples need not b
   assert.equal(bounded.status === 'incomplete' && bounded.reason, 'maxDepth');
   const bfsBounded = await checkModel(twoPhaseModel(4), { maxDepth: 4 }, label);
   assert.equal(bounded.stats.distinct, bfsBounded.stats.distinct);
+  // A bound the model fits in: complete, as breadth-first says, though the depth-first search first reaches
+  // a state at the bound (0 → 3 by the long way) before a shorter path reaches it and expands it.
+  const edges: Record<number, number[]> = { 0: [1, 3], 1: [2], 2: [3], 3: [0] };
+  const graph: Model<number> = { init: () => [0], actions: [{ name: 'Go', params: (n: number) => edges[n]!.map((to) => ({ to })), next: (_n: number, { to }: { to: number }) => to }], properties: [] };
+  for (const strategy of ['bfs', 'dfs'] as const) {
+    const fits = await checkModel(graph, { strategy, maxDepth: 3 }, label);
+    assert.deepEqual([fits.status, fits.stats.distinct], ['holds', 4], strategy);
+    const cut = await checkModel(graph, { strategy, maxDepth: 2 }, label);
+    assert.deepEqual([cut.status === 'incomplete' && cut.reason, cut.stats.distinct], ['maxDepth', 4], strategy);
+  }
   // --max-states N keeps N states, as breadth-first: with N = 1, the initial state alone (it once entered a successor past it).
   for (const maxStates of [1, 2, 50]) {
     const kept = await checkModel(twoPhaseModel(4), { strategy: 'dfs', maxStates }, label);

@@ -33,7 +33,12 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
   const stack: Frame<S>[] = [];
   let generated = 0;
   let deepest = 0;
-  let cutOff = false;
+  /**
+   * The states the depth bound kept from being expanded and no shorter path has reached since. The search
+   * is incomplete only if one is left: one reached at the bound and later by a shorter path (and expanded
+   * then) held nothing back, as a breadth-first search under the same bound would find.
+   */
+  const cutOff = new Set<number>();
   let curId = NO_PARENT;
   /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
   let outside = 0;
@@ -82,9 +87,10 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     if (depth > deepest) deepest = depth;
     curId = id;
     if (depth >= maxDepth) {
-      cutOff = true;
+      cutOff.add(id);
       return null;
     }
+    cutOff.delete(id);
     const successors: S[] = [];
     const actions: number[] = [];
     const ordinals: number[] = [];
@@ -128,5 +134,5 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     if (e instanceof SpecError) return outcome({ kind: 'error', stateId: curId, error: e });
     throw e;
   }
-  return outcome(cutOff ? { kind: 'incomplete', reason: 'maxDepth' } : { kind: 'complete' });
+  return outcome(cutOff.size > 0 ? { kind: 'incomplete', reason: 'maxDepth' } : { kind: 'complete' });
 }

@@ -116,7 +116,7 @@ export const checkCommand: KmcCommand = {
       process.stdout.write(`${JSON.stringify(writeError ? { ...report, writeError } : report)}\n`);
     } else {
       const descriptions = new Map(run.loaded.definition.build(run.label.params).properties.map((p) => [p.name, p.description]));
-      process.stdout.write(`${formatReport(report, descriptions)}\n`);
+      process.stdout.write(`${formatReport(report, descriptions, argv.strategy === 'dfs')}\n`);
       if (argv.coverage) process.stdout.write(`${formatCoverage(report)}\n`);
       const itf = written.find((p) => p.endsWith('.itf.json'));
       if (written.length > 0) process.stdout.write(`Counterexample written to ${written.join(', ')}\n`);
