@@ -116,6 +116,13 @@ export function launch(script, args, nodeArgs, env) {
     });
   }
 
+  // kmc ci runs its checks one after another, each announcing its deadline (or none) as it starts and
+  // ends: what one check found or reported is not the next one's to print if it has to be ended.
+  const forgetLastSearch = () => {
+    verdict = null;
+    stats = null;
+  };
+
   child.on('message', (m) => {
     if (m === null || typeof m !== 'object') return;
     if (m.kind === 'stats') {
@@ -137,19 +144,15 @@ export function launch(script, args, nodeArgs, env) {
       }
     } else if (m.kind === 'deadline') {
       clearTimeout(deadlineTimer);
-      // A new search (kmc ci runs one after another): what the last one found or reported is not its.
-      verdict = null;
-      stats = null;
+      forgetLastSearch();
       deadline = m;
       const wait = Math.max(0, m.at - Date.now()) + GRACE_MS;
       deadlineTimer = setTimeout(() => end(`stopped by ${m.what}, but the search did not return within ${GRACE_MS / 1000} s of it (${HELD})`, 'timeLimit'), wait);
       deadlineTimer.unref();
     } else if (m.kind === 'no-deadline') {
-      // A search of kmc ci has ended: its verdict and progress end with it.
       clearTimeout(deadlineTimer);
       deadline = null;
-      verdict = null;
-      stats = null;
+      forgetLastSearch();
     }
   });
 

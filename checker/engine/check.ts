@@ -188,12 +188,9 @@ function firstInitialState<S>(expander: Expander<S>): S | undefined {
 }
 
 /**
- * The temporal properties, checked once the search has shown every state safe (issue: liveness): on the
- * graph the search recorded, or else on one a pass of its own explores.
- */
-/**
- * `safe` (every state safe; perhaps some witness never reached) judged on the temporal properties too. A
- * pass that cannot finish leaves the run incomplete, even with a witness unreached: a gate that expects
+ * The temporal properties, checked once the search has shown every state safe (`safe`: it holds, or a
+ * witness was never reached): on the graph the search recorded, or else on one a pass of its own explores.
+ * A pass that cannot finish leaves the run incomplete, even with a witness unreached: a gate that expects
  * that witness must not pass on properties nobody checked.
  */
 async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status: 'holds' | 'violation' }, limits: Limits, label: CheckLabel, recorder?: LivenessRecorder<S>): Promise<CheckResult<S>> {
