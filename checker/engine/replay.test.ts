@@ -31,6 +31,11 @@ test('replay: a trace that leaves the CONSTRAINT goes no further, as no behaviou
   assert.equal(outside.kind, 'diverged');
   assert.equal(outside.kind === 'diverged' && outside.step, 4);
   assert.match(outside.kind === 'diverged' ? outside.reason : '', /the state reached at step 3 is outside the model's CONSTRAINT/);
+  // An initial state outside it goes no further either.
+  const fromTwo = await counterexample(['top=9', 'fair=false', 'start=2'], { deadlock: false });
+  const outsideAtStart = replayTrace(await modelOf(['top=9', 'fair=false', 'start=2', 'bound=1']), fromTwo);
+  assert.equal(outsideAtStart.kind === 'diverged' && outsideAtStart.step, 1);
+  assert.match(outsideAtStart.kind === 'diverged' ? outsideAtStart.reason : '', /the state reached at step 0 is outside the model's CONSTRAINT/);
 });
 
 test('replay: steps recorded after the violation must replay too; variables the spec does not have are refused', async () => {

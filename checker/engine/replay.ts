@@ -46,7 +46,7 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
   // it must replay too, or the trace is not the spec's.
   let found = broken(state, 0);
   /** The step whose state is outside the model's CONSTRAINT (or came by a step outside its ACTION_CONSTRAINT): no step may follow it. */
-  let outsideAt = -1;
+  let outsideAt = expander.withinConstraint(state) ? -1 : 0;
   const visited: S[] = [state];
   const moves: Move[] = [];
 
