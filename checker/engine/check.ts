@@ -25,6 +25,7 @@ import type { Checkpoints } from './checkpoint.ts';
 import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { propertyList, rulesDigest } from './rulesDigest.ts';
+import { fileDigest } from './cluster/specIdentity.ts';
 import { CANNOT_BE_CHECKED, isPacked, layoutOf, type PackedLayout, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
@@ -54,7 +55,7 @@ export async function checkModel<S>(
   const expander = new Expander(model, options.symmetry ?? false);
   const limits = new Limits(options);
   const workers = options.workers ?? 1;
-  const checkpoints = checkpointsFor(expander, options, label);
+  const checkpoints = checkpointsFor(expander, options, label, source);
   let outcome: SearchOutcome;
   const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
   let recorder: LivenessRecorder<S> | undefined;
@@ -210,7 +211,7 @@ async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status:
 }
 
 /** The checkpoints a run writes and the one it resumes from, checked against this run. */
-function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel): Checkpoints & { readonly ownersResume?: OwnerCheckpoint } {
+function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel, source: ModelSource | undefined): Checkpoints & { readonly ownersResume?: OwnerCheckpoint } {
   if (options.checkpointDirectory === undefined && options.resumeDirectory === undefined) return {};
   if ((options.strategy ?? 'bfs') !== 'bfs') throw new ConfigError('checkpoints are written by the breadth-first search; drop --strategy dfs or the checkpoint options');
   const first = expander.initialStates()[0];
@@ -227,6 +228,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     symmetry,
     properties: propertyList(expander.model),
     deadlock: options.deadlock ?? true,
+    ...(source ? { moduleFile: { path: source.modulePath, sha256: fileDigest(source.modulePath) } } : {}),
   };
   const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);
   const refused = (e: unknown): never => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import { VERSION } from './checkpoint.ts';
 import { readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
 import type { CheckOptions } from './options.ts';
 import { always } from '../../invariants/property.ts';
+import { layout as L } from '../../spec/layout/index.ts';
+import type { Model } from '../../spec/spec.ts';
 
 const label = (params: Record<string, number | string>) => ({ spec: 'twophase', params });
 
@@ -139,6 +141,44 @@ test('a checkpoint of another run is refused, naming what differs', async () => 
       checkModel(twoPhase.build({ rm: 4 }), { resumeDirectory: join(dir, 'nothing-here') }, label({ rm: 4 })),
       (e: unknown) => e instanceof ConfigError && /holds no checkpoint/.test((e as Error).message),
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a checkpoint is refused once its spec's module file is edited, even where the rules digest's sampled states do not show the edit", async () => {
+  const dir = tempDir();
+  try {
+    // A counter that stops at `top`: an edit of `top` shows only in states the saved level does not hold.
+    const Counter = L.record('Counter', { x: L.int(0, 20) });
+    type Counter = ReturnType<typeof Counter.from>;
+    const counter = (top: number) =>
+      ({
+        layout: Counter,
+        init: () => [Counter.from({ x: 0 })],
+        actions: [{ name: 'Inc', params: (s: Counter) => (s.x < top ? [{}] : []), next: (s: Counter) => s.merge({ x: s.x + 1 }) }],
+        properties: [always<Counter>('Small', 'x stays small', (s) => s.x <= 20)],
+      }) as unknown as Model<Counter>;
+    const modulePath = join(dir, 'counter.ts');
+    const source = { modulePath, params: {} };
+    const counterLabel = { spec: 'counter', params: {} };
+    writeFileSync(modulePath, 'export const top = 10;\n');
+    const saved = join(dir, 'saved');
+    const first = await checkModel(counter(10), { checkpointDirectory: saved, checkpointEverySeconds: 0, maxStates: 4, deadlock: false }, counterLabel, source);
+    assert.deepEqual([first.status, first.stats.distinct], ['incomplete', 4]);
+    writeFileSync(modulePath, 'export const top = 9;\n');
+    await assert.rejects(
+      checkModel(counter(9), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel, source),
+      (e: unknown) => e instanceof ConfigError && (e as Error).message === `the checkpoint in ${saved} belongs to another run: the spec's module file ${modulePath} has been edited since (its contents differ from the file the saved levels were searched with). Resume with the same spec, preset, parameters and properties, and the same --symmetry and --[no-]deadlock, or start afresh.`,
+    );
+    // The control: held to the rules digest alone (no module file to compare), the edit goes unseen and the
+    // resumed counts are those of neither version (10 states, or 11 uninterrupted with top 10).
+    const blind = await checkModel(counter(9), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel);
+    assert.deepEqual([blind.status, blind.stats.distinct], ['holds', 10]);
+    // The file as it was: the run goes on to the uninterrupted counts.
+    writeFileSync(modulePath, 'export const top = 10;\n');
+    const resumed = await checkModel(counter(10), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel, source);
+    assert.deepEqual([resumed.status, resumed.stats.distinct], ['holds', 11]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

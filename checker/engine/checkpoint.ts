@@ -29,6 +29,12 @@ export interface CheckpointIdentity {
   readonly properties: readonly string[];
   /** Whether deadlocks are looked for: the levels saved by a run that did not look were never checked for one. */
   readonly deadlock: boolean;
+  /**
+   * The SHA-256 of the spec's module file, where the spec came from one: an edit the rules digest's sampled
+   * states do not exercise (a guard met deep in the search) is still an edit. Absent for a model built in
+   * code, and in checkpoints of an earlier kmc, which are held to the rules digest alone.
+   */
+  readonly moduleFile?: { readonly path: string; readonly sha256: string };
 }
 
 /** Where a run writes its checkpoints, and what it says about itself there. */
@@ -164,6 +170,9 @@ export function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity)
   if (a.properties.join() !== b.properties.join()) {
     // A property added would never be checked on the levels saved; a witness is saved by its place.
     return `the spec's properties have changed since (${a.properties.join(', ') || 'none'} then, ${b.properties.join(', ') || 'none'} now)`;
+  }
+  if (a.moduleFile && b.moduleFile && a.moduleFile.sha256 !== b.moduleFile.sha256) {
+    return `the spec's module file ${b.moduleFile.path} has been edited since (its contents differ from the file the saved levels were searched with)`;
   }
   return null;
 }
