@@ -1,13 +1,16 @@
 /**
- * Runs CI jobs on `lanes` lanes at once: this thread plus lanes−1 worker threads, each taking the next job
- * when it finishes one. Results come back by job index, so the report is the same whatever the lanes,
- * the machine or the order jobs finished in. Checks are single-threaded searches, so on a 2-core machine
- * two lanes halve the wall time of a suite of several checks. With `cluster`, `kmc worker` processes
- * are the lanes instead (clusterPool.ts).
+ * Runs CI jobs on `lanes` lanes at once, each a worker thread taking the next job when it finishes one.
+ * Results come back by job index, so the report is the same whatever the lanes, the machine or the order
+ * jobs finished in. Checks are single-threaded searches, so on a 2-core machine two lanes halve the wall
+ * time of a suite of several checks. With `cluster`, `kmc worker` processes are the lanes instead
+ * (clusterPool.ts).
+ *
+ * No check runs on this thread, even on one lane: a check whose spec's code never returns is ended with
+ * its thread at its time budget and the run goes on to report every other check (workerLane.ts). On this
+ * thread it held the whole run, which only the launcher could end, with no report written.
  */
-import { executeJob, type Job, type JobResult } from './job.ts';
-import { WorkerLane } from './workerLane.ts';
-import { announceDeadline, tellLauncher, verdictToLauncher } from '../run/launcherChannel.ts';
+import type { Job, JobResult } from './job.ts';
+import { giveBack, takeLane, type WorkerLane } from './workerLane.ts';
 
 /** A NATS server whose `kmc worker` processes run the jobs, and how long to wait for the first to join. */
 export interface ClusterTarget {
@@ -61,41 +64,33 @@ export async function runJobs(jobs: readonly Job[], opts: PoolOptions): Promise<
   const laneCount = Math.max(1, Math.min(opts.lanes, jobs.length));
   const workers: WorkerLane[] = [];
   const running: Promise<void>[] = [];
-  // A worker thread takes about a second to start (it loads the sources); a suite this thread finishes
-  // sooner than that never pays for one.
-  const spawn = () => {
-    for (let k = workers.length + 1; k < laneCount && next < jobs.length; k++) {
-      const w = new WorkerLane();
+  const spawn = (upTo: number) => {
+    for (let k = workers.length; k < upTo && next < jobs.length; k++) {
+      const w = takeLane();
       workers.push(w);
       running.push(lane((job) => w.run(job)));
     }
   };
-  // No delay means the worker threads start before this thread takes its first job: a timer, even of
-  // 0 ms, waits for this thread to yield, and a suite of short checks may never yield before it ends.
+  // A worker thread takes a few hundred milliseconds to start (it loads the sources): the other lanes join a
+  // moment after the first, so a suite the first lane finishes sooner than that never pays for them.
   const delayMs = opts.workerDelayMs ?? WORKER_DELAY_MS;
-  if (laneCount > 1 && delayMs === 0) spawn();
-  const spawnTimer = laneCount > 1 && delayMs > 0 ? setTimeout(spawn, delayMs) : undefined;
+  spawn(delayMs === 0 ? laneCount : 1);
+  const spawnTimer = laneCount > 1 && delayMs > 0 ? setTimeout(() => spawn(laneCount), delayMs) : undefined;
   const stopTimer = opts.shouldStop
     ? setInterval(() => {
         if (opts.shouldStop!()) for (const w of workers) w.stop();
       }, 100)
     : undefined;
   try {
-    await lane(async (job) => {
-      // A check on this thread whose spec code never returns blocks this thread: the launcher ends the run.
-      announceDeadline(job.options.timeLimitSeconds, `the time budget of ${job.specRef}${job.preset ? ` --preset ${job.preset}` : ''}`);
-      try {
-        return await executeJob(job, opts.shouldStop, verdictToLauncher);
-      } finally {
-        tellLauncher({ kind: 'no-deadline' });
-      }
-    });
-    clearTimeout(spawnTimer);
-    await Promise.all(running);
+    // The lanes started later join `running` as they start: wait until no lane is left to wait for.
+    for (let waited = -1; waited < running.length; ) {
+      waited = running.length;
+      await Promise.all(running);
+    }
   } finally {
     clearTimeout(spawnTimer);
     if (stopTimer) clearInterval(stopTimer);
-    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(workers.map((w) => giveBack(w)));
   }
-  return { results, lanesUsed: 1 + workers.length };
+  return { results, lanesUsed: workers.length };
 }

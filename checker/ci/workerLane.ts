@@ -1,7 +1,11 @@
 /**
- * A lane of CI jobs in a worker thread (workerMain.ts): the local pool's extra lanes, and a `kmc worker`'s
- * one lane of a suite on the cluster. A thread can be ended from outside, so a check whose spec code never
+ * A lane of CI jobs in a worker thread (workerMain.ts): the local pool's lanes, and a `kmc worker`'s one
+ * lane of a suite on the cluster. A thread can be ended from outside, so a check whose spec code never
  * returns is stopped at its time budget; a thread that dies fails its job, not the run.
+ *
+ * A lane a run is done with waits for the next run of this process (`takeLane`, `giveBack`): a thread takes
+ * a few hundred milliseconds to start and load the sources, which a program running many suites (the
+ * tests, `kmc ci --mutate`) would otherwise pay per run. A waiting lane does not keep the process alive.
  */
 import { Worker } from 'node:worker_threads';
 import type { Job, JobResult } from './job.ts';
@@ -14,6 +18,8 @@ const GRACE_MS = 2000;
 /** One worker thread; replaced by a fresh one if it dies (e.g. runs out of memory). */
 export class WorkerLane {
   private worker: Worker | undefined;
+  /** Told to stop: every later job of this lane stops too, so it is not given to another run. */
+  private stopped = false;
   private nextId = 0;
   private pending = new Map<number, { resolve: (r: JobResult) => void; reject: (e: Error) => void }>();
   /** The verdicts of the jobs under way that have one, by job id. */
@@ -43,6 +49,7 @@ export class WorkerLane {
 
   run(job: Job): Promise<JobResult> {
     const w = (this.worker ??= this.start());
+    w.ref();
     const id = this.nextId++;
     const done = new Promise<JobResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     w.postMessage({ type: 'job', id, job } satisfies ToWorker);
@@ -76,7 +83,18 @@ export class WorkerLane {
 
   /** Asks the job under way, and every later one, to stop (they end as incomplete). */
   stop(): void {
+    this.stopped = true;
     this.worker?.postMessage({ type: 'stop' } satisfies ToWorker);
+  }
+
+  /** Whether a later run can have this lane: not stopped, no job under way. */
+  reusable(): boolean {
+    return !this.stopped && this.pending.size === 0;
+  }
+
+  /** Between runs: the thread does not keep the process alive. */
+  idle(): void {
+    this.worker?.unref();
   }
 
   async close(): Promise<void> {
@@ -84,4 +102,19 @@ export class WorkerLane {
     this.worker = undefined;
     if (w) await w.terminate();
   }
+}
+
+/** Lanes waiting for the next run of this process. */
+const waiting: WorkerLane[] = [];
+
+/** A lane for a run: one that waits from an earlier run, or a new one. */
+export function takeLane(): WorkerLane {
+  return waiting.pop() ?? new WorkerLane();
+}
+
+/** The run is done with `lane`: it waits for the next, unless it was stopped (its later jobs would stop too). */
+export async function giveBack(lane: WorkerLane): Promise<void> {
+  if (!lane.reusable()) return lane.close();
+  lane.idle();
+  waiting.push(lane);
 }
