@@ -23,8 +23,11 @@ export interface Job {
 
 export type JobResult =
   | { readonly ok: true; readonly report: CheckReport; readonly descriptions: Readonly<Record<string, string>> }
-  /** The job could not run: a user mistake the suite validation could not foresee. */
-  | { readonly ok: false; readonly message: string };
+  /**
+   * The job could not run: a user mistake the suite validation could not foresee, or a thread that died.
+   * `pastBudget`: the check's thread was ended at its time budget, a step of its spec never returning.
+   */
+  | { readonly ok: false; readonly message: string; readonly pastBudget?: true };
 
 /** Runs one check; `onVerdict` hears of a verdict before its counterexample is rebuilt (CheckOptions). */
 export async function executeJob(job: Job, shouldStop?: () => boolean, onVerdict?: (verdict: FoundVerdict) => void): Promise<JobResult> {

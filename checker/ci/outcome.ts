@@ -31,6 +31,11 @@ export function failedToRun(check: SuiteCheck, message: string): CheckOutcome {
   return { check, kind: 'error', expected: describeExpectation(check.expect), got: 'error', message: `could not run: ${message}` };
 }
 
+/** The check's thread was ended at its time budget: a step of its spec never returned (workerLane.ts). */
+export function ranPastBudget(check: SuiteCheck, message: string): CheckOutcome {
+  return { check, kind: 'budget', expected: describeExpectation(check.expect), got: 'incomplete', message };
+}
+
 export function notRun(check: SuiteCheck): CheckOutcome {
   return { check, kind: 'budget', expected: describeExpectation(check.expect), got: 'not run', message: 'not run: the run was interrupted before this check started' };
 }

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Job } from './job.ts';
-import { classify, failedToRun, notRun, skippedOutcome, type CheckOutcome } from './outcome.ts';
+import { classify, failedToRun, notRun, ranPastBudget, skippedOutcome, type CheckOutcome } from './outcome.ts';
 import { type ClusterTarget, runJobs } from './pool.ts';
 import type { Suite, SuiteCheck } from './suite.ts';
 
@@ -66,7 +66,7 @@ export async function runSuite(suite: Suite, opts: RunOptions = {}): Promise<Sui
     ...(opts.shouldStop ? { shouldStop: opts.shouldStop, canStart: () => !opts.shouldStop!() } : {}),
     onResult: (j, r) => {
       const check = toRun[order[j]!]!;
-      const o = r.ok ? classify(check, r.report, r.descriptions) : failedToRun(check, r.message);
+      const o = r.ok ? classify(check, r.report, r.descriptions) : r.pastBudget ? ranPastBudget(check, r.message) : failedToRun(check, r.message);
       byCheck.set(check, o);
       opts.onOutcome?.(o);
     },

@@ -40,10 +40,10 @@ export class WorkerLane {
     return w;
   }
 
-  private fail(w: Worker, message: string): void {
+  private fail(w: Worker, message: string, pastBudget = false): void {
     if (this.worker !== w) return;
     this.worker = undefined;
-    for (const p of this.pending.values()) p.resolve({ ok: false, message });
+    for (const p of this.pending.values()) p.resolve({ ok: false, message, ...(pastBudget ? { pastBudget: true as const } : {}) });
     this.pending.clear();
   }
 
@@ -66,12 +66,11 @@ export class WorkerLane {
         watchdog = setTimeout(end, VERDICT_GRACE_MS - past * 1000);
         return;
       }
-      this.fail(
-        w,
-        verdict !== undefined
-          ? `the check's verdict (${verdict.headline}) came within its time budget of ${seconds} s, but its counterexample was not rebuilt within ${VERDICT_GRACE_MS / 1000} s past it, so its worker thread was ended`
-          : `the check ran past its time budget of ${seconds} s by more than ${GRACE_MS / 1000} s without returning (the spec's code never returned from a step), so its worker thread was ended`,
-      );
+      if (verdict !== undefined) {
+        this.fail(w, `the check's verdict (${verdict.headline}) came within its time budget of ${seconds} s, but its counterexample was not rebuilt within ${VERDICT_GRACE_MS / 1000} s past it, so its worker thread was ended`);
+      } else {
+        this.fail(w, `ran past its time budget of ${seconds} s by more than ${GRACE_MS / 1000} s without returning (a step of the spec never returned), so its worker thread was ended`, true);
+      }
       void w.terminate();
     };
     let watchdog = setTimeout(end, seconds * 1000 + GRACE_MS);
