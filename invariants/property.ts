@@ -6,10 +6,15 @@
  * - `sometimes`: a reachability witness. If no reachable state satisfies it the model is vacuous for that
  *   purpose (an action never fires, a fault never happens), and the check fails instead of passing.
  *
+ * A step property, checked on every step between reachable states:
+ * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor within the
+ *   CONSTRAINT and ACTION_CONSTRAINT, new or seen before) satisfies A, or changes nothing. A step where it
+ *   is false is a violation, reported with a shortest trace to the state before it, then the step.
+ *
  * Temporal properties (`invariants/temporal.ts`: `eventually`, `leadsTo`, `alwaysEventually`) are checked
  * over the whole reachable state graph under the actions' fairness, after the search completes.
  */
-export type StatePropertyKind = 'always' | 'sometimes';
+export type StatePropertyKind = 'always' | 'sometimes' | 'everyStep';
 export type TemporalPropertyKind = 'eventually' | 'leadsTo' | 'alwaysEventually';
 
 export interface Property<S> {
@@ -23,6 +28,8 @@ export interface Property<S> {
   readonly test: (s: S) => boolean;
   /** `leadsTo` only: the P of P ~> Q. */
   readonly from?: (s: S) => boolean;
+  /** `everyStep` only: the A of [][A]_vars, of the state before a step and the state after it (`test` is unused). */
+  readonly step?: (before: S, after: S) => boolean;
   /**
    * True when the property gives the same answer for every permutation of the model's symmetry sets.
    * The checker refuses to combine symmetry reduction with a property not declared symmetric.
@@ -40,6 +47,15 @@ export function always<S>(name: string, description: string, test: (s: S) => boo
 
 export function sometimes<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {
   return { name, kind: 'sometimes', description, test, symmetric: options.symmetric ?? false };
+}
+
+/**
+ * A step property (TLA+'s `[][A]_vars`, TLC's action PROPERTY): `step(before, after)` holds for every step
+ * between reachable states that changes the state. For example, an epoch that never goes back:
+ * `everyStep('EpochNeverDecreases', '…', (s, t) => t.epoch >= s.epoch)`.
+ */
+export function everyStep<S>(name: string, description: string, step: (before: S, after: S) => boolean, options: PropertyOptions = {}): Property<S> {
+  return { name, kind: 'everyStep', description, test: () => true, step, symmetric: options.symmetric ?? false };
 }
 
 export function isTemporal<S>(p: Property<S>): boolean {

@@ -18,7 +18,7 @@ export type {
   StepEvents,
   Symmetry,
 } from './spec.ts';
-export { always, sometimes } from '../invariants/property.ts';
+export { always, everyStep, sometimes } from '../invariants/property.ts';
 export { layout, LayoutError } from './layout/index.ts';
 export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';

@@ -139,7 +139,7 @@ export function renderText(trace: ItfTrace, options: TextOptions = {}): string {
   }
   if (verdict) {
     const what =
-      verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : verdict.kind === 'liveness' ? `Temporal property ${verdict.property} violated` : `Invariant ${verdict.property} violated`;
+      verdict.kind === 'deadlock' ? 'Deadlock' : verdict.kind === 'error' ? 'Error' : verdict.kind === 'liveness' ? `Temporal property ${verdict.property} violated` : verdict.kind === 'everyStep' ? `Step property ${verdict.property} violated by the last step` : `Invariant ${verdict.property} violated`;
     lines.push(chalk.red.bold(`${what}: ${verdict.description}`));
   }
   return lines.join('\n');

@@ -13,7 +13,7 @@ export interface TraceStep<S> {
 
 /** Why a trace was kept: the property it breaks, a deadlock, or the spec throwing at its end. */
 export interface TraceVerdict {
-  readonly kind: 'always' | 'deadlock' | 'error' | 'liveness';
+  readonly kind: 'always' | 'everyStep' | 'deadlock' | 'error' | 'liveness';
   /** The violated property's name, `Deadlock`, or `Error`. */
   readonly property: string;
   readonly description: string;

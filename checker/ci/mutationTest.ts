@@ -28,7 +28,7 @@ export interface MutationBudget {
 export const DEFAULT_MUTATION_BUDGET: MutationBudget = { mutantStates: 200_000, mutantSeconds: 20, totalSeconds: 120 };
 
 export type Fate =
-  | { readonly kind: 'killed'; readonly by: string; readonly how: 'always' | 'deadlock' | 'sometimes' | 'liveness' }
+  | { readonly kind: 'killed'; readonly by: string; readonly how: 'always' | 'everyStep' | 'deadlock' | 'sometimes' | 'liveness' }
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'survived' }
   | { readonly kind: 'unknown'; readonly reason: string };

@@ -29,7 +29,8 @@ export function formatReport(r: CheckReport, descriptions: ReadonlyMap<string, s
       } else if (r.kind === 'deadlock') {
         lines.push(`${chalk.red.bold('Deadlock')} after ${(r.traceLength ?? 1) - 1} steps (turn detection off with --no-deadlock if the model may legitimately stop)`);
       } else {
-        lines.push(`${chalk.red.bold(`Invariant ${r.property} violated`)} after ${(r.traceLength ?? 1) - 1} steps (${depthFirst ? 'the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one' : 'a shortest counterexample'})`);
+        const what = r.kind === 'everyStep' ? `Step property ${r.property} violated` : `Invariant ${r.property} violated`;
+        lines.push(`${chalk.red.bold(what)} ${r.kind === 'everyStep' ? 'by step' : 'after'} ${(r.traceLength ?? 1) - 1}${r.kind === 'everyStep' ? '' : ' steps'} (${depthFirst ? 'the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one' : 'a shortest counterexample'})`);
       }
       lines.push(counts);
       break;

@@ -10,7 +10,7 @@ import { isTemporal } from '../../invariants/property.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
 import { breadthFirst } from './bfs.ts';
 import { depthFirst } from './dfs.ts';
-import { Expander } from './expander.ts';
+import { Expander, StepViolation } from './expander.ts';
 import { Limits } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import type { ActionCoverage, CheckResult, Stats } from './result.ts';
@@ -349,6 +349,20 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
     const path = o.log.pathTo(stateId).map((id) => ({ action: o.log.actionOf(id), ordinal: o.log.ordinalOf(id) }));
     return { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, path), verdict };
   };
+  /** The search stopped at a step that breaks a step property: the trace to the state before it, then the step. */
+  const stepViolated = (parentId: number, e: StepViolation): CheckResult<S> => {
+    const p = expander.stepProperties[e.property]!;
+    options.onVerdict?.({ status: 'violation', property: p.name, headline: `Step property ${p.name} violated` });
+    const path = [...o.log.pathTo(parentId).map((id) => ({ action: o.log.actionOf(id), ordinal: o.log.ordinalOf(id) })), { action: e.action, ordinal: e.ordinal }];
+    const verdict: TraceVerdict = { kind: 'everyStep', property: p.name, description: p.description };
+    const trace: Trace<S> = { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, path), verdict };
+    // The rebuilt last step must break the property the search found broken by it.
+    const [before, after] = trace.steps.slice(-2).map((step) => step.state as S);
+    if (before === undefined || after === undefined || expander.firstStepViolation(before, after) !== e.property) {
+      throw new NondeterminismError(`the rebuilt counterexample ends in a step that does not break ${p.name}, though the search found it broken there: the spec's actions or ${p.name} are not deterministic`);
+    }
+    return { status: 'violation', kind: 'everyStep', property: p.name, stats, trace, witnesses };
+  };
   switch (end.kind) {
     case 'violation': {
       const p = expander.invariants[end.invariant]!;
@@ -369,6 +383,7 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
     case 'incomplete':
       return { status: 'incomplete', reason: end.reason, stats, witnesses, ...(limits.notes.length > 0 ? { note: limits.notes.join('; ') } : {}) };
     case 'error': {
+      if (end.error instanceof StepViolation) return stepViolated(end.stateId, end.error);
       const message = end.error.message;
       options.onVerdict?.({ status: 'error', property: 'Error', headline: `The spec threw: ${message}` });
       const trace = end.stateId >= 0 && end.stateId < o.log.size ? traceTo(end.stateId, { kind: 'error', property: 'Error', description: message }) : undefined;

@@ -16,9 +16,9 @@ import { LayoutSymmetry } from '../../spec/layout/symmetry.ts';
 import { SymmetryDeclarationCheck } from './symmetryDeclaration.ts';
 import { LayoutError } from '../../spec/layout/errors.ts';
 import { isImmutable } from '../../spec/immutable.ts';
-import { SpecError } from './specError.ts';
+import { SpecError, StepViolation } from './specError.ts';
 import { NONDETERMINISM_CAUSES, NondeterminismError } from './traceBuilder.ts';
-export { SpecError } from './specError.ts';
+export { SpecError, StepViolation } from './specError.ts';
 
 /** Spec code threw: where, and with which action and parameters. */
 
@@ -90,6 +90,10 @@ export class Expander<S> {
   private readonly madeAt = performance.now();
   /** The fingerprints of a probed expansion's successors. */
   private readonly probe = new Fingerprinter();
+  /** The step properties (`everyStep`), checked on every step `successors` visits (StepViolation). */
+  readonly stepProperties: readonly Property<S>[];
+  /** The fingerprints of a step's two states, when a step property fails on it: a step that changes nothing breaks none. */
+  private readonly stepProbe = new Fingerprinter();
 
   constructor(
     readonly model: Model<S>,
@@ -98,6 +102,7 @@ export class Expander<S> {
     this.actions = model.actions;
     this.invariants = model.properties.filter((p) => p.kind === 'always');
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
+    this.stepProperties = model.properties.filter((p) => p.kind === 'everyStep');
     this.enabledCount = new Float64Array(this.actions.length);
     this.firedCount = new Float64Array(this.actions.length);
     this.paramsOf = this.actions.map((a) => a.params ?? null);
@@ -210,6 +215,7 @@ export class Expander<S> {
    * checked the same way when it is rebuilt: traceBuilder.ts.)
    */
   successors(s: S, visit: SuccessorVisitor<S>): number {
+    if (this.stepProperties.length > 0) visit = this.checkingSteps(s, visit);
     const n = this.expansions++;
     if (n !== this.nextProbe) return this.expand(s, visit);
     const start = performance.now();
@@ -219,6 +225,43 @@ export class Expander<S> {
     const cheap = this.probedMs < Math.max(PROBE_START_MS, PROBE_SHARE * (now - this.madeAt));
     this.nextProbe = n + (cheap ? 1 : PROBE_EVERY);
     return count;
+  }
+
+  /**
+   * `visit`, then the step properties on the step to each successor within the constraints (as TLC checks
+   * an action property on the steps it keeps). A step that breaks one throws StepViolation, after the visit:
+   * the successor is generated, and a state it breaks an invariant of is found first, as in TLC.
+   */
+  private checkingSteps(s: S, visit: SuccessorVisitor<S>): SuccessorVisitor<S> {
+    return (t, action, params, ordinal) => {
+      visit(t, action, params, ordinal);
+      if (t === s || (this.constrained && !this.admits(s, t))) return;
+      const k = this.firstStepViolation(s, t);
+      if (k >= 0) throw new StepViolation(k, this.stepProperties[k]!.name, action, ordinal);
+    };
+  }
+
+  /** Index (into `stepProperties`) of the first step property the step from `s` to `t` breaks, or -1 ([A]_vars: a step that changes nothing breaks none). */
+  firstStepViolation(s: S, t: S): number {
+    const steps = this.stepProperties;
+    for (let i = 0; i < steps.length; i++) {
+      let ok: boolean;
+      try {
+        ok = steps[i]!.step!(s, t);
+      } catch (e) {
+        throw new SpecError('property', `property ${steps[i]!.name} threw`, e);
+      }
+      if (!ok) return this.unchanged(s, t) ? -1 : i;
+    }
+    return -1;
+  }
+
+  private unchanged(s: S, t: S): boolean {
+    if (s === t) return true;
+    this.stepProbe.of(s);
+    const { hi, lo } = this.stepProbe;
+    this.stepProbe.of(t);
+    return this.stepProbe.hi === hi && this.stepProbe.lo === lo;
   }
 
   /** No expansion is made twice from now on (for a test that counts a spec's calls in each). */

@@ -42,6 +42,10 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     const bad = expander.firstViolation(s);
     return bad < 0 ? null : { kind: 'reproduced', step, property: expander.invariants[bad]!.name, recorded };
   };
+  const stepBroken = (s: S, t: S, step: number): ReplayOutcome | null => {
+    const bad = expander.firstStepViolation(s, t);
+    return bad < 0 ? null : { kind: 'reproduced', step, property: expander.stepProperties[bad]!.name, recorded };
+  };
   // The first violation is the outcome, once every step of the trace is known to fit: steps recorded past
   // it must replay too, or the trace is not the spec's.
   let found = broken(state, 0);
@@ -79,11 +83,14 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
       return { kind: 'diverged', step, action: shown, reason: `it leads to a different state: ${describeDifference(recordedState, got)}` };
     }
     // As the search does (bfs.ts): a state outside the constraints is checked against the invariants, and goes no further.
-    if (!expander.admits(state, next.state)) outsideAt = step;
+    const inModel = expander.admits(state, next.state);
+    if (!inModel) outsideAt = step;
+    const before = state;
     state = next.state;
     visited.push(state);
     moves.push({ action: actionIndex, params: next.params });
-    found ??= broken(state, step);
+    // The state's invariants first, then the step's properties, on a step within the constraints (Expander.checkingSteps).
+    found ??= broken(state, step) ?? (inModel ? stepBroken(before, state, step) : null);
   }
   if (found) return found;
   if (trace.loop !== undefined) {

@@ -63,7 +63,7 @@ export type CheckResult<S> =
    */
   | {
       readonly status: 'violation';
-      readonly kind: 'always' | 'deadlock' | 'sometimes' | 'liveness';
+      readonly kind: 'always' | 'everyStep' | 'deadlock' | 'sometimes' | 'liveness';
       readonly property: string;
       readonly stats: Stats;
       /** Absent for a vacuous `sometimes`: there is no state to show. */

@@ -8,7 +8,7 @@
  */
 import type { ActionParams } from '../../spec/spec.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
-import { Expander, SpecError } from './expander.ts';
+import { Expander, SpecError, StepViolation } from './expander.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import { Rng } from './rng.ts';
@@ -32,7 +32,7 @@ export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'time
 
 export type SimulationResult<S> =
   | { readonly status: 'holds'; readonly stats: SimulationStats }
-  | { readonly status: 'violation'; readonly kind: 'always' | 'deadlock' | 'liveness'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number; readonly shrinkStoppedBy?: 'timeLimit' | 'interrupted' }
+  | { readonly status: 'violation'; readonly kind: 'always' | 'everyStep' | 'deadlock' | 'liveness'; readonly property: string; readonly trace: Trace<S>; readonly stats: SimulationStats; readonly shrunkFrom: number; readonly shrinkStoppedBy?: 'timeLimit' | 'interrupted' }
   | { readonly status: 'incomplete'; readonly reason: 'timeLimit' | 'interrupted'; readonly stats: SimulationStats }
   | { readonly status: 'error'; readonly message: string; readonly trace?: Trace<S>; readonly stats: SimulationStats };
 
@@ -87,7 +87,15 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         if (reason === 'timeLimit' || reason === 'interrupted') return { status: 'incomplete', reason, stats: stats() };
         if (limits.shouldYield()) await yieldToEventLoop();
         const next: { t: S; action: number; params: ActionParams }[] = [];
-        expander.successors(s, (t, action, params) => next.push({ t, action, params }));
+        try {
+          expander.successors(s, (t, action, params) => next.push({ t, action, params }));
+        } catch (e) {
+          if (!(e instanceof StepViolation)) throw e;
+          // The step to the successor visited last breaks a step property: the walk ends with it.
+          const n = next.at(-1)!;
+          walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
+          return stepViolated(e);
+        }
         if (next.length === 0) {
           if (deadlock) return await finish({ kind: 'deadlock' });
           const stuck = lasso(walkStates, walkStates.length - 1, null);
@@ -153,6 +161,14 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       loop: closing ? { index: loop, action: closingName!, params: closing.params } : { index: states.length - 1 },
     };
     return { status: 'violation', kind: 'liveness', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
+  }
+
+  /** A step breaks a step property: the walk to it is the counterexample, as it came (the shrinker cuts walks to a state's invariants). */
+  function stepViolated(e: StepViolation): SimulationResult<S> {
+    const p = expander.stepProperties[e.property]!;
+    options.onVerdict?.({ status: 'violation', property: p.name, headline: `Step property ${p.name} violated` });
+    const trace = { ...buildTrace(expander, walk, label), verdict: { kind: 'everyStep', property: p.name, description: p.description } satisfies TraceVerdict };
+    return { status: 'violation', kind: 'everyStep', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
   }
 
   function violation(invariant: number): Promise<SimulationResult<S>> {

@@ -11,7 +11,7 @@ export interface CheckReport {
   readonly params: CheckLabel['params'];
   /** The violated property, `Deadlock`, or the first unreached `sometimes` property; null otherwise. */
   readonly property: string | null;
-  readonly kind: 'always' | 'deadlock' | 'sometimes' | 'liveness' | null;
+  readonly kind: 'always' | 'everyStep' | 'deadlock' | 'sometimes' | 'liveness' | null;
   readonly unreached: readonly string[];
   readonly witnesses: readonly string[];
   readonly reason: string | null;

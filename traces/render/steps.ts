@@ -133,6 +133,8 @@ export function verdictSentence(verdict: TraceVerdict, lastStep: number): string
   switch (verdict.kind) {
     case 'always':
       return `Invariant ${verdict.property} is violated at step ${lastStep}: ${verdict.description}`;
+    case 'everyStep':
+      return `Step property ${verdict.property} is violated by step ${lastStep}: ${verdict.description}`;
     case 'deadlock':
       return `Deadlock at step ${lastStep}: ${verdict.description}`;
     case 'error':

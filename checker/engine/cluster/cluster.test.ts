@@ -18,6 +18,8 @@ const cases = [
   ['kraft', '--preset', 'kraft-16281'],
   ['replication', '--preset', 'lrs-pre-elr'],
   ['replication', '--preset', 'diverging-logs'],
+  // A step property (everyStep), broken by a step back to a state reached before.
+  [join(fileURLToPath(new URL('../../..', import.meta.url)), 'test/fixtures/epochSteps.ts'), '--param', 'packed=true', '--param', 'top=30', '--param', 'wrap=40'],
 ];
 
 test('kmc check --cluster with 1, 2 and 3 worker processes: the report of one process, counterexample included (npm test: each model with one of them in turn; KMC_SLOW=1: each with all three)', { skip, timeout: 300_000 }, async () => {

@@ -20,7 +20,7 @@ export type WalkOutcome =
   | { readonly status: 'holds'; readonly stats: SimulationStats }
   | {
       readonly status: 'violation';
-      readonly kind: 'always' | 'deadlock' | 'liveness';
+      readonly kind: 'always' | 'everyStep' | 'deadlock' | 'liveness';
       readonly property: string;
       readonly trace: ItfTrace;
       readonly stats: SimulationStats;

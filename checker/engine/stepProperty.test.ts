@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import epochSteps from '../../test/fixtures/epochSteps.ts';
+import type { Model, ParamValues } from '../../spec/spec.ts';
+import { checkModel } from './check.ts';
+import type { CheckOptions } from './options.ts';
+import type { CheckResult } from './result.ts';
+import { simulate } from './simulate.ts';
+import { replayTrace } from './replay.ts';
+import { toItf } from '../../traces/itf/write.ts';
+import { eventually } from '../../invariants/temporal.ts';
+
+const label = (params: ParamValues) => ({ spec: 'epoch-steps', params });
+const build = (params: ParamValues) => epochSteps.build({ top: 3, wrap: 2, reset: true, below: -1, packed: false, strict: false, ...params }) as Model<unknown>;
+const source = (params: ParamValues) => ({ modulePath: fileURLToPath(new URL('../../test/fixtures/epochSteps.ts', import.meta.url)), params: { top: 3, wrap: 2, reset: true, below: -1, packed: false, strict: false, ...params } });
+const check = (params: ParamValues, options: CheckOptions = {}, withSource = false) => checkModel(build(params), options, label(params), withSource ? source(params) : undefined);
+
+/** The verdict, the counts and coverage, and the trace's steps with each state's epoch. */
+function shape(r: CheckResult<unknown>) {
+  return {
+    status: r.status,
+    kind: 'kind' in r ? r.kind : undefined,
+    property: 'property' in r ? r.property : undefined,
+    counts: [r.stats.distinct, r.stats.generated, r.stats.depth],
+    coverage: r.stats.coverage.map((c) => [c.action, c.enabled, c.fired, c.newStates]),
+    trace: 'trace' in r ? r.trace?.steps.map((s) => `${s.action ?? 'Init'}→${(s.state as { e: number }).e}`) : undefined,
+  };
+}
+
+test('a step that takes the epoch back to a state reached before breaks EpochNeverDecreases: a shortest trace to the state before it, then the step', async () => {
+  for (const packed of [false, true]) {
+    const r = await check({ packed });
+    assert.deepEqual(shape(r), {
+      status: 'violation',
+      kind: 'everyStep',
+      property: 'EpochNeverDecreases',
+      // (3, 0) is expanded first in level 3: Tick finds (3, 1), Rewrite changes nothing, Reset goes back to (1, 0).
+      counts: [8, 19, 5],
+      // The search stops inside Reset, as where a step throws: that action's counts are not taken.
+      coverage: [
+        ['Bump', 5, 5, 3],
+        ['Tick', 6, 6, 4],
+        ['Rewrite', 6, 6, 0],
+        ['Reset', 0, 0, 0],
+      ],
+      trace: ['Init→0', 'Bump→1', 'Bump→2', 'Bump→3', 'Reset→1'],
+    });
+    // No invariant can see the bug: every state the reset reaches is one the model reaches without it.
+    const fixed = await check({ packed, reset: false });
+    assert.deepEqual([fixed.status, fixed.stats.distinct], ['holds', 8]);
+  }
+});
+
+test('the search that records the graph for temporal properties as it goes stops at the same step, with the same counts and trace', async () => {
+  const plain = await check({});
+  const model = build({});
+  const withTemporal = { ...model, properties: [...model.properties, eventually<unknown>('ReachesTop', 'the epoch reaches 3', (s) => (s as { e: number }).e === 3)] };
+  assert.deepEqual(shape(await checkModel(withTemporal, {}, label({}))), shape(plain));
+});
+
+test('a step that changes nothing breaks no step property ([A]_vars), though A is false on it', async () => {
+  // SomethingMoves is false on every Rewrite, which makes a new but equal state.
+  for (const packed of [false, true]) {
+    const r = await check({ packed, reset: false, strict: true });
+    assert.deepEqual([r.status, r.stats.distinct], ['holds', 8]);
+    // Reset breaks both; the first declared is the verdict.
+    const both = await check({ packed, strict: true });
+    assert.deepEqual([both.status, 'property' in both ? both.property : undefined], ['violation', 'EpochNeverDecreases']);
+  }
+});
+
+test('the steps of states outside the CONSTRAINT are not taken: with the top epoch outside it, Reset never fires', async () => {
+  const r = await check({ below: 2 });
+  assert.equal(r.status, 'holds');
+});
+
+test('worker threads and owners (threads, or objects here) stop at the step one thread stops at, with its counts, coverage and trace', async () => {
+  // 31 epochs × 40 counter values: levels wide enough to be shared out from the first.
+  for (const params of [{ packed: true, top: 30, wrap: 40, reset: true }, { packed: true, top: 30, wrap: 40, reset: false }] as ParamValues[]) {
+    const one = shape(await check(params));
+    assert.equal(one.status, params.reset === false ? 'holds' : 'violation');
+    if (one.status === 'violation') assert.deepEqual(one.trace!.slice(-2), ['Bump→30', 'Reset→1']);
+    const workers = await check(params, { workers: 2, parallelFromStates: 0 }, true);
+    assert.equal(workers.stats.workers, 2);
+    assert.deepEqual(shape(workers), one, 'two worker threads');
+    for (const owners of [1, 2, 3]) {
+      assert.deepEqual(shape(await check(params, { owners }, true)), one, `${owners} owner threads`);
+      assert.deepEqual(shape(await check(params, { owners })), one, `${owners} owners here`);
+    }
+  }
+});
+
+test('the depth-first search reports the step too, with a trace whose last step breaks it', async () => {
+  const r = await check({ packed: true, top: 5, wrap: 3 }, { strategy: 'dfs', maxDepth: 100 });
+  const s = shape(r);
+  assert.deepEqual([s.status, s.kind, s.property, s.trace!.at(-1)], ['violation', 'everyStep', 'EpochNeverDecreases', 'Reset→1']);
+  assert.equal(s.trace!.at(-2), 'Bump→5');
+});
+
+test('simulation ends a walk at a step that breaks a step property, and replay reproduces a recorded one and no longer fits the fix', async () => {
+  const walked = await simulate(build({}), { seed: 3, runs: 100, maxDepth: 50 }, label({}));
+  assert.equal(walked.status, 'violation');
+  if (walked.status !== 'violation') return;
+  assert.deepEqual([walked.kind, walked.property, walked.trace.steps.at(-1)?.action, (walked.trace.steps.at(-1)?.state as { e: number }).e], ['everyStep', 'EpochNeverDecreases', 'Reset', 1]);
+  const found = await check({});
+  assert.ok('trace' in found && found.trace);
+  const itf = toItf(found.trace);
+  assert.deepEqual(replayTrace(build({}), itf), { kind: 'reproduced', step: 4, property: 'EpochNeverDecreases', recorded: 'EpochNeverDecreases' });
+  const fixed = replayTrace(build({ reset: false }), itf);
+  assert.equal(fixed.kind, 'diverged');
+});
