@@ -252,6 +252,9 @@ export function kraftActions(cfg: KraftConfig, msgs: Messages = immutableMessage
    * durable; the high watermark and everything in memory are not. A leader comes back Resigned.
    */
   function boot(r: Replica, s: string): Replica {
+    if (mutant('restartForgetsElection')) {
+      return r.withMutations((b) => b.set('epoch', 0).set('votedFor', null).set('role', 'Unattached').set('leader', null).set('votes', NONE).set('rejections', NONE).set('hwm', 0).set('fetched', false).set('inflight', b.inflight.clear()).set('endOffsets', b.endOffsets.clear()));
+    }
     // A Prospective is not durable (`memoryTransitionTo`): after KIP-996 one that knows its leader
     // comes back from the stored election as that leader's follower.
     const follows = r.role === 'Follower' || (cfg.prospective === 'kip996' && r.role === 'Prospective' && r.leader !== null);

@@ -19,7 +19,7 @@ interface Caught {
   readonly distinct: number;
   readonly depth: number;
   /** A witness no longer reached (a `sometimes` property) instead of an invariant broken. */
-  readonly kind?: 'sometimes';
+  readonly kind?: 'sometimes' | 'everyStep';
   /** A search of seconds: run in the slow tier (KMC_SLOW=1) only. */
   readonly slow?: true;
 }
@@ -48,6 +48,8 @@ const CAUGHT: readonly Caught[] = [
   { mutations: ['voteLogStrict'], preset: 'kraft-shipped', property: 'LeaderElected', distinct: 944, depth: 14, kind: 'sometimes' },
   { mutations: ['majorityHalf'], preset: 'kraft-shipped', property: 'CommittedOnMajority', distinct: 864, depth: 10 },
   { mutations: ['restartForgetsVote'], preset: 'kraft-deep-restart', property: 'ElectionSafety', distinct: 32898, depth: 12 },
+  // The step property sees the restart itself; without it, ElectionSafety sees the double leader it leads to 11 steps later (21,257 states).
+  { mutations: ['restartForgetsElection'], preset: 'kraft-deep-restart', property: 'EpochNeverDecreases', distinct: 2, depth: 2, kind: 'everyStep' },
   { mutations: ['followerHwmPastLogEnd'], preset: 'kraft-bench', property: 'NoLogDivergence', distinct: 49403, depth: 17 },
   { mutations: ['leaderRecordsInvalidFetch'], preset: 'kraft-bench', property: 'CommittedOnMajority', distinct: 4285, depth: 10 },
 ];

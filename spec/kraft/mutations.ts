@@ -33,6 +33,7 @@ export const KRAFT_MUTATIONS = {
   majorityHalf: 'the majority is computed as size / 2, without the + 1 (votes and the high watermark)',
   // Durable election state (`QuorumState.initialize` reads the stored `ElectionState`).
   restartForgetsVote: 'a restart forgets the vote cast in the current epoch (the stored election state loses `votedFor`)',
+  restartForgetsElection: 'a restart forgets the whole election state (no `quorum-state` file was written): it comes back Unattached in epoch 0',
   // Followers (`FollowerState.updateHighWatermark`, `KafkaRaftClient.handleFetchResponse`).
   followerHwmPastLogEnd: "a follower takes the leader's high watermark as is, past its own log end",
   // Leaders (`KafkaRaftClient.handleFetchRequest`: the replica state is updated only for a valid fetch).

@@ -3,7 +3,7 @@
  * §5.2–5.4). Every one quantifies over all voters alike, so each is symmetric.
  */
 import type { List } from '../immutable.ts';
-import { always, sometimes, type Property } from '../../invariants/property.ts';
+import { always, everyStep, sometimes, type Property } from '../../invariants/property.ts';
 import { leadsTo } from '../../invariants/temporal.ts';
 import { isPacked } from '../layout/index.ts';
 import { type Entry, type KraftState, type Replica, isLive } from './state.ts';
@@ -29,6 +29,18 @@ function eachPair(s: KraftState, test: (a: Replica, b: Replica) => boolean): boo
   });
   for (let i = 0; i < rs.length; i++) for (let j = i + 1; j < rs.length; j++) if (!test(rs[i]!, rs[j]!)) return false;
   return true;
+}
+
+/**
+ * No step takes a running voter's epoch back. `QuorumState` moves only to an epoch at least its own (each
+ * `transitionTo…` throws on a lower one) and `FileQuorumStateStore` writes the election state to disk
+ * before the replica acts on it, so a restart with its disk comes back in the same epoch; only a voter that
+ * lost its disk (Dead here, for good) leaves its epoch behind. An invariant cannot see an epoch that went
+ * back to a value the voter held before; this step can (a restart that forgets the quorum state).
+ */
+export function epochNeverDecreases(before: KraftState, after: KraftState): boolean {
+  if (before.replicas === after.replicas) return true;
+  return each(after, (id, r) => r.role === 'Dead' || r.epoch >= before.replicas.get(id)!.epoch);
 }
 
 /** KAFKA-16281 and every other helper misuse: no replica ever hit an `IllegalStateException`. */
@@ -229,6 +241,7 @@ export function kraftProperties(w: KraftWitnesses, quorum: number): Property<Kra
     always('HighWatermarkWithinLog', "no replica's high watermark passes its log end", kept.of(highWatermarkWithinLog), symmetric),
     always('AckedValueNotLost', 'every acknowledged value is on some replica that kept its disk', kept.of(ackedValueNotLost), symmetric),
     always('ValidRolesAndStates', 'each epoch state holds only the leader, vote and bookkeeping it may hold', kept.of((s) => validRolesAndStates(s, w.prospectiveKeepsLeader)), symmetric),
+    everyStep('EpochNeverDecreases', "no step takes a running voter's epoch back (QuorumState persists it before acting on it)", epochNeverDecreases, symmetric),
     sometimes('LeaderElected', 'an election completes: a leader of a new epoch exists', (s) => newLeader(s, w), symmetric),
     sometimes(
       'PreVoteRejectedWithKnownLeader',

@@ -36,6 +36,7 @@ CommittedOnMajority             holds               holds
 HighWatermarkWithinLog          holds               holds
 AckedValueNotLost               holds               holds
 ValidRolesAndStates             violated (4 steps)  holds          fixed by B
+EpochNeverDecreases             holds               holds
 LeaderElected                   never reached       never reached
 PreVoteRejectedWithKnownLeader  holds               holds
 LeaderResigned                  holds               holds
@@ -74,6 +75,7 @@ test('kmc diff kraft as JSON and Markdown', async () => {
       ['HighWatermarkWithinLog', 'holds', undefined, 'holds', 'same'],
       ['AckedValueNotLost', 'holds', undefined, 'holds', 'same'],
       ['ValidRolesAndStates', 'violated', 4, 'holds', 'fixed'],
+      ['EpochNeverDecreases', 'holds', undefined, 'holds', 'same'],
       ['LeaderElected', 'unreached', undefined, 'unreached', 'same'],
       ['PreVoteRejectedWithKnownLeader', 'holds', undefined, 'holds', 'same'],
       ['LeaderResigned', 'holds', undefined, 'holds', 'same'],
