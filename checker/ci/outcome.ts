@@ -92,6 +92,7 @@ function describeViolation(r: CheckReport, descriptions: Readonly<Record<string,
   if (r.kind === 'deadlock') return `a state with no enabled action is reachable${after}`;
   if (r.kind === 'liveness') return `${descriptions[p] ?? 'the temporal property'} fails on a fair behaviour that loops forever${after}`;
   if (r.kind === 'sometimes') return `no reachable state satisfies ${r.unreached.join(', ')} (${descriptions[p] ?? 'a witness'}): something the model must be able to do became impossible`;
+  if (r.kind === 'everyStep') return `${descriptions[p] ?? 'the step property'} fails on the last step${after}`;
   return `${descriptions[p] ?? 'the invariant'} fails${after}`;
 }
 

@@ -4,7 +4,7 @@
  * deep is explored again when a shorter path reaches it, so nothing within the bound is missed.
  */
 import type { Expander } from './expander.ts';
-import { SpecError } from './expander.ts';
+import { SpecError, StepViolation } from './expander.ts';
 import type { CheckOptions } from './options.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import { FingerprintIndex } from './state/fingerprintIndex.ts';
@@ -66,11 +66,18 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       outside = 1;
       return { kind: 'violation', stateId: log.add(parent, Math.max(action, 0), ordinal), invariant: bad };
     }
+    // The step properties on the step that reached `s`, new or seen before, once its own invariants are
+    // checked (as bfs.ts has them, through Expander.checkingSteps): the search stops at the state before it.
+    const stepBroken = (): SearchEnd | null => {
+      if (from === null || from === s || expander.stepProperties.length === 0) return null;
+      const k = expander.firstStepViolation(from, s);
+      return k < 0 ? null : { kind: 'error', stateId: parent, error: new StepViolation(k, expander.stepProperties[k]!.name, action, ordinal) };
+    };
     expander.fingerprint(s);
     const known = seen.get(expander.hi, expander.lo);
     // Without a depth bound a state is expanded once. Under a bound, a state reached again at a shallower
     // depth is expanded again: the first visit may have stopped at the bound before its successors.
-    if (known >= 0 && (maxDepth === Infinity || depthOf[known]! <= depth)) return null;
+    if (known >= 0 && (maxDepth === Infinity || depthOf[known]! <= depth)) return stepBroken();
     let id = known;
     if (known < 0) {
       id = log.add(parent, Math.max(action, 0), ordinal);
@@ -83,6 +90,8 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       expander.markWitnesses(s, witnessesReached);
       if (bad >= 0) return { kind: 'violation', stateId: id, invariant: bad };
     }
+    const broken = stepBroken();
+    if (broken) return broken;
     depthOf[id] = depth;
     if (depth > deepest) deepest = depth;
     curId = id;
@@ -94,11 +103,16 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     const successors: S[] = [];
     const actions: number[] = [];
     const ordinals: number[] = [];
-    const count = expander.successors(s, (t, a, _p, o) => {
-      successors.push(t);
-      actions.push(a);
-      ordinals.push(o);
-    });
+    // Each step's properties are checked as it is taken (`enter`), in depth-first order.
+    const count = expander.successors(
+      s,
+      (t, a, _p, o) => {
+        successors.push(t);
+        actions.push(a);
+        ordinals.push(o);
+      },
+      false,
+    );
     generated += count;
     if (count === 0 && deadlock) return { kind: 'deadlock', stateId: id };
     stack.push({ id, state: s, depth, successors, actions, ordinals, next: 0 });

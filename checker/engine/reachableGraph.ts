@@ -40,7 +40,7 @@ export function replayItf<S>(model: Model<S>, itf: ItfTrace, expander = new Expa
     let found: S | undefined;
     expander.successors(states[i - 1]!, (t, a) => {
       if (found === undefined && expander.actions[a]!.name === step.action && canonicalJson(stateVariables(t)) === wanted[i]) found = t;
-    });
+    }, false);
     if (found === undefined) throw mismatch(`step ${step.index} (${step.label}) is not a successor of step ${steps[i - 1]!.index} in the model`);
     states.push(found);
   }
@@ -125,7 +125,7 @@ export function neighbourhoodGraph<S>(model: Model<S>, itf: ItfTrace, hops: numb
           next.push({ key: tKey, state: t });
         }
         addTransition(g, key, tKey, { action, params, label: params ? `${action}(${params})` : action, onTrace: false });
-      });
+      }, false);
     }
     frontier = next;
   }
@@ -183,7 +183,7 @@ export function reachableGraph<S>(model: Model<S>, label: { spec: string; title?
           next.push({ key: tKey, state: t });
         }
         addTransition(g, key, tKey, { action, params, label: params ? `${action}(${params})` : action, onTrace: false });
-      });
+      }, false);
     }
     queue = next;
   }

@@ -16,7 +16,7 @@ export type ReplayOutcome =
    * recorded one); `Deadlock` when the trace was recorded as one and its last state has no successor.
    */
   | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null }
-  /** Every step fits and no invariant fails on the way; `recorded`: the violation the trace was saved for, not reached. */
+  /** Every step fits and no invariant or step property fails on the way; `recorded`: the violation the trace was saved for, not reached. */
   | { readonly kind: 'fits'; readonly steps: number; readonly recorded: string | null }
   /** A lasso: every step fits, the loop closes, the cycle is fair and `property` fails on it for ever. */
   | { readonly kind: 'reproduced'; readonly step: number; readonly property: string; readonly recorded: string | null; readonly loop: number }
@@ -98,7 +98,7 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     return replayLoop(expander, trace, visited, moves);
   }
   // A deadlock is the last state's: the trace reproduces it only while no action is enabled there.
-  if (verdict?.kind === 'deadlock' && outsideAt < 0 && expander.successors(state, () => {}) === 0) {
+  if (verdict?.kind === 'deadlock' && outsideAt < 0 && expander.successors(state, () => {}, false) === 0) {
     return { kind: 'reproduced', step: trace.states.length - 1, property: verdict.property, recorded };
   }
   return { kind: 'fits', steps: trace.states.length, recorded };

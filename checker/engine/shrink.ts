@@ -77,6 +77,6 @@ function hits<S>(expander: Expander<S>, s: S, target: ShrinkTarget): 'target' | 
   let any = false;
   expander.successors(s, () => {
     any = true;
-  });
+  }, false);
   return any ? 'no' : 'target';
 }

@@ -8,7 +8,7 @@
  */
 import type { ActionParams } from '../../spec/spec.ts';
 import type { Trace, TraceVerdict } from '../../traces/trace.ts';
-import { Expander, SpecError, StepViolation } from './expander.ts';
+import { Expander, SpecError } from './expander.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import { Rng } from './rng.ts';
@@ -87,15 +87,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         if (reason === 'timeLimit' || reason === 'interrupted') return { status: 'incomplete', reason, stats: stats() };
         if (limits.shouldYield()) await yieldToEventLoop();
         const next: { t: S; action: number; params: ActionParams }[] = [];
-        try {
-          expander.successors(s, (t, action, params) => next.push({ t, action, params }));
-        } catch (e) {
-          if (!(e instanceof StepViolation)) throw e;
-          // The step to the successor visited last breaks a step property: the walk ends with it.
-          const n = next.at(-1)!;
-          walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
-          return stepViolated(e);
-        }
+        // The step properties are checked below, successor by successor, after each one's invariants (as the search has them).
+        expander.successors(s, (t, action, params) => next.push({ t, action, params }), false);
         if (next.length === 0) {
           if (deadlock) return await finish({ kind: 'deadlock' });
           const stuck = lasso(walkStates, walkStates.length - 1, null);
@@ -104,10 +97,10 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         }
         for (const n of next) {
           bad = expander.firstViolation(n.t);
-          if (bad >= 0) {
-            walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
-            return await violation(bad);
-          }
+          const step = bad < 0 && n.t !== s && expander.stepProperties.length > 0 && expander.admits(s, n.t) ? expander.firstStepViolation(s, n.t) : -1;
+          if (bad >= 0 || step >= 0) walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
+          if (bad >= 0) return await violation(bad);
+          if (step >= 0) return stepViolated(step);
         }
         const pick = next[rng.below(next.length)]!;
         if (temporal.length > 0) {
@@ -164,8 +157,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   }
 
   /** A step breaks a step property: the walk to it is the counterexample, as it came (the shrinker cuts walks to a state's invariants). */
-  function stepViolated(e: StepViolation): SimulationResult<S> {
-    const p = expander.stepProperties[e.property]!;
+  function stepViolated(property: number): SimulationResult<S> {
+    const p = expander.stepProperties[property]!;
     options.onVerdict?.({ status: 'violation', property: p.name, headline: `Step property ${p.name} violated` });
     const trace = { ...buildTrace(expander, walk, label), verdict: { kind: 'everyStep', property: p.name, description: p.description } satisfies TraceVerdict };
     return { status: 'violation', kind: 'everyStep', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };

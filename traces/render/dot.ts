@@ -120,7 +120,7 @@ export function nodeLines(g: StateGraph, a: StateNode, mode: 'full' | 'changes')
     for (const f of fields.slice(0, INITIAL_FIELDS_SHOWN)) lines.push(truncate(`${f.path} = ${formatValue(f.value)}`, MAX_LINE));
     if (fields.length > INITIAL_FIELDS_SHOWN) lines.push(`… ${fields.length - INITIAL_FIELDS_SHOWN} more fields`);
   }
-  if (a.violates !== undefined) lines.push(`✗ violates ${a.violates}`);
+  if (a.violates !== undefined) lines.push(a.byStep ? `✗ the last step into it breaks ${a.violates}` : `✗ violates ${a.violates}`);
   return lines;
 }
 
@@ -181,7 +181,7 @@ function legend(g: StateGraph): string[] {
   }
   if (hasViolation) {
     ids.push('legend_violation');
-    const what = info.verdict?.kind === 'deadlock' ? 'deadlock' : 'violates an invariant';
+    const what = info.verdict?.kind === 'deadlock' ? 'deadlock' : info.verdict?.kind === 'everyStep' ? 'reached by a step that breaks a step property' : 'violates an invariant';
     lines.push(`    "legend_violation" [${attrs({ id: 'legend-violation', class: 'legend mark', label: what, style: 'rounded,filled', fillcolor: VIOLATION_FILL, color: VIOLATION_COLOUR, fontcolor: '#7a0c0c', peripheries: 2 })}];`);
   }
   // Invisible edges stack the legend vertically instead of one very wide rank.

@@ -25,6 +25,8 @@ export interface StateNode {
   readonly parent?: string;
   /** Name of the invariant this state violates (or `Deadlock` / `Error` at the end of a trace). */
   violates?: string;
+  /** `violates` names a step property, which the trace's last step into this state breaks. */
+  byStep?: boolean;
   /** The state was found but not expanded (a violation, outside the constraint, or the hop limit). */
   frontier?: boolean;
 }
@@ -94,7 +96,10 @@ export function traceGraph(itf: ItfTrace): StateGraph {
     }
     prev = key;
   }
-  if (prev !== undefined && verdict) g.setNodeAttribute(prev, 'violates', verdict.property);
+  if (prev !== undefined && verdict) {
+    g.setNodeAttribute(prev, 'violates', verdict.property);
+    if (verdict.kind === 'everyStep') g.setNodeAttribute(prev, 'byStep', true);
+  }
   return g;
 }
 

@@ -57,7 +57,7 @@ function describe(o: ReplayOutcome, length: number): string {
     }
     case 'fits': {
       const missed = o.recorded === null ? '' : o.recorded === 'Deadlock' ? '; its last state is no longer a deadlock' : `; the ${o.recorded} violation it was recorded for is not reached`;
-      return `${chalk.green.bold('Fits, no violation:')} all ${length} states of the trace replay and no invariant fails${missed}.`;
+      return `${chalk.green.bold('Fits, no violation:')} all ${length} states of the trace replay and no invariant or step property fails${missed}.`;
     }
     case 'diverged':
       return `${chalk.yellow.bold(`No longer fits at step ${o.step}:`)} ${o.action}: ${o.reason}.`;

@@ -190,7 +190,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
         head = 0;
       }
       recorder.expand(s);
-      expander.successors(s, visit);
+      expander.successors(s, visit, false);
       if (limits.lookDue()) {
         const reason = limits.exceeded(recorder.states, recorder.bytes);
         if (reason !== null) return { kind: 'incomplete', reason };

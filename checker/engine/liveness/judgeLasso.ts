@@ -70,7 +70,7 @@ export function unfairKey<S>(expander: Expander<S>, keys: FairnessKeys, cycleSta
     expander.successors(s, (t, action, params) => {
       const f = keys.idOf(action, params, s);
       if (f >= 0 && !here.has(f) && !same(s, t)) here.set(f, { action, params, state: s });
-    });
+    }, false);
     for (const [f, move] of here) {
       const e = enabledCount.get(f);
       enabledCount.set(f, { count: (e?.count ?? 0) + 1, move: e?.move ?? move });
