@@ -9,7 +9,8 @@
  * A step property, checked on every step between reachable states:
  * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor within the
  *   CONSTRAINT and ACTION_CONSTRAINT, new or seen before) satisfies A, or changes nothing. A step where it
- *   is false is a violation, reported with a shortest trace to the state before it, then the step.
+ *   is false is a violation, reported with a shortest trace to the state before it, then the step. With a
+ *   VIEW or symmetry, the steps are those of the state kept for each class, as in TLC.
  *
  * Temporal properties (`invariants/temporal.ts`: `eventually`, `leadsTo`, `alwaysEventually`) are checked
  * over the whole reachable state graph under the actions' fairness, after the search completes.

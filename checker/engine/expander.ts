@@ -245,6 +245,7 @@ export class Expander<S> {
 
   /** Index (into `stepProperties`) of the first step property the step from `s` to `t` breaks, or -1 ([A]_vars: a step that changes nothing breaks none). */
   firstStepViolation(s: S, t: S): number {
+    this.symmetryCheck?.sampleStep(s, t);
     const steps = this.stepProperties;
     for (let i = 0; i < steps.length; i++) {
       let ok: boolean;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Record } from 'immutable';
 import type { Model } from '../../spec/spec.ts';
-import { always } from '../../invariants/property.ts';
+import { always, everyStep } from '../../invariants/property.ts';
 import { Expander } from './expander.ts';
 import { Limits } from './limits.ts';
 import { shrink } from './shrink.ts';
@@ -33,6 +33,19 @@ test('shrinking keeps only walks that reach the target violation first: a cut th
   const { walk: shrunk } = await shrink(expander, walk, { kind: 'always', invariant: 1 }, new Limits({}));
   assert.deepEqual(
     shrunk.steps.map((s) => model.actions[s.action]!.name),
+    ['SetA', 'Tick', 'Tick', 'SetB', 'Bump'],
+  );
+});
+
+test('shrinking keeps no walk that breaks a step property on the way to the target', async () => {
+  // The same walk, with "b only after a" as a step property: SetB without a before it breaks it at that step.
+  const stepModel: Model<State> = { ...model, properties: [everyStep('SetBAfterA', 'b is set only once a is', (s: State, t: State) => s.b || !t.b || t.a), model.properties[1]!] };
+  const expander = new Expander(stepModel, false);
+  const step = (action: number) => ({ action, params: {} });
+  const walk = { init: 0, steps: [step(0), step(1), step(1), step(1), step(2), step(3)] };
+  const { walk: shrunk } = await shrink(expander, walk, { kind: 'always', invariant: 0 }, new Limits({}));
+  assert.deepEqual(
+    shrunk.steps.map((s) => stepModel.actions[s.action]!.name),
     ['SetA', 'Tick', 'Tick', 'SetB', 'Bump'],
   );
 });

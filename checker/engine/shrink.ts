@@ -46,8 +46,8 @@ export async function shrink<S>(expander: Expander<S>, walk: Walk, target: Shrin
 
 /**
  * Runs the walk leniently; returns the steps actually taken up to the first violation of the target, or
- * null. A walk that breaks another invariant first is no counterexample of the target: the search would
- * have stopped there, with that one (and its trace replays to that one).
+ * null. A walk that breaks another invariant, or a step property, first is no counterexample of the target:
+ * the search would have stopped there, with that one (and its trace replays to that one).
  */
 function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: ShrinkTarget): Walk | null {
   let s: S = init;
@@ -65,6 +65,8 @@ function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: Shrink
     verdict = hits(expander, s, target);
     if (verdict !== 'no') return verdict === 'target' ? { init: walk.init, steps: taken } : null;
     if (!expander.admits(from, s)) return null;
+    // A step that breaks a step property is where a simulation stops, with that property: no counterexample of the target.
+    if (expander.stepProperties.length > 0 && expander.firstStepViolation(from, s) >= 0) return null;
   }
   return null;
 }

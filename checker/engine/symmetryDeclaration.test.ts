@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import twoPhase from '../../spec/twophase/twoPhase.ts';
 import twoPhaseImmutable from '../../spec/twophase/twoPhaseImmutable.ts';
-import { always } from '../../invariants/property.ts';
+import { always, everyStep } from '../../invariants/property.ts';
 import type { Model } from '../../spec/spec.ts';
 import { checkModel } from './check.ts';
 
@@ -65,3 +65,18 @@ test('properties that are symmetric pass the sampled check: TwoPhase rm=4 under 
   assert.deepEqual([r.status, i.status], ['holds', 'holds']);
   assert.equal(r.stats.distinct, i.stats.distinct);
 });
+
+/** A step property declared symmetric that singles out r1: a step that commits r1 breaks it, one that commits another manager does not. */
+const r1NeverCommitsStep = everyStep<ReadsRmState>('R1NeverCommitsStep', 'no step commits resource manager r1', (s, t) => s.rmState.get('r1') === 'committed' || t.rmState.get('r1') !== 'committed', { symmetric: true });
+
+for (const [form, build] of [
+  ['packed', () => twoPhase.build({ rm: 3 }) as Model<unknown>],
+  ['Immutable.js', () => twoPhaseImmutable.build({ rm: 3 }) as Model<unknown>],
+] as const) {
+  test(`${form}: a step property declared symmetric that answers differently on a step and its image is a spec error`, async () => {
+    const model = build();
+    const r = await checkModel({ ...model, properties: [...model.properties, r1NeverCommitsStep as never] }, { symmetry: true }, label);
+    assert.equal(r.status, 'error');
+    assert.match(r.status === 'error' ? r.message : '', /^property R1NeverCommitsStep is declared symmetric, but it (holds on a step and fails|fails on a step and holds) on its image under the symmetry \(.*\): step from \(rmState: .*drop \{ symmetric: true \} from R1NeverCommitsStep/);
+  });
+}
