@@ -8,7 +8,7 @@ import type { Expander } from './expander.ts';
 import { type Limits, yieldToEventLoop } from './limits.ts';
 import { paramsKey, type Walk, type WalkStep } from './walkTrace.ts';
 
-export type ShrinkTarget = { readonly kind: 'always'; readonly invariant: number } | { readonly kind: 'deadlock' };
+export type ShrinkTarget = { readonly kind: 'always'; readonly invariant: number } | { readonly kind: 'everyStep'; readonly property: number } | { readonly kind: 'deadlock' };
 
 /** The shortest walk found, and why shrinking ended before it had tried every cut, if a limit ended it. */
 export interface Shrunk {
@@ -65,8 +65,11 @@ function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: Shrink
     verdict = hits(expander, s, target);
     if (verdict !== 'no') return verdict === 'target' ? { init: walk.init, steps: taken } : null;
     if (!expander.admits(from, s)) return null;
-    // A step that breaks a step property is where a simulation stops, with that property: no counterexample of the target.
-    if (expander.stepProperties.length > 0 && expander.firstStepViolation(from, s) >= 0) return null;
+    // A step that breaks a step property is where a simulation stops, with that property: the target's, or another's first.
+    if (expander.stepProperties.length > 0) {
+      const broken = expander.firstStepViolation(from, s);
+      if (broken >= 0) return target.kind === 'everyStep' && broken === target.property ? { init: walk.init, steps: taken } : null;
+    }
   }
   return null;
 }
@@ -75,6 +78,8 @@ function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: Shrink
 function hits<S>(expander: Expander<S>, s: S, target: ShrinkTarget): 'target' | 'other' | 'no' {
   const first = expander.firstViolation(s);
   if (target.kind === 'always') return first === target.invariant ? 'target' : first >= 0 ? 'other' : 'no';
+  // A step property's target is met by a step (`reproduce`): a state only says whether an invariant fails first.
+  if (target.kind === 'everyStep') return first >= 0 ? 'other' : 'no';
   if (first >= 0) return 'other';
   let any = false;
   expander.successors(s, () => {

@@ -13,7 +13,7 @@ import { Limits, yieldToEventLoop } from './limits.ts';
 import type { CheckOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
-import { shrink } from './shrink.ts';
+import { shrink, type ShrinkTarget } from './shrink.ts';
 import { buildTrace, type Walk } from './walkTrace.ts';
 import type { CheckLabel } from './check.ts';
 import type { Model } from '../../spec/spec.ts';
@@ -100,7 +100,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           const step = bad < 0 && n.t !== s && expander.stepProperties.length > 0 && expander.admits(s, n.t) ? expander.firstStepViolation(s, n.t) : -1;
           if (bad >= 0 || step >= 0) walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
           if (bad >= 0) return await violation(bad);
-          if (step >= 0) return stepViolated(step);
+          if (step >= 0) return await stepViolated(step);
         }
         const pick = next[rng.below(next.length)]!;
         if (temporal.length > 0) {
@@ -156,29 +156,27 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     return { status: 'violation', kind: 'liveness', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
   }
 
-  /** A step breaks a step property: the walk to it is the counterexample, as it came (the shrinker cuts walks to a state's invariants). */
-  function stepViolated(property: number): SimulationResult<S> {
-    const p = expander.stepProperties[property]!;
-    options.onVerdict?.({ status: 'violation', property: p.name, headline: `Step property ${p.name} violated` });
-    const trace = { ...buildTrace(expander, walk, label), verdict: { kind: 'everyStep', property: p.name, description: p.description } satisfies TraceVerdict };
-    return { status: 'violation', kind: 'everyStep', property: p.name, trace, stats: stats(), shrunkFrom: walk.steps.length };
-  }
-
   function violation(invariant: number): Promise<SimulationResult<S>> {
     return finish({ kind: 'always', invariant });
   }
 
-  async function finish(target: { kind: 'always'; invariant: number } | { kind: 'deadlock' }): Promise<SimulationResult<S>> {
+  function stepViolated(property: number): Promise<SimulationResult<S>> {
+    return finish({ kind: 'everyStep', property });
+  }
+
+  async function finish(target: ShrinkTarget): Promise<SimulationResult<S>> {
     const original = walk.steps.length;
-    const property = target.kind === 'deadlock' ? 'Deadlock' : expander.invariants[target.invariant]!.name;
-    options.onVerdict?.({ status: 'violation', property, headline: target.kind === 'deadlock' ? 'Deadlock' : `Invariant ${property} violated` });
-    // A turn of the event loop, so the verdict goes out (to a cluster's driver) before shrinking starts.
-    await yieldToEventLoop();
-    const { walk: shrunk, stoppedBy } = await shrink(expander, walk, target, limits);
     const verdict: TraceVerdict =
       target.kind === 'deadlock'
         ? { kind: 'deadlock', property: 'Deadlock', description: 'no action is enabled in this state' }
-        : { kind: 'always', property: expander.invariants[target.invariant]!.name, description: expander.invariants[target.invariant]!.description };
+        : target.kind === 'everyStep'
+          ? { kind: 'everyStep', property: expander.stepProperties[target.property]!.name, description: expander.stepProperties[target.property]!.description }
+          : { kind: 'always', property: expander.invariants[target.invariant]!.name, description: expander.invariants[target.invariant]!.description };
+    const headline = target.kind === 'deadlock' ? 'Deadlock' : target.kind === 'everyStep' ? `Step property ${verdict.property} violated` : `Invariant ${verdict.property} violated`;
+    options.onVerdict?.({ status: 'violation', property: verdict.property, headline });
+    // A turn of the event loop, so the verdict goes out (to a cluster's driver) before shrinking starts.
+    await yieldToEventLoop();
+    const { walk: shrunk, stoppedBy } = await shrink(expander, walk, target, limits);
     const trace = { ...buildTrace(expander, shrunk, label), verdict };
     return { status: 'violation', kind: target.kind, property: verdict.property, trace, stats: stats(), shrunkFrom: original, ...(stoppedBy ? { shrinkStoppedBy: stoppedBy } : {}) };
   }

@@ -107,6 +107,9 @@ test('simulation ends a walk at a step that breaks a step property, and replay r
   assert.equal(walked.status, 'violation');
   if (walked.status !== 'violation') return;
   assert.deepEqual([walked.kind, walked.property, walked.trace.steps.at(-1)?.action, (walked.trace.steps.at(-1)?.state as { e: number }).e], ['everyStep', 'EpochNeverDecreases', 'Reset', 1]);
+  // Shrunk to the shortest walk that breaks it: the Ticks and Rewrites the random walk took on the way are cut.
+  assert.deepEqual(walked.trace.steps.map((s) => s.action ?? 'Init'), ['Init', 'Bump', 'Bump', 'Bump', 'Reset']);
+  assert.ok(walked.shrunkFrom > 4, `shrunk from ${walked.shrunkFrom} steps`);
   const found = await check({});
   assert.ok('trace' in found && found.trace);
   const itf = toItf(found.trace);

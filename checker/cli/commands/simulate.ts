@@ -200,7 +200,7 @@ function summary(shown: SwarmWalk, t: Totals, swarm: boolean): string {
         return `${chalk.red.bold(`Temporal property ${r.property} violated`)}: a walk looped back to step ${r.trace.loop ?? '?'} on a fair cycle (a lasso of ${r.trace.states.length} states, not shrunk). ${counts}. ${replay}`;
       }
       if (r.kind === 'everyStep') {
-        return `${chalk.red.bold(`Step property ${r.property} violated`)} by step ${r.trace.states.length - 1} of a walk (not shrunk). ${counts}. ${replay}`;
+        return `${chalk.red.bold(`Step property ${r.property} violated`)} by step ${r.trace.states.length - 1} of a walk (shrunk from ${r.shrunkFrom}${shrinkStopped(r.shrinkStoppedBy)}). ${counts}. ${replay}`;
       }
       return `${chalk.red.bold(r.kind === 'deadlock' ? 'Deadlock' : `Invariant ${r.property} violated`)} after ${r.trace.states.length - 1} steps (shrunk from ${r.shrunkFrom}${shrinkStopped(r.shrinkStoppedBy)}). ${counts}. ${replay}`;
     case 'incomplete':
