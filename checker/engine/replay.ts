@@ -121,6 +121,9 @@ function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly 
     if (!sameVariables(stateVariables(back.state), stateVariables(states[loop]))) {
       return diverged(`the loop does not close: it leads to ${describeDifference(stateVariables(states[loop]), stateVariables(back.state))} instead of step ${loop}`);
     }
+    // The closing step is a step of the behaviour: one that breaks a step property is found before any temporal verdict, as a search finds it.
+    const broken = expander.admits(states[last]!, back.state) ? expander.firstStepViolation(states[last]!, back.state) : -1;
+    if (broken >= 0) return { kind: 'reproduced', step: last + 1, property: expander.stepProperties[broken]!.name, recorded: trace['#meta']?.verdict?.property ?? null };
   }
   const verdict = judgeLasso(expander, trace['#meta']?.verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);
   if ('problem' in verdict) return diverged(verdict.problem);

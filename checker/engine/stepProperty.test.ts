@@ -173,3 +173,22 @@ test('code that only reads the graph does not stop at a bad step: pictures of th
     assert.deepEqual([r.status, 'kind' in r ? r.kind : null], ['violation', 'deadlock'], `seed ${seed}`);
   }
 });
+
+test("replay checks a lasso's closing step against the step properties: the step back is found before the temporal verdict", async () => {
+  const Z = Record({ x: 0 });
+  type Z = ReturnType<typeof Z>;
+  const flip = (withStep: boolean) =>
+    ({
+      init: () => [Z()],
+      actions: [{ name: 'Flip', fairness: 'weak', next: (s: Z) => s.set('x', 1 - s.x) }],
+      properties: [eventually<Z>('ReachesTwo', 'x reaches 2', (s) => s.x === 2), ...(withStep ? [everyStep<Z>('NeverDown', 'x never goes down', (s, t) => t.x >= s.x)] : [])],
+    }) as unknown as Model<unknown>;
+  const lasso = await checkModel(flip(false), {}, { spec: 'flip', params: {} });
+  assert.ok(lasso.status === 'violation' && lasso.kind === 'liveness' && lasso.trace);
+  const itf = toItf(lasso.trace);
+  assert.deepEqual(replayTrace(flip(false), itf), { kind: 'reproduced', step: 1, property: 'ReachesTwo', recorded: 'ReachesTwo', loop: 0 });
+  // With the step property, the step back from 1 to 0 that closes the loop breaks it.
+  assert.deepEqual(replayTrace(flip(true), itf), { kind: 'reproduced', step: 2, property: 'NeverDown', recorded: 'ReachesTwo' });
+  const search = await checkModel(flip(true), {}, { spec: 'flip', params: {} });
+  assert.deepEqual([search.status, 'property' in search ? search.property : null], ['violation', 'NeverDown']);
+});
