@@ -345,17 +345,17 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
   const stats = statsOf(expander, o, limits);
   const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
   const end = o.end;
-  const traceTo = (stateId: number, verdict: TraceVerdict): Trace<S> => {
+  /** The trace to a logged state, and `then` one step past it (a step property's violation). */
+  const traceTo = (stateId: number, verdict: TraceVerdict, then?: { readonly action: number; readonly ordinal: number }): Trace<S> => {
     const path = o.log.pathTo(stateId).map((id) => ({ action: o.log.actionOf(id), ordinal: o.log.ordinalOf(id) }));
+    if (then) path.push(then);
     return { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, path), verdict };
   };
   /** The search stopped at a step that breaks a step property: the trace to the state before it, then the step. */
   const stepViolated = (parentId: number, e: StepViolation): CheckResult<S> => {
     const p = expander.stepProperties[e.property]!;
     options.onVerdict?.({ status: 'violation', property: p.name, headline: `Step property ${p.name} violated` });
-    const path = [...o.log.pathTo(parentId).map((id) => ({ action: o.log.actionOf(id), ordinal: o.log.ordinalOf(id) })), { action: e.action, ordinal: e.ordinal }];
-    const verdict: TraceVerdict = { kind: 'everyStep', property: p.name, description: p.description };
-    const trace: Trace<S> = { spec: label.spec, ...(label.preset ? { preset: label.preset } : {}), params: label.params, steps: rebuildSteps(expander, path), verdict };
+    const trace = traceTo(parentId, { kind: 'everyStep', property: p.name, description: p.description }, e);
     // The rebuilt last step must break the property the search found broken by it.
     const [before, after] = trace.steps.slice(-2).map((step) => step.state as S);
     if (before === undefined || after === undefined || expander.firstStepViolation(before, after) !== e.property) {
