@@ -26,6 +26,7 @@ import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCh
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { propertyList, rulesDigest } from './rulesDigest.ts';
 import { fileDigest } from './cluster/specIdentity.ts';
+import { specSources } from './specSources.ts';
 import { CANNOT_BE_CHECKED, isPacked, layoutOf, type PackedLayout, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
 import { livenessRefusal } from './liveness/refusal.ts';
@@ -228,7 +229,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
     symmetry,
     properties: propertyList(expander.model),
     deadlock: options.deadlock ?? true,
-    ...(source ? { moduleFile: { path: source.modulePath, sha256: fileDigest(source.modulePath) } } : {}),
+    ...(source ? { moduleFile: { path: source.modulePath, sha256: fileDigest(source.modulePath) }, sources: specSources(source.modulePath).files } : {}),
   };
   const rulesOf = (level: Uint8Array) => rulesDigest(expander.model, symmetry, layout, level);
   const refused = (e: unknown): never => {

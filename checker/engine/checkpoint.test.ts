@@ -146,7 +146,7 @@ test('a checkpoint of another run is refused, naming what differs', async () => 
   }
 });
 
-test("a checkpoint is refused once its spec's module file is edited, even where the rules digest's sampled states do not show the edit", async () => {
+test("a checkpoint is refused once its spec's module, or a module it imports, is edited, even where the rules digest's sampled states do not show the edit", async () => {
   const dir = tempDir();
   try {
     // A counter that stops at `top`: an edit of `top` shows only in states the saved level does not hold.
@@ -159,25 +159,35 @@ test("a checkpoint is refused once its spec's module file is edited, even where 
         actions: [{ name: 'Inc', params: (s: Counter) => (s.x < top ? [{}] : []), next: (s: Counter) => s.merge({ x: s.x + 1 }) }],
         properties: [always<Counter>('Small', 'x stays small', (s) => s.x <= 20)],
       }) as unknown as Model<Counter>;
+    // The module holds the parameters; its rules are in a module it imports, as the bundled specs' are.
     const modulePath = join(dir, 'counter.ts');
+    const rulesPath = join(dir, 'rules.ts');
     const source = { modulePath, params: {} };
     const counterLabel = { spec: 'counter', params: {} };
-    writeFileSync(modulePath, 'export const top = 10;\n');
+    writeFileSync(modulePath, "import { top } from './rules.js';\nexport const bound = top;\n");
+    writeFileSync(rulesPath, 'export const top = 10;\n');
     const saved = join(dir, 'saved');
     const first = await checkModel(counter(10), { checkpointDirectory: saved, checkpointEverySeconds: 0, maxStates: 4, deadlock: false }, counterLabel, source);
     assert.deepEqual([first.status, first.stats.distinct], ['incomplete', 4]);
-    writeFileSync(modulePath, 'export const top = 9;\n');
-    await assert.rejects(
-      checkModel(counter(9), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel, source),
-      (e: unknown) => e instanceof ConfigError && (e as Error).message === `the checkpoint in ${saved} belongs to another run: the spec's module file ${modulePath} has been edited since (its contents differ from the file the saved levels were searched with). Resume with the same spec, preset, parameters and properties, and the same --symmetry and --[no-]deadlock, or start afresh.`,
-    );
-    // The control: held to the rules digest alone (no module file to compare), the edit goes unseen and the
+    const refusal = (changed: string) =>
+      `the checkpoint in ${saved} belongs to another run: the spec's sources have changed since the saved levels were searched: ${changed} (paths from ${dir}). Resume with the same spec, preset, parameters and properties, and the same --symmetry and --[no-]deadlock, or start afresh.`;
+    const refusedWith = (changed: string) => (e: unknown) => e instanceof ConfigError && (e as Error).message === refusal(changed);
+    const resume = (top: number, from: typeof source | null = source) => checkModel(counter(top), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel, from ?? undefined);
+    writeFileSync(rulesPath, 'export const top = 9;\n');
+    await assert.rejects(resume(9), refusedWith('rules.ts differs'));
+    // The control: held to the rules digest alone (no sources to compare), the edit goes unseen and the
     // resumed counts are those of neither version (10 states, or 11 uninterrupted with top 10).
-    const blind = await checkModel(counter(9), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel);
+    const blind = await resume(9, null);
     assert.deepEqual([blind.status, blind.stats.distinct], ['holds', 10]);
-    // The file as it was: the run goes on to the uninterrupted counts.
-    writeFileSync(modulePath, 'export const top = 10;\n');
-    const resumed = await checkModel(counter(10), { resumeDirectory: saved, checkpointEverySeconds: 1e9, deadlock: false }, counterLabel, source);
+    writeFileSync(rulesPath, 'export const top = 10;\n');
+    writeFileSync(modulePath, "import { top } from './rules.js';\nexport const bound = top + 0;\n");
+    await assert.rejects(resume(10), refusedWith('counter.ts differs'));
+    writeFileSync(modulePath, "import { top } from './rules.js';\nimport './extra.ts';\nexport const bound = top;\n");
+    writeFileSync(join(dir, 'extra.ts'), 'export {};\n');
+    await assert.rejects(resume(10), refusedWith('counter.ts differs'));
+    // The files as they were: the run goes on to the uninterrupted counts.
+    writeFileSync(modulePath, "import { top } from './rules.js';\nexport const bound = top;\n");
+    const resumed = await resume(10);
     assert.deepEqual([resumed.status, resumed.stats.distinct], ['holds', 11]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,11 +10,12 @@
  * refused by name, never read into a search that would then report wrong counts.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ParamValues } from '../../spec/spec.ts';
 import { CheckpointError, hasCheckpoint, readCheckpointFile, readManifest, writeCheckpointFiles } from './checkpointFiles.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { StateLog } from './stateLog.ts';
+import { type SourceFile, sourcesDifference } from './specSources.ts';
 
 export const VERSION = 4;
 
@@ -35,6 +36,11 @@ export interface CheckpointIdentity {
    * code, and in checkpoints of an earlier kmc, which are held to the rules digest alone.
    */
   readonly moduleFile?: { readonly path: string; readonly sha256: string };
+  /**
+   * The SHA-256s of the module and every local module it imports (specSources.ts): most of a spec's rules
+   * live in those. Absent where `moduleFile` is, and in checkpoints of a kmc that kept the module file alone.
+   */
+  readonly sources?: readonly SourceFile[];
 }
 
 /** Where a run writes its checkpoints, and what it says about itself there. */
@@ -171,7 +177,10 @@ export function identityDifference(a: CheckpointIdentity, b: CheckpointIdentity)
     // A property added would never be checked on the levels saved; a witness is saved by its place.
     return `the spec's properties have changed since (${a.properties.join(', ') || 'none'} then, ${b.properties.join(', ') || 'none'} now)`;
   }
-  if (a.moduleFile && b.moduleFile && a.moduleFile.sha256 !== b.moduleFile.sha256) {
+  if (a.moduleFile && b.moduleFile && a.sources && b.sources) {
+    const changed = sourcesDifference(a.sources, b.sources);
+    if (changed !== null) return `the spec's sources have changed since the saved levels were searched: ${changed} (paths from ${dirname(b.moduleFile.path)})`;
+  } else if (a.moduleFile && b.moduleFile && a.moduleFile.sha256 !== b.moduleFile.sha256) {
     return `the spec's module file ${b.moduleFile.path} has been edited since (its contents differ from the file the saved levels were searched with)`;
   }
   return null;

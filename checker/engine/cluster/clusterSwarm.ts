@@ -15,14 +15,17 @@ import { runWalk, type WalkUnit } from '../parallel/swarmWalk.ts';
 import { loadSpec } from '../../run/loadSpec.ts';
 import { specForWorkers } from './natsOwners.ts';
 import { type QueueOffer, runQueue, type UnitRunner } from './jobQueue.ts';
-import { fileDifference, fileDigest } from './specIdentity.ts';
+import { fileDifference } from './specIdentity.ts';
+import { type SourceFile, specSources } from '../specSources.ts';
 
 /** What a driver offers a worker: to take walks of a swarm from its queue. */
 export interface SwarmOffer extends QueueOffer {
   readonly kind: 'swarm';
   readonly spec: string;
-  /** The sha256 of the driver's spec module (specIdentity.ts): a worker with another copy does not join. */
+  /** The digest of the driver's spec sources (specIdentity.ts): a worker with another copy does not join. */
   readonly file: string;
+  /** Those sources one by one, to name the one that differs. */
+  readonly sources?: readonly SourceFile[];
 }
 
 export async function clusterSwarm(url: string, source: ModelSource, options: SwarmOptions & { readonly waitSeconds: number }, label: CheckLabel): Promise<SwarmResult> {
@@ -31,7 +34,8 @@ export async function clusterSwarm(url: string, source: ModelSource, options: Sw
   const outcomes: (WalkOutcome | undefined)[] = [];
   let winner: number | null = null;
   let verdictTold = false;
-  const { results } = await runQueue<WalkUnit, WalkOutcome>(url, 'swarm', { kind: 'swarm', spec: specForWorkers(source), file: fileDigest(source.modulePath) }, units, {
+  const sources = specSources(source.modulePath);
+  const { results } = await runQueue<WalkUnit, WalkOutcome>(url, 'swarm', { kind: 'swarm', spec: specForWorkers(source), file: sources.digest, sources: sources.files }, units, {
     waitSeconds: options.waitSeconds,
     ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
     // A walk's verdict, before it shrinks it and builds its trace: the first goes on to the launcher.
@@ -62,7 +66,7 @@ export async function walkRunner(offer: SwarmOffer): Promise<UnitRunner<WalkUnit
     throw new Error(`cannot load the spec ${offer.spec}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const { definition, modulePath } = loaded;
-  const difference = fileDifference(modulePath, offer.file);
+  const difference = fileDifference(modulePath, offer);
   if (difference !== null) throw new Error(`${hostname()} (pid ${process.pid}) has another spec than the driver's: ${difference}`);
   return {
     run: (unit, shouldStop, tell) => runWalk(definition, unit, shouldStop, tell),

@@ -188,7 +188,7 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     write(false);
     const resumed = await driverOf(big, url, '--owners', '2', '--resume-run', run).done;
     assert.equal(resumed.code, 5, resumed.stderr);
-    assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(its module file differs\\)`));
+    assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(twoPhaseEdited\\.mjs differs\\)`));
     await Promise.all(workers.map((w) => stopProcess(w)));
     // A swarm on the same workers after another edit: they have the file as it was, and refuse its walks.
     workers = workersAt(url, 2);

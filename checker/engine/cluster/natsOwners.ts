@@ -23,7 +23,7 @@ import { NatsCheckpoints } from './natsCheckpoints.ts';
 import { isNatsError, onNewStream } from './natsErrors.ts';
 import type { Offer } from './natsWorker.ts';
 import { HEARTBEAT_SECONDS, MAX_INLINE_BYTES, names, offersTo, RECONNECT, RECRUIT } from './subjects.ts';
-import type { SpecIdentity } from './specIdentity.ts';
+import { changedSources, type SpecIdentity } from './specIdentity.ts';
 import { closeConnection } from './closeConnection.ts';
 
 export { ClusterError };
@@ -125,7 +125,8 @@ export async function natsOwners(url: string, count: number, source: ModelSource
       if (resumedFrom.spec !== spec || JSON.stringify(resumedFrom.params) !== JSON.stringify(source.params) || resumedFrom.symmetry !== setup.symmetry || resumedFrom.deadlock !== setup.deadlock) {
         throw new ClusterError(`run ${run} is a search of ${resumedFrom.spec} with ${JSON.stringify(resumedFrom.params)}${resumedFrom.symmetry ? ' and symmetry' : ''}, not of ${spec} with ${JSON.stringify(source.params)}: resume it with the same spec, preset, parameters and options.`);
       }
-      const changed = resumedFrom.identity?.file !== setup.identity.file ? 'its module file differs' : resumedFrom.identity.rules !== setup.identity.rules ? 'its rules give the initial states other successors' : null;
+      const then = resumedFrom.identity;
+      const changed = then === undefined ? 'its module file differs' : (changedSources(then, setup.identity) ?? (then.rules !== setup.identity.rules ? 'its rules give the initial states other successors' : null));
       if (changed !== null) {
         throw new ClusterError(`run ${run} is a search of ${spec} as it was when the run started, and the spec has changed since (${changed}): its states were reached by the old rules, so going on with the new ones would count neither. Resume it with the spec as it was, or start a new run without --resume-run.`);
       }
