@@ -87,7 +87,7 @@ function mutationMarkdown(r: CiResult): string[] {
     out.push('| Check | Invariant | Violated by | Survive it |', '|---|---|--:|---|');
     for (const i of m.invariants) {
       const killed = `${i.killedBy.length} of ${i.killedBy.length + i.survivors.length + i.unknown.length}`;
-      out.push(`| ${cell(i.check)} | ${cell(i.invariant)}${i.killedBy.length === 0 ? ' ⚠️' : ''} | ${killed} | ${cell(i.survivors.join(', ') || '—')} |`);
+      out.push(`| ${cell(i.check)} | ${cell(i.invariant)}${i.step ? ' (step property)' : ''}${i.killedBy.length === 0 ? ' ⚠️' : ''} | ${killed} | ${cell(i.survivors.join(', ') || '—')} |`);
     }
   }
   if (vacuous.length > 0) {

@@ -9,6 +9,8 @@ import { runSuite } from './runSuite.ts';
 import { COUNTER, writeSuite } from './testSupport.ts';
 import { toMarkdown } from './markdown.ts';
 import { githubAnnotations } from './githubAnnotations.ts';
+import { mutationText } from './summaryText.ts';
+import { fileURLToPath } from 'node:url';
 
 const BUDGET = { mutantStates: 200_000, mutantSeconds: 20, totalSeconds: 120 };
 
@@ -104,6 +106,27 @@ test('two-phase commit rm3: TPTypeOK is vacuous, and two mutants go unnoticed', 
     ],
   );
   assert.deepEqual(m.skipped, [{ check: 'twophase/rm3-commit-early', reason: 'expected to violate a property: mutants of a broken design say nothing' }]);
+});
+
+test('step properties are checked alone against the mutants too, and named as step properties', async () => {
+  const epochs = fileURLToPath(new URL('../../test/fixtures/epochSteps.ts', import.meta.url));
+  const m = await mutate(`version: 1\nchecks:\n  - { spec: ${epochs}, params: { reset: false }, expect: holds }\n`, { ...BUDGET, mutantStates: 2000 });
+  assert.deepEqual(fates(m), [
+    'epochSteps[reset=false]: disable Bump: SURVIVED',
+    // The epoch climbs past the top: EpochInRange sees it first, and EpochNeverDecreases never does.
+    'epochSteps[reset=false]: drop guard of Bump: killed by EpochInRange',
+    'epochSteps[reset=false]: disable Tick: SURVIVED',
+    'epochSteps[reset=false]: disable Rewrite: SURVIVED',
+  ]);
+  assert.deepEqual(
+    m.invariants.map((i) => [i.invariant, i.step ?? false, i.killedBy, i.survivors, i.unknown]),
+    [
+      ['EpochInRange', false, ['drop guard of Bump'], ['disable Bump', 'disable Tick', 'disable Rewrite'], []],
+      // Checked alone against the unbounded epoch: no step takes it back, to the mutant budget.
+      ['EpochNeverDecreases', true, [], ['disable Bump', 'disable Tick', 'disable Rewrite'], ['drop guard of Bump']],
+    ],
+  );
+  assert.match(mutationText(m), /epochSteps\[reset=false\] EpochNeverDecreases \(step property\): violated by 0 of 4 mutants — no mutant can violate it: it is probably vacuous \(no step takes the leader epoch back\)/);
 });
 
 test('the total budget bounds the self-test: mutants not started are reported as not run', async () => {

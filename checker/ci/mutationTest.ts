@@ -2,9 +2,9 @@
  * `kmc ci --mutate`: the suite's self-test. For each check that must hold, every mutant (one action
  * disabled, or one guard dropped) is checked under a small budget. A mutant is killed when some property
  * fails, the spec throws (a dropped guard let an effect run where it was never meant to) or a deadlock
- * appears; it survives when everything still holds. Then, per invariant, each mutant killed by something
- * else is checked against that invariant alone, so the report can say which mutants each invariant
- * catches and which survive it. An invariant that no mutant violates is probably vacuous.
+ * appears; it survives when everything still holds. Then, per invariant (and per step property), each
+ * mutant killed by something else is checked against that property alone, so the report can say which
+ * mutants each catches and which survive it. A property that no mutant violates is probably vacuous.
  */
 import type { Model } from '../../spec/spec.ts';
 import { prepareCheck } from '../run/runCheck.ts';
@@ -42,7 +42,9 @@ export interface MutantResult {
 
 export interface InvariantResult {
   readonly check: string;
+  /** The invariant's name, or a step property's (`step`). */
   readonly invariant: string;
+  readonly step?: true;
   readonly description: string;
   /** The check is bounded: surviving means no violation within its bound. */
   readonly bounded: boolean;
@@ -102,8 +104,11 @@ export async function mutationTest(
 
   // Pass 2: each invariant against each mutant some other property killed first. Invariants nothing has
   // killed yet go first: whether they can fail at all is the question that matters most.
+  // Step properties too: like an invariant, one that no mutant breaks says little.
   const invariants = subjects.flatMap((s) =>
-    s.model.properties.filter((p) => p.kind === 'always').map((p) => ({ s, name: p.name, description: p.description })),
+    s.model.properties
+      .filter((p) => p.kind === 'always' || p.kind === 'everyStep')
+      .map((p) => ({ s, name: p.name, description: p.description, ...(p.kind === 'everyStep' ? { step: true as const } : {}) })),
   );
   const firstFate = new Map(first.map(({ s, m }, i) => [key(s.check.name, m), mutants[i]!.fate]));
   const killedInFirst = (inv: { s: Subject; name: string }) =>
@@ -138,7 +143,7 @@ export async function mutationTest(
       else if (f.kind === 'survived') survivors.push(label);
       else unknown.push(label);
     }
-    return { check: inv.s.check.name, invariant: inv.name, description: inv.description, bounded: inv.s.check.bounded, killedBy, survivors, unknown };
+    return { check: inv.s.check.name, invariant: inv.name, ...(inv.step ? { step: true as const } : {}), description: inv.description, bounded: inv.s.check.bounded, killedBy, survivors, unknown };
   });
   const truncated = [...firstResults, ...secondResults].some((r) => r === undefined) || mutants.some((m) => m.fate.kind === 'unknown' && m.fate.reason === 'interrupted');
   return { budget, mutants, invariants: invariantResults, skipped, seconds: (performance.now() - started) / 1000, truncated };

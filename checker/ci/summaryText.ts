@@ -83,7 +83,7 @@ export function mutationText(m: MutationReport): string {
     out.push('', chalk.bold('  Per invariant:'));
     for (const inv of m.invariants) {
       const total = inv.killedBy.length + inv.survivors.length + inv.unknown.length;
-      const head = `    ${inv.check} ${inv.invariant}: violated by ${inv.killedBy.length} of ${total} mutants`;
+      const head = `    ${inv.check} ${inv.invariant}${inv.step ? ' (step property)' : ''}: violated by ${inv.killedBy.length} of ${total} mutants`;
       if (inv.killedBy.length === 0) out.push(chalk.yellow(`${head} — ${vacuityText(inv)}`));
       else out.push(head);
       if (inv.survivors.length > 0) out.push(`      survive it: ${inv.survivors.join(', ')}`);
