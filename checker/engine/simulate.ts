@@ -28,6 +28,14 @@ export interface SimulationOptions extends Pick<CheckOptions, 'deadlock' | 'time
   readonly seed: number;
   readonly runs: number;
   readonly maxDepth: number;
+  /**
+   * A swarm's walk (parallel/swarm.ts): the first run (from 0) it is not to start, asked before each run
+   * and at every step. Once the current run is at or past it, the walk ends, interrupted: another walk
+   * found a violation in an earlier run, which this one can no longer come before.
+   */
+  readonly runsBefore?: () => number;
+  /** Told, with the verdict, the run (from 0) a violation or an error was found in, before it is shrunk. */
+  readonly onFoundInRun?: (run: number) => void;
 }
 
 export type SimulationResult<S> =
@@ -43,6 +51,8 @@ export interface SimulationStats {
   /** Distinct states seen across all walks. */
   readonly distinct: number;
   readonly seconds: number;
+  /** With `runsBefore` (a swarm's walk): per run started, the steps and distinct states before it, in turn. */
+  readonly runStarts?: readonly number[];
 }
 
 export async function simulate<S>(model: Model<S>, options: SimulationOptions, label: CheckLabel): Promise<SimulationResult<S>> {
@@ -58,8 +68,17 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   const deadlock = options.deadlock ?? true;
   let runs = 0;
   let steps = 0;
+  /** A swarm cuts a walk's figures back to the run its finding bounds it to, so a walk keeps them per run. */
+  const runStarts: number[] | null = options.runsBefore ? [] : null;
   // Runs started, so a violation in the first run reports one run.
-  const stats = (): SimulationStats => ({ seed: options.seed, runs: Math.min(runs + 1, options.runs), steps, distinct: seen.size, seconds: limits.seconds });
+  const stats = (): SimulationStats => ({
+    seed: options.seed,
+    runs: Math.min(runs + 1, options.runs),
+    steps,
+    distinct: seen.size,
+    seconds: limits.seconds,
+    ...(runStarts ? { runStarts } : {}),
+  });
   const note = (s: S) => {
     expander.fingerprint(s);
     seen.add(expander.hi, expander.lo);
@@ -68,6 +87,8 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
   try {
     const inits = expander.initialStates();
     for (; runs < options.runs; runs++) {
+      runStarts?.push(steps, seen.size);
+      if (options.runsBefore !== undefined && runs >= options.runsBefore()) return { status: 'incomplete', reason: 'interrupted', stats: stats() };
       const init = rng.below(inits.length);
       walk = { init, steps: [] };
       let s: S = inits[init]!;
@@ -85,6 +106,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         // A limit is heard at every step, not only between walks: a walk of slow steps can take minutes.
         const reason = limits.exceeded(0, 0);
         if (reason === 'timeLimit' || reason === 'interrupted') return { status: 'incomplete', reason, stats: stats() };
+        if (options.runsBefore !== undefined && runs >= options.runsBefore()) return { status: 'incomplete', reason: 'interrupted', stats: stats() };
         if (limits.shouldYield()) await yieldToEventLoop();
         const next: { t: S; action: number; params: ActionParams }[] = [];
         // The step properties are checked below, successor by successor, after each one's invariants (as the search has them).
@@ -128,6 +150,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
     }
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
+    options.onFoundInRun?.(runs);
     options.onVerdict?.({ status: 'error', property: 'Error', headline: `The spec threw: ${e.message}` });
     const trace = safeTrace(walk, { kind: 'error', property: 'Error', description: e.message });
     return { status: 'error', message: e.message, stats: stats(), ...(trace ? { trace } : {}) };
@@ -173,6 +196,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           ? { kind: 'everyStep', property: expander.stepProperties[target.property]!.name, description: expander.stepProperties[target.property]!.description }
           : { kind: 'always', property: expander.invariants[target.invariant]!.name, description: expander.invariants[target.invariant]!.description };
     const headline = target.kind === 'deadlock' ? 'Deadlock' : target.kind === 'everyStep' ? `Step property ${verdict.property} violated` : `Invariant ${verdict.property} violated`;
+    options.onFoundInRun?.(runs);
     options.onVerdict?.({ status: 'violation', property: verdict.property, headline });
     // A turn of the event loop, so the verdict goes out (to a cluster's driver) before shrinking starts.
     await yieldToEventLoop();

@@ -69,7 +69,7 @@ export async function walkRunner(offer: SwarmOffer): Promise<UnitRunner<WalkUnit
   const difference = fileDifference(modulePath, offer);
   if (difference !== null) throw new Error(`${hostname()} (pid ${process.pid}) has another spec than the driver's: ${difference}`);
   return {
-    run: (unit, shouldStop, tell) => runWalk(definition, unit, shouldStop, tell),
+    run: (unit, shouldStop, tell) => runWalk(definition, unit, { shouldStop }, tell),
     notStarted: (unit) => ({ status: 'incomplete', reason: 'interrupted', stats: { seed: unit.seed, runs: 0, steps: 0, distinct: 0, seconds: 0 } }),
   };
 }

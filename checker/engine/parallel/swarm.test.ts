@@ -55,6 +55,52 @@ test('two workers find the planted two-phase bug, and the seed printed with it r
   assert.equal(found.outcome.stats.runs, alone.stats.runs);
 });
 
+test("a swarm's finding is the first in the order (run, walk), the same on every run of one seed, and every other walk's figures stop exactly where that finding bounds them", async () => {
+  // Alone, the three walks of seed 1 first break TCConsistent in their runs 31, 9 and 23.
+  const params = { rm: 4, bug: 'tmCommitEarly' };
+  const options = { seed: 1, runs: 300, maxDepth: 6, workers: 3 };
+  const alone = (i: number, runs: number) => simulate(twoPhase.build(params), { seed: swarmSeeds(1, 3)[i]!, runs, maxDepth: 6 }, label(params));
+  const firstFound = await Promise.all([0, 1, 2].map(async (i) => (await alone(i, 100)).stats.runs - 1));
+  assert.deepEqual(firstFound, [31, 9, 23]);
+  const winner = await alone(1, 100);
+  const shown = new Set<string>();
+  for (let k = 0; k < 3; k++) {
+    const swarm = await simulateSwarm(twoPhase.build(params) as Model<unknown>, { modulePath, params }, options, label(params));
+    assert.equal(swarm.winner, 1);
+    const found = swarm.walks[1]!.outcome;
+    assert.deepEqual(found.status === 'violation' && found.trace, winner.status === 'violation' && toItf(winner.trace));
+    assert.equal(found.stats.runs, 10);
+    // Walk 0 may run up to run 9 (it comes before walk 1 in each run), walk 2 up to run 8: as if each ran that many alone.
+    for (const [i, runs] of [[0, 10], [2, 9]] as const) {
+      const w = swarm.walks[i]!.outcome;
+      const bounded = await alone(i, runs);
+      assert.equal(bounded.status, 'holds');
+      assert.deepEqual([w.status, w.status === 'incomplete' && w.reason, w.stats.runs, w.stats.steps, w.stats.distinct], ['incomplete', 'interrupted', runs, bounded.stats.steps, bounded.stats.distinct]);
+      assert.equal('runStarts' in w.stats, false);
+    }
+    shown.add(JSON.stringify(swarm.walks.map((w) => [w.outcome.status, w.outcome.stats.runs, w.outcome.stats.steps, w.outcome.stats.distinct])));
+  }
+  assert.equal(shown.size, 1);
+});
+
+test('walks that find a violation in the same run: the first walk wins, whichever thread is faster', async () => {
+  // Alone, the walks of seed 3 (depth 8) first break TCConsistent in runs 0, 1 and 0.
+  const params = { rm: 4, bug: 'tmCommitEarly' };
+  for (let k = 0; k < 3; k++) {
+    const swarm = await simulateSwarm(twoPhase.build(params) as Model<unknown>, { modulePath, params }, { seed: 3, runs: 300, maxDepth: 8, workers: 3 }, label(params));
+    assert.equal(swarm.winner, 0);
+    assert.deepEqual(
+      swarm.walks.map((w) => [w.outcome.status, w.outcome.stats.runs]),
+      [
+        // Walk 1 comes after walk 0 in run 0, so it runs nothing that could come first.
+        ['violation', 1],
+        ['incomplete', 0],
+        ['incomplete', 0],
+      ],
+    );
+  }
+});
+
 test('a swarm whose threads never load the model ends at its --time-limit, each walk incomplete with nothing run', { skip: waits, timeout: 30_000 }, async () => {
   // Each walk keeps its own time limit, so a thread that never loaded once held the swarm forever.
   const neverLoads = fileURLToPath(new URL('../../../test/fixtures/neverLoads.ts', import.meta.url));

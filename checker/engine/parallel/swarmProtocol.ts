@@ -11,8 +11,15 @@ import type { WalkUnit } from './swarmWalk.ts';
 export interface SwarmWorkerSetup extends WalkUnit {
   readonly swarm: true;
   readonly modulePath: string;
-  /** One Int32: set to 1 by the coordinator when this walk must stop (another found a violation, Ctrl-C). */
+  /** One Int32: set to 1 by the coordinator when this walk must stop at once (Ctrl-C, the time limit). */
   readonly stop: SharedArrayBuffer;
+  /**
+   * One Int32 per walk: the first run the walk is not to start (`runsBefore`), lowered by the coordinator
+   * as walks find violations, so that every walk runs exactly the runs that come before the first finding.
+   */
+  readonly bounds: SharedArrayBuffer;
+  /** This walk's place in the swarm (its word of `bounds`). */
+  readonly index: number;
 }
 
 /** How one seeded simulation ended (its `SimulationResult`, with the trace as ITF). */
@@ -33,6 +40,6 @@ export type WalkOutcome =
 
 export type FromSwarmWorker =
   | { readonly type: 'done'; readonly outcome: WalkOutcome }
-  /** The walk found a violation (or the spec threw) and shrinks it and builds its trace before it is done. */
-  | { readonly type: 'verdict'; readonly verdict: FoundVerdict }
+  /** The walk found a violation (or the spec threw) in run `run` (from 0) and shrinks it and builds its trace before it is done. */
+  | { readonly type: 'verdict'; readonly verdict: FoundVerdict; readonly run: number }
   | { readonly type: 'failed'; readonly message: string };

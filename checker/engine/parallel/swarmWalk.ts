@@ -21,7 +21,14 @@ export interface WalkUnit {
   readonly timeLimitSeconds?: number;
 }
 
-export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUnit, shouldStop: () => boolean, onVerdict?: (verdict: FoundVerdict) => void): Promise<WalkOutcome> {
+/** How a walk hears from its swarm: stop at once, and (threads) the first run not to start. */
+export interface WalkControl {
+  readonly shouldStop: () => boolean;
+  readonly runsBefore?: () => number;
+}
+
+export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUnit, control: WalkControl, onVerdict?: (verdict: FoundVerdict, run: number) => void): Promise<WalkOutcome> {
+  let foundIn = -1;
   const r = await simulate(
     definition.build(unit.params),
     {
@@ -30,8 +37,10 @@ export async function runWalk(definition: SpecDefinition<unknown>, unit: WalkUni
       maxDepth: unit.maxDepth,
       ...(unit.deadlock !== undefined ? { deadlock: unit.deadlock } : {}),
       ...(unit.timeLimitSeconds !== undefined ? { timeLimitSeconds: unit.timeLimitSeconds } : {}),
-      shouldStop,
-      ...(onVerdict ? { onVerdict } : {}),
+      shouldStop: control.shouldStop,
+      ...(control.runsBefore ? { runsBefore: control.runsBefore } : {}),
+      onFoundInRun: (run) => (foundIn = run),
+      ...(onVerdict ? { onVerdict: (verdict: FoundVerdict) => onVerdict(verdict, foundIn) } : {}),
     },
     unit.label,
   );

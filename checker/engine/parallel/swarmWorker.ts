@@ -10,7 +10,9 @@ export async function runSwarmWorker(setup: SwarmWorkerSetup): Promise<void> {
   try {
     const definition = await importDefinition(setup.modulePath);
     const stop = new Int32Array(setup.stop);
-    const outcome = await runWalk(definition, setup, () => Atomics.load(stop, 0) !== 0, (verdict) => send({ type: 'verdict', verdict }));
+    const bounds = new Int32Array(setup.bounds);
+    const control = { shouldStop: () => Atomics.load(stop, 0) !== 0, runsBefore: () => Atomics.load(bounds, setup.index) };
+    const outcome = await runWalk(definition, setup, control, (verdict, run) => send({ type: 'verdict', verdict, run }));
     send({ type: 'done', outcome });
   } catch (e) {
     send({ type: 'failed', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
