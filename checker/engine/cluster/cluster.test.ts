@@ -101,7 +101,7 @@ test('a worker whose spec never finishes loading gives the part back after --clu
   }
 });
 
-test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; a violation stops the rest and replays alone from its seed', { skip: fast, timeout: 120_000 }, async () => {
+test('kmc simulate --cluster: each walk has the seed, runs and counts it has in a swarm of threads; the violation first in the order (run, walk) is reported, replays alone from its seed, and the report is that of the threads', { skip: fast, timeout: 120_000 }, async () => {
   const args = ['simulate', 'replication', '--preset', 'elr', '--seed', '7', '--runs', '40', '--workers', '2', '--json'];
   const threads = JSON.parse((await kmcInProcess(...args)).stdout) as { status: string; workers: unknown[] };
   const onCluster = await kmcInProcess(...args, '--cluster', url());
@@ -117,6 +117,16 @@ test('kmc simulate --cluster: each walk has the seed, runs and counts it has in 
   const shown = f.workers.find((w) => w.seed === f.seed)!;
   const alone = JSON.parse((await kmcInProcess('simulate', 'replication', '--preset', 'lrs-pre-elr', '--seed', f.seed, '--runs', String(shown.runs), '--json')).stdout) as typeof f;
   assert.deepEqual([alone.property, alone.trace.states], [f.property, f.trace.states]);
+
+  // The finding first in the order (run, walk), and every walk cut back to its bound: the swarm of threads'
+  // report, figure for figure, whichever worker process ran which walk when.
+  const pair = ['simulate', 'replication', '--preset', 'lrs-pre-elr', '--seed', '7', '--runs', '200', '--workers', '2', '--json'];
+  const same = (r: { stdout: string }) => {
+    const { seconds: _, ...report } = JSON.parse(r.stdout) as { seconds: number; workers: { seconds?: number }[] };
+    return { ...report, workers: report.workers.map(({ seconds: _s, ...w }) => w) };
+  };
+  const inThreads = same(await kmcInProcess(...pair));
+  for (let k = 0; k < 2; k++) assert.deepEqual(same(await kmcInProcess(...pair, '--cluster', url())), inThreads);
 });
 
 test('kmc simulate --cluster: a walk that finds a violation before --time-limit keeps it, though its trace is built past the limit', { skip: slow, timeout: 60_000 }, async () => {

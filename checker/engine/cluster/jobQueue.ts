@@ -36,8 +36,10 @@ export interface QueueOptions<R> {
   readonly shouldStop?: () => boolean;
   /** Told what a unit says while it runs (UnitRunner.run's `tell`), if the driver is there to hear it. */
   readonly onNotice?: (index: number, notice: unknown) => void;
-  /** Told each unit's result once, as it comes in; true stops every worker (a swarm's first violation). */
+  /** Told each unit's result once, as it comes in; true stops every worker. */
   readonly onResult?: (index: number, result: R) => boolean | void;
+  /** Per unit, a bound to tell the workers (UnitRunner.run's `bound`): a swarm's first run not to start. Read as the queue works. */
+  readonly bounds?: () => readonly number[];
 }
 
 export interface QueueRun<R> {
@@ -49,8 +51,11 @@ export interface QueueRun<R> {
 
 /** How a worker runs the units of one queue. */
 export interface UnitRunner<U, R> {
-  /** Runs `unit`; `tell` sends the driver a notice meanwhile (QueueOptions.onNotice). */
-  run(unit: U, shouldStop: () => boolean, tell: (notice: unknown) => void): Promise<R>;
+  /**
+   * Runs `unit`; `tell` sends the driver a notice meanwhile (QueueOptions.onNotice); `bound` is the latest
+   * bound the driver set the unit (QueueOptions.bounds), Infinity while it has set none.
+   */
+  run(unit: U, shouldStop: () => boolean, tell: (notice: unknown) => void, bound: () => number): Promise<R>;
   /** The result of a unit taken after the stop. */
   notStarted(unit: U): R;
   close?(): Promise<void>;
@@ -109,6 +114,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
   let closed = false;
   let poll: NodeJS.Timeout | undefined;
   let stopping: NodeJS.Timeout | undefined;
+  let bounding: NodeJS.Timeout | undefined;
   // Said every second while the queue is at work, as a search's driver does: `kmc runs` tells it from one left behind.
   const beat = setInterval(() => nc.publish(n.driver), HEARTBEAT_SECONDS * 1000);
   nc.publish(n.driver);
@@ -174,6 +180,19 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
         }
       }
     })().catch(() => {});
+    if (options.bounds) {
+      // Told as soon as they change, and again every second for a worker that joins later.
+      let told = '';
+      let toldAt = 0;
+      bounding = setInterval(() => {
+        const bounds = options.bounds!();
+        const text = bounds.join();
+        if (text === told && Date.now() - toldAt < 1000) return;
+        nc.publish(n.bounds, seal({ bounds }));
+        told = text;
+        toldAt = Date.now();
+      }, 50);
+    }
     await nc.flush();
     const js = nc.jetstream();
     for (const [index, unit] of units.entries()) await js.publish(n.units, seal({ index, unit }));
@@ -219,6 +238,7 @@ export async function runQueue<U, R>(url: string, what: string, offer: { readonl
     clearInterval(beat);
     clearInterval(poll);
     clearInterval(stopping);
+    clearInterval(bounding);
     for (const stream of [n.stream, n.resultsStream]) {
       try {
         await (await nc.jetstreamManager()).streams.delete(stream);
@@ -247,6 +267,16 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
   }
   let stopped = offer.stopped;
   const stops = nc.subscribe(n.stop, { callback: () => (stopped = true) });
+  let bounds: readonly number[] = [];
+  const bounding = nc.subscribe(n.bounds, {
+    callback: (_err, m) => {
+      try {
+        bounds = (open(m.data).body as { bounds: readonly number[] }).bounds;
+      } catch {
+        // not the driver's: the bounds stay as they were
+      }
+    },
+  });
   try {
     const consumer = await nc.jetstream().consumers.get(n.stream, n.consumer);
     ready();
@@ -259,7 +289,7 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
       const working = setInterval(() => m.working(), WORKING_MS);
       try {
         const tell = (notice: unknown): void => nc.publish(n.notices, seal({ index, notice }));
-        const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped, tell);
+        const result = stopped ? runner.notStarted(unit) : await runner.run(unit, () => stopped, tell, () => bounds[index] ?? Infinity);
         // Acknowledged once the server has stored the result: a unit whose result could not be stored is
         // delivered again after its ack wait, to this worker or another. A queue deleted meanwhile has
         // every result (the driver took this one from another worker): this worker leaves it at once.
@@ -273,6 +303,7 @@ export async function takeUnits<U, R>(nc: NatsConnection, offer: QueueOffer, wor
     }
   } finally {
     stops.unsubscribe();
+    bounding.unsubscribe();
     await runner.close?.();
   }
 }

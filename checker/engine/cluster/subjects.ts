@@ -47,6 +47,8 @@ export const queueNames = (run: string) => ({
   /** Results are stored, so one sent while the driver is away from the server is read when it is back. */
   resultsStream: `KMC_RESULTS_${run}`,
   stop: `kmc.${run}.stop`,
+  /** Per unit, the bound the driver sets it (a swarm's walk: the first run not to start), said again every second. */
+  bounds: `kmc.${run}.bounds`,
   /** What a unit says while it runs (a walk's verdict before its trace is built): heard by the driver, not stored. */
   notices: `kmc.${run}.notices`,
   /** The driver says it is alive (every HEARTBEAT_SECONDS), as a search's does: `kmc runs` tells a queue at work from one left behind. */

@@ -4,10 +4,7 @@
  * found is replayed, in one thread, by `kmc simulate --seed <its seed> --runs <its runs>`.
  *
  * The swarm's finding is the same on every run of one seed, however the threads are scheduled: the
- * first in the order (run, worker), run 0 of every worker, then run 1 of every worker, and so on. A walk
- * that finds a violation (or an error) in run r lowers every walk's bound: the workers before it may
- * still run up to run r, the ones after it up to run r - 1, and each ends there, interrupted, unless it
- * finds one first. A finding that comes later in that order than one already made is not waited for.
+ * first in the order (run, walk), see swarmOrder.ts.
  */
 import { Worker } from 'node:worker_threads';
 import type { Model } from '../../../spec/spec.ts';
@@ -19,6 +16,7 @@ import { livenessRefusal } from '../liveness/checkLiveness.ts';
 import type { ModelSource } from '../modelSource.ts';
 import type { FromSwarmWorker, SwarmWorkerSetup, WalkOutcome } from './swarmProtocol.ts';
 import type { WalkUnit } from './swarmWalk.ts';
+import { SwarmOrder } from './swarmOrder.ts';
 
 export interface SwarmOptions extends Pick<SimulationOptions, 'seed' | 'runs' | 'maxDepth' | 'deadlock' | 'timeLimitSeconds' | 'shouldStop' | 'onVerdict'> {
   readonly workers: number;
@@ -85,29 +83,10 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
   const n = units.length;
   const stop = new SharedArrayBuffer(4);
   const stopFlag = new Int32Array(stop);
-  const bounds = new SharedArrayBuffer(4 * n);
-  const runsBefore = new Int32Array(bounds);
-  for (let i = 0; i < n; i++) runsBefore[i] = units[i]!.runs;
+  const order = new SwarmOrder(units.map((u) => u.runs));
   const outcomes: (WalkOutcome | undefined)[] = new Array(n).fill(undefined);
   /** The walks that said they found a violation (or an error) and are shrinking it or building its trace. */
   const verdicts: boolean[] = new Array<boolean>(n).fill(false);
-  /** Per walk, the run (from 0) it found a violation or an error in, or -1. */
-  const foundIn: number[] = new Array<number>(n).fill(-1);
-  /** The walk whose finding comes first in the order (run, walk): the swarm's, whatever the threads' timing. */
-  let first: number | null = null;
-  const comesFirst = (i: number): boolean => first === null || foundIn[i]! < foundIn[first]! || (foundIn[i] === foundIn[first] && i < first);
-  /** Walk i found something in run `run`: no walk needs to run past what could still come before it. */
-  const found = (i: number, run: number): boolean => {
-    if (foundIn[i]! >= 0) return false;
-    foundIn[i] = run;
-    if (!comesFirst(i)) return false;
-    first = i;
-    for (let j = 0; j < n; j++) {
-      const bound = run + (j <= i ? 1 : 0);
-      if (bound < Atomics.load(runsBefore, j)) Atomics.store(runsBefore, j, bound);
-    }
-    return true;
-  };
   let winner: number | null = null;
   const workers: Worker[] = [];
   let poll: NodeJS.Timeout | undefined;
@@ -119,14 +98,11 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
         if (outcomes[i] !== undefined) return;
         outcomes[i] = outcome;
         if (outcome.status === 'violation' || outcome.status === 'error') {
-          // A lasso is told only when the walk is done: it was found in the last run the walk started.
-          found(i, outcome.stats.runs - 1);
           if (winner === null) waitForEarlier();
-          if (winner === null || comesFirstOf(i, winner)) winner = i;
+          winner = order.winner(outcomes);
         }
         if (--pending === 0) resolve();
       };
-      const comesFirstOf = (i: number, j: number) => foundIn[i]! < foundIn[j]! || (foundIn[i] === foundIn[j] && i < j);
       // The other walks get as long again as the swarm has taken to reach the bounds a finding set; one
       // that still has not reported then (a step of the spec that never returns) ends as a walk that
       // ran nothing, and the swarm reports what it has.
@@ -142,7 +118,7 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
       const giveUp = (reason: 'timeLimit' | 'interrupted', force: boolean) => {
         const seconds = (performance.now() - startedAt) / 1000;
         for (let i = 0; i < n; i++) {
-          if (!force && verdicts[i] && (winner === null || comesFirstOf(i, winner))) continue;
+          if (!force && verdicts[i] && (winner === null || order.before(i, winner))) continue;
           finish(i, { status: 'incomplete', reason, stats: { seed: units[i]!.seed, runs: 0, steps: 0, distinct: 0, seconds } });
         }
       };
@@ -158,14 +134,14 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
       };
       if (options.timeLimitSeconds !== undefined) giveUpAfter('timeLimit', options.timeLimitSeconds * 1000 + STOP_GRACE_MS);
       for (let i = 0; i < n; i++) {
-        const setup: SwarmWorkerSetup = { swarm: true, modulePath: source.modulePath, stop, bounds, index: i, ...units[i]! };
+        const setup: SwarmWorkerSetup = { swarm: true, modulePath: source.modulePath, stop, bounds: order.runsBefore.buffer as SharedArrayBuffer, index: i, ...units[i]! };
         const w = new Worker(new URL('./workerEntry.mjs', import.meta.url), { workerData: setup });
         workers.push(w);
         w.on('message', (m: FromSwarmWorker) => {
           if (m.type === 'done') finish(i, m.outcome);
           else if (m.type === 'verdict') {
             // The launcher hears the finding that comes first so far: the one it reports if the run is cut short.
-            if (found(i, m.run)) options.onVerdict?.(m.verdict);
+            if (order.found(i, m.run)) options.onVerdict?.(m.verdict);
             verdicts[i] = true;
           } else reject(new Error(`a simulation worker failed: ${m.message}`));
         });
@@ -182,26 +158,9 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
     for (const t of timers) clearTimeout(t);
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  const walks = outcomes.map((outcome, i) => ({ seed: units[i]!.seed, runs: units[i]!.runs, outcome: i === winner ? withoutRunStarts(outcome!) : cutBack(outcome!, runsBefore[i]!) }));
+  const walks = outcomes.map((outcome, i) => ({ seed: units[i]!.seed, runs: units[i]!.runs, outcome: order.reported(i, outcome!, winner) }));
   const status: WalkOutcome['status'] =
     winner !== null ? walks[winner]!.outcome.status : walks.some((w) => w.outcome.status === 'incomplete') ? 'incomplete' : 'holds';
   return { status, winner, walks, seconds: (performance.now() - startedAt) / 1000 };
 }
 
-/**
- * A walk other than the swarm's finding as it would be had it stopped exactly at its bound (the first
- * run it was not to start), whenever the bound reached its thread: so the figures, like the finding, are
- * the same on every run of one seed. A walk that went past its bound ends there, interrupted.
- */
-function cutBack(outcome: WalkOutcome, bound: number): WalkOutcome {
-  const starts = outcome.stats.runStarts;
-  if (starts === undefined || outcome.stats.runs <= bound || 2 * bound >= starts.length) return withoutRunStarts(outcome);
-  const { runStarts: _, ...stats } = outcome.stats;
-  return { status: 'incomplete', reason: 'interrupted', stats: { ...stats, runs: bound, steps: starts[2 * bound]!, distinct: starts[2 * bound + 1]! } };
-}
-
-function withoutRunStarts(outcome: WalkOutcome): WalkOutcome {
-  if (outcome.stats.runStarts === undefined) return outcome;
-  const { runStarts: _, ...stats } = outcome.stats;
-  return { ...outcome, stats } as WalkOutcome;
-}
