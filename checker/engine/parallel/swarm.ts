@@ -103,11 +103,12 @@ export async function simulateSwarm(model: Model<unknown>, source: ModelSource, 
         }
         if (--pending === 0) resolve();
       };
-      // The other walks get as long again as the swarm has taken to reach the bounds a finding set; one
-      // that still has not reported then (a step of the spec that never returns) ends as a walk that
-      // ran nothing, and the swarm reports what it has.
+      // The other walks get twice as long as the swarm has taken so far to reach the bounds a finding set
+      // (a walk behind the others, or in a run of slow steps, may find one that comes first); one that
+      // still has not reported then (a step of the spec that never returns) ends as a walk that ran
+      // nothing, and the swarm reports what it has.
       const waitForEarlier = () => {
-        const ms = Math.max(STOP_GRACE_MS, performance.now() - startedAt);
+        const ms = Math.max(STOP_GRACE_MS, 2 * (performance.now() - startedAt));
         timers.push(setTimeout(() => giveUp('interrupted', false), ms));
         timers.push(setTimeout(() => giveUp('interrupted', true), ms + VERDICT_GRACE_MS));
       };
