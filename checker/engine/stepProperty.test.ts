@@ -79,6 +79,24 @@ test('the steps of states outside the CONSTRAINT are not taken: with the top epo
   assert.equal(r.status, 'holds');
 });
 
+test('the step properties ask the CONSTRAINT nothing the search has not asked already: it runs once per successor, with them or without them', async () => {
+  const counted = (withSteps: boolean) => {
+    let calls = 0;
+    const model = build({ below: 2 });
+    const constraint = model.constraint!;
+    return {
+      model: { ...model, constraint: (s: unknown) => (calls++, constraint(s)), properties: model.properties.filter((p) => withSteps || p.kind !== 'everyStep') },
+      calls: () => calls,
+    };
+  };
+  const withSteps = counted(true);
+  const without = counted(false);
+  const a = await checkModel(withSteps.model, {}, label({ below: 2 }));
+  const b = await checkModel(without.model, {}, label({ below: 2 }));
+  assert.deepEqual([a.status, a.stats.distinct, a.stats.generated], [b.status, b.stats.distinct, b.stats.generated]);
+  assert.equal(withSteps.calls(), without.calls());
+});
+
 test('worker threads and owners (threads, or objects here) stop at the step one thread stops at, with its counts, coverage and trace', async () => {
   // 31 epochs × 40 counter values: levels wide enough to be shared out from the first.
   for (const params of [{ packed: true, top: 30, wrap: 40, reset: true }, { packed: true, top: 30, wrap: 40, reset: false }] as ParamValues[]) {
