@@ -24,11 +24,16 @@ const WATCHED = ['check', 'ci', 'simulate', 'diff'];
 if (WATCHED.includes(command) && process.env.KMC_LAUNCHER_PID === undefined && !args.includes('--help') && !args.includes('-h')) {
   buildIfStale();
   const { launch } = await import('./launcher.mjs');
-  // A young generation of 4 MB semi-spaces instead of V8's 16 for a heap this large: a search makes
-  // short-lived views by the million, and a larger nursery only raised the peak RSS (8 MB against 4: a
-  // fifth more on a KRaft run of 10^6 states, 255 MB against 212) at no measurable gain in speed.
+  // A young generation of 4 MB semi-spaces instead of V8's 16 for a heap this large, for the bundled specs:
+  // their states are packed bytes, a search makes short-lived views by the million, and a larger nursery
+  // only raised the peak RSS (8 MB against 4: a fifth more on a KRaft run of 10^6 states, 255 MB against
+  // 212) at no measurable gain in speed. A spec given by its path keeps V8's 16: written over Immutable.js,
+  // as a spec mostly starts, its frontier's states are objects that survive the nursery, and a small one
+  // copies them over and over (Paxos Commit over Immutable.js ran 1.2x faster with 16, TwoPhase 1.1x;
+  // a layout spec by its path costs about 35 MB more).
   const bigger = !limitChosen && process.env.KMC_HEAP_SET === undefined && haveMb < wantMb * 0.9;
-  const semiSpace = /--max-semi-space-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`) ? [] : ['--max-semi-space-size=4'];
+  const specByPath = args.some((a) => !a.startsWith('-') && /\.[cm]?[jt]s$/.test(a));
+  const semiSpace = specByPath || /--max-semi-space-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`) ? [] : ['--max-semi-space-size=4'];
   const heap = bigger ? [`--max-old-space-size=${wantMb}`, ...semiSpace] : [];
   launch(process.argv[1], args, heap, bigger ? { ...process.env, KMC_HEAP_SET: String(wantMb) } : process.env);
 } else {
