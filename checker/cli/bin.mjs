@@ -30,7 +30,7 @@ if (WATCHED.includes(command) && process.env.KMC_LAUNCHER_PID === undefined && !
   // 212) at no measurable gain in speed. A spec given by its path keeps V8's 16: written over Immutable.js,
   // as a spec mostly starts, its frontier's states are objects that survive the nursery, and a small one
   // copies them over and over (Paxos Commit over Immutable.js ran 1.2x faster with 16, TwoPhase 1.1x;
-  // a layout spec by its path costs about 35 MB more).
+  // a layout spec by its path ran 2-5% slower, with about 35 MB more).
   const bigger = !limitChosen && process.env.KMC_HEAP_SET === undefined && haveMb < wantMb * 0.9;
   const specByPath = args.some((a) => !a.startsWith('-') && /\.[cm]?[jt]s$/.test(a));
   const semiSpace = specByPath || /--max-semi-space-size/.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`) ? [] : ['--max-semi-space-size=4'];
