@@ -4,6 +4,8 @@
 // dist/ that `npm test` has just built. So the tests check the code that ships, and kmc's modules are
 // neither transformed nor slowed by the helpers a TypeScript loader adds (esbuild's __name, about a tenth
 // of a search's time). Only for a dist/ built from the sources just now.
+// In the test's own thread only, as scripts/testTypeScriptLoader.mjs says.
 import { register } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
 
-register('./distFirstHooks.mjs', import.meta.url);
+if (isMainThread) register('./distFirstHooks.mjs', import.meta.url);
