@@ -29,8 +29,8 @@ function assertUserError(r: { code: number; stderr: string }, code: number, patt
   assert.equal(r.stderr.trim().split('\n').length, 1, 'one paragraph');
 }
 
-test('check --json: holds, exit 0, the documented fields', () => {
-  const r = spawnKmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '1');
+test('check --json: holds, exit 0, the documented fields', async () => {
+  const r = await kmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '1');
   assert.equal(r.code, 0);
   const j = JSON.parse(r.stdout);
   assert.equal(j.status, 'holds');
@@ -41,7 +41,7 @@ test('check --json: holds, exit 0, the documented fields', () => {
   for (const k of ['seconds', 'collisionProbability']) assert.equal(typeof j[k], 'number');
 });
 
-test('check: a violation exits 1 with the property and an ITF trace; --out writes it for replay', () => {
+test('check: a violation exits 1 with the property and an ITF trace; --out writes it for replay', async () => {
   const out = mkdtempSync(join(tmpdir(), 'kmc-'));
   const r = spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early', '--json', '--out', out);
   assert.equal(r.code, 1);
@@ -59,8 +59,8 @@ test('check: a violation exits 1 with the property and an ITF trace; --out write
   assert.equal(fixed.code, 0);
   assert.match(fixed.stdout, /No longer fits at step 3: TMCommit: its guard is false in the state reached at step 2/);
   // Breadth-first, the trace is a shortest; depth-first, it is the path the search took, and says so.
-  assert.match(spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early').stdout, /^Invariant TCConsistent violated after 5 steps \(a shortest counterexample\)$/m);
-  assert.match(spawnKmc('check', 'twophase', '--preset', 'rm3-commit-early', '--strategy', 'dfs').stdout, /^Invariant TCConsistent violated after \d+ steps \(the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one\)$/m);
+  assert.match((await kmc('check', 'twophase', '--preset', 'rm3-commit-early')).stdout, /^Invariant TCConsistent violated after 5 steps \(a shortest counterexample\)$/m);
+  assert.match((await kmc('check', 'twophase', '--preset', 'rm3-commit-early', '--strategy', 'dfs')).stdout, /^Invariant TCConsistent violated after \d+ steps \(the path the depth-first search took, not necessarily a shortest; --strategy bfs finds one\)$/m);
 });
 
 test('check: the text report shows the trace with only what changed', async () => {
@@ -70,7 +70,7 @@ test('check: the text report shows the trace with only what changed', async () =
   assert.match(r.stdout, /Invariant NotSolved violated after 6 steps \(a shortest counterexample\)/);
 });
 
-test('check --memory-budget with --workers 2: one thread, which spills its frontier to disk and finishes, and a warning says so; without the budget, no warning and 2 workers (KMC_SLOW=1: on the same search, to the same counts)', () => {
+test('check --memory-budget with --workers 2: one thread, which spills its frontier to disk and finishes, and a warning says so; without the budget, no warning and 2 workers (KMC_SLOW=1: on the same search, to the same counts)', async () => {
   // replication-bench: its widest levels outgrow a 32 MB budget, its fingerprint tables do not.
   const args = ['check', 'replication', '--preset', 'replication-bench', '--json'];
   const budgeted = spawnKmc(...args, '--workers', '2', '--memory-budget', '32M');
@@ -80,25 +80,25 @@ test('check --memory-budget with --workers 2: one thread, which spills its front
   // The generated count is that of the search without a budget, which the slow tier runs again below.
   assert.deepEqual([j.status, j.workers, j.distinct, j.depth, j.generated], ['holds', 1, 538217, 25, 1_402_836]);
   assert.ok(j.spilledBytes > 0, 'part of the frontier went to disk');
-  const unbudgeted = process.env.KMC_SLOW ? spawnKmc(...args, '--workers', '2') : spawnKmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '2');
+  const unbudgeted = process.env.KMC_SLOW ? spawnKmc(...args, '--workers', '2') : await kmc('check', 'twophase', '--preset', 'rm3', '--json', '--workers', '2');
   assert.doesNotMatch(unbudgeted.stderr, /--workers/);
   assert.equal(JSON.parse(unbudgeted.stdout).workers, 2);
   if (process.env.KMC_SLOW) assert.equal(JSON.parse(unbudgeted.stdout).generated, j.generated);
 });
 
-test('check --workers 2 on a spec without a layout, or depth-first: one thread, to the counts of one thread, and a warning says why', () => {
-  const two = spawnKmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '2');
+test('check --workers 2 on a spec without a layout, or depth-first: one thread, to the counts of one thread, and a warning says why', async () => {
+  const two = await kmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '2');
   assert.equal(two.code, 0, two.stderr);
   assert.equal(
     two.stderr,
     'warning: --workers 2 is not used: twophase-immutable is searched in one thread, because its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one).\n',
   );
-  const one = spawnKmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '1');
+  const one = await kmc('check', 'spec/twophase/twoPhaseImmutable.ts', '--param', 'rm=4', '--json', '--workers', '1');
   assert.equal(one.stderr, '');
   const counts = (r: { stdout: string }) => (({ status, workers, distinct, generated, depth }) => [status, workers, distinct, generated, depth])(JSON.parse(r.stdout));
   assert.deepEqual(counts(two), ['holds', 1, 1568, 8258, 14]);
   assert.deepEqual(counts(two), counts(one));
-  const dfs = spawnKmc('check', 'twophase', '--preset', 'rm3', '--json', '--strategy', 'dfs', '--workers', '2');
+  const dfs = await kmc('check', 'twophase', '--preset', 'rm3', '--json', '--strategy', 'dfs', '--workers', '2');
   assert.equal(dfs.stderr, 'warning: --workers 2 is not used with --strategy dfs: the depth-first search runs in one thread.\n');
   assert.deepEqual(counts(dfs), ['holds', 1, 288, 1146, 11]);
 });
