@@ -5,14 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import spec from './kraft.ts';
 import { checkModel } from '../../checker/engine/check.ts';
 import type { ParamValues } from '../spec.ts';
 import type { ItfTrace } from '../../traces/itf/write.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+process.env.FORCE_COLOR = '0';
+/** `kmc ARGS` through the CLI's main function in this process: its exit code and output, as a kmc process gives them. */
+const { kmcInProcess: kmc } = await import('../../checker/cli/testSupport.ts');
 /** Liveness searches of over 25,000 states run in the slow tier (`npm run test:slow`, CI). */
 const SLOW = !process.env.KMC_SLOW && 'set KMC_SLOW=1 (npm run test:slow): a liveness search of over 25,000 states';
 
@@ -22,13 +22,9 @@ async function check(preset: string, overrides: ParamValues = {}) {
   return checkModel(spec.build(params), { deadlock: false }, { spec: 'kraft', preset, params });
 }
 
-test('kraft-stuck-prospective (CLI --json): NotStuckInProspective fails with a lasso: r2 Prospective for ever beside leader r1', () => {
-  const r = spawnSync(process.execPath, ['dist/checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--json', '--workers', '1'], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
-  assert.equal(r.status, 1, r.stderr);
+test('kraft-stuck-prospective (CLI --json): NotStuckInProspective fails with a lasso: r2 Prospective for ever beside leader r1', async () => {
+  const r = await kmc('check', 'kraft', '--preset', 'kraft-stuck-prospective', '--json', '--workers', '1');
+  assert.equal(r.code, 1, r.stderr);
   const report = JSON.parse(r.stdout) as { status: string; kind: string; property: string; distinct: number; trace: ItfTrace };
   assert.deepEqual([report.status, report.kind, report.property, report.distinct], ['violation', 'liveness', 'NotStuckInProspective', 7484]);
   const trace = report.trace;
@@ -78,8 +74,8 @@ test('kraft-shipped with budgeted timers: once the timer budgets are spent no ti
   assert.equal(trace!.loop?.index, 8);
 });
 
-test('liveness with --symmetry is a usage error (exit 2) that says why', () => {
-  const r = spawnSync(process.execPath, ['dist/checker/cli/bin.mjs', 'check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry'], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.status, 2);
+test('liveness with --symmetry is a usage error (exit 2) that says why', async () => {
+  const r = await kmc('check', 'kraft', '--preset', 'kraft-stuck-prospective', '--symmetry');
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /symmetry reduction cannot be used with the temporal properties NotStuckInProspective: a cycle in the reduced graph may join states that are permutations of each other/);
 });
