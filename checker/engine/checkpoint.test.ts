@@ -277,14 +277,18 @@ test('a checkpoint is refused when the properties, the CONSTRAINT or deadlock de
 });
 
 test('kmc check --owners 2 --checkpoint: a stopped run says how to go on, and --resume with 3 owners ends with the uninterrupted counts', async () => {
-  const { spawnSync } = await import('node:child_process');
-  const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
+  // Through the CLI's main function in this process: its exit code and what it writes, as a kmc process's.
+  const { kmcInProcess } = await import('../cli/testSupport.ts');
+  const kmc = async (...args: string[]) => {
+    const r = await kmcInProcess(...args);
+    return { status: r.code, stdout: r.stdout, stderr: r.stderr.replace(/\x1b\[[0-9;]*m/g, '') };
+  };
   const dir = tempDir();
   try {
-    const stopped = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=5', '--owners', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '4000'], { encoding: 'utf8' });
+    const stopped = await kmc('check', 'twophase', '--param', 'rm=5', '--owners', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '4000');
     assert.equal(stopped.status, 4, stopped.stderr);
     assert.match(stopped.stderr, new RegExp(`The last checkpoint in ${dir} holds the search up to depth \\d+ \\([\\d,]+ states\\); the search since then is not saved\\. Continue with: kmc check twophase … --resume ${dir} --owners 2`));
-    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=5', '--owners', '3', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
+    const resumed = await kmc('check', 'twophase', '--param', 'rm=5', '--owners', '3', '--resume', dir, '--json', '--quiet');
     const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number; owners: number };
     const full = await uninterrupted({ rm: 5 });
     assert.deepEqual([report.status, report.owners, report.distinct, report.generated], ['holds', 3, full.stats.distinct, full.stats.generated]);
@@ -294,7 +298,7 @@ test('kmc check --owners 2 --checkpoint: a stopped run says how to go on, and --
 });
 
 test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the uninterrupted counts', async () => {
-  const { spawn, spawnSync } = await import('node:child_process');
+  const { spawn } = await import('node:child_process');
   const { existsSync, readFileSync } = await import('node:fs');
   const { fileURLToPath } = await import('node:url');
   const bin = fileURLToPath(new URL('../../dist/checker/cli/bin.mjs', import.meta.url));
@@ -307,7 +311,9 @@ test('kmc killed with SIGKILL mid-search resumes from its last checkpoint to the
     assert.equal(child.exitCode, null, 'the run was still going when killed');
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    const resumed = spawnSync(process.execPath, [bin, 'check', 'twophase', '--param', 'rm=6', '--resume', dir, '--json', '--quiet'], { encoding: 'utf8' });
+    // The killed process is what this test is about; the run that resumes its checkpoint is the CLI's main function here.
+    const { kmcInProcess } = await import('../cli/testSupport.ts');
+    const resumed = await kmcInProcess('check', 'twophase', '--param', 'rm=6', '--resume', dir, '--json', '--quiet');
     const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number };
     const full = await uninterrupted({ rm: 6 });
     assert.equal(report.status, 'holds');
