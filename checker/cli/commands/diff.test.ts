@@ -11,11 +11,22 @@ const kmc = (...args: string[]) => {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
+/**
+ * `kmc diff ARGS` through the CLI's main function in this process, colours removed: for what it writes
+ * and returns. `kmc` above runs the real binary, for what only a process shows (its exit codes).
+ */
+async function kmcHere(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { kmcInProcess } = await import('../testSupport.ts');
+  const r = await kmcInProcess(...args);
+  const plain = (t: string) => t.replace(/\x1b\[[0-9;]*m/g, '');
+  return { code: r.code, stdout: plain(r.stdout), stderr: plain(r.stderr) };
+}
+
 // KAFKA-16281 under small budgets: the JIRA's code (no fourth condition) against the leaderId != self fix.
 const kraftSmall = ['--preset', 'kraft-16281', '--param', 'maxRestarts=0', '--param', 'maxFetchTimeouts=0'];
 
-test('kmc diff kraft: fourthCondition=none vs leaderIdNotSelf, as text', () => {
-  const r = kmc('diff', 'kraft', ...kraftSmall, '--a', 'fourthCondition=none', '--b', 'fourthCondition=leaderIdNotSelf');
+test('kmc diff kraft: fourthCondition=none vs leaderIdNotSelf, as text', async () => {
+  const r = await kmcHere('diff', 'kraft', ...kraftSmall, '--a', 'fourthCondition=none', '--b', 'fourthCondition=leaderIdNotSelf');
   assert.equal(r.code, 0, r.stderr);
   const [table, ...rest] = r.stdout.split('\nNoIllegalState fixed by B: ');
   assert.equal(
@@ -118,7 +129,7 @@ test('kmc diff kraft as JSON and Markdown', async () => {
 });
 
 test('kmc diff twophase: two parameter sets, exact text; the planted bug does not replay on the fixed TM', async () => {
-  const r = kmc('diff', 'twophase', '--preset', 'rm3', '--a', 'bug=tmCommitEarly', '--b', 'bug=none');
+  const r = await kmcHere('diff', 'twophase', '--preset', 'rm3', '--a', 'bug=tmCommitEarly', '--b', 'bug=none');
   assert.equal(r.code, 0, r.stderr);
   assert.ok(
     r.stdout.startsWith(`kmc diff twophase
