@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { List } from 'immutable';
 import type { ActionParams, ParamValues } from '../spec.ts';
 import { checkModel } from '../../checker/engine/check.ts';
+import type { ActionCoverage } from '../../checker/engine/result.ts';
 import spec, { configOf, initialState } from './replication.ts';
 import { fetch, fetchSource, settle } from './broker.ts';
 import { changePartition, registerBroker, uncleanCandidates } from './controller.ts';
@@ -38,6 +39,18 @@ interface Pin {
   readonly trace?: readonly string[];
 }
 
+/**
+ * No action the search of preset `name` covered is reported never enabled: each is disabled by
+ * parameters, declared dead with its reason, or reached; and none declared dead is enabled. Asserted on
+ * the search each preset's pin makes (disabledBy.test.ts has the reasons themselves).
+ */
+function assertEveryActionAccountedFor(name: string, coverage: readonly ActionCoverage[]): void {
+  const never = coverage.filter((c) => c.enabled === 0 && c.disabledBy === undefined && c.deadByConstruction === undefined).map((c) => c.action);
+  assert.deepEqual(never, [], `${name}: actions never enabled, neither disabled by parameters nor declared dead`);
+  const declaredButEnabled = coverage.filter((c) => c.deadByConstruction !== undefined && c.enabled > 0).map((c) => c.action);
+  assert.deepEqual(declaredButEnabled, [], `${name}: actions declared dead but enabled`);
+}
+
 async function assertPin(name: string, overrides: ParamValues, pin: Pin): Promise<void> {
   const { result, trace } = await check(name, overrides);
   assert.equal(result.status, pin.status, `${name}: ${JSON.stringify(result.status === 'error' ? result.message : result)}`);
@@ -45,6 +58,7 @@ async function assertPin(name: string, overrides: ParamValues, pin: Pin): Promis
   assert.equal(result.stats.distinct, pin.distinct, `${name}: distinct states`);
   assert.equal(result.stats.depth, pin.depth, `${name}: depth`);
   assert.deepEqual(trace, pin.trace ?? []);
+  if (Object.keys(overrides).length === 0) assertEveryActionAccountedFor(name, result.stats.coverage);
 }
 
 // ---- presets -------------------------------------------------------------------------------------
@@ -272,8 +286,21 @@ for (const [name, pin] of Object.entries(PINS)) {
     assert.equal(r.status, 'incomplete', JSON.stringify(r.status === 'error' ? r.message : r.status));
     assert.equal('reason' in r ? r.reason : undefined, 'maxDepth');
     assert.deepEqual([r.stats.distinct, r.stats.depth], [bounded.distinct, bounded.depth]);
+    assertEveryActionAccountedFor(name, r.stats.coverage);
   });
 }
+
+// Each preset pinned above has every action accounted for on the search of its pin; these two, searched
+// here by no pin in the fast tier, in their first 60,000 states.
+test('replication-live and replication-bench: no action reported never enabled in their first 60,000 states: each is disabled by parameters, declared dead with its reason, or reached', async () => {
+  for (const name of ['replication-live', 'replication-bench']) {
+    const p = spec.presets.find((x) => x.name === name)!;
+    const params = { ...Object.fromEntries(spec.params.map((d) => [d.name, d.default])), ...p.params } as ParamValues;
+    const r = await checkModel(spec.build(params), { deadlock: false, maxStates: 60_000 }, { spec: 'replication', preset: name, params });
+    if (r.status === 'error') assert.fail(`${name}: ${r.message}`);
+    assertEveryActionAccountedFor(name, r.stats.coverage);
+  }
+});
 
 test('preset replication-bench (slow; set KMC_SLOW=1)', { skip: !process.env.KMC_SLOW }, () =>
   assertPin('replication-bench', {}, { status: 'holds', distinct: 538_217, depth: 25 }),
