@@ -170,7 +170,8 @@ async function makeRunnable(file, build) {
   mkdirSync(dirname(out), { recursive: true });
   const partial = `${out}.${process.pid}.tmp`;
   writeFileSync(partial, result.outputFiles[0].text);
-  writeFileSync(`${out}.choices.json`, JSON.stringify(choices));
+  writeFileSync(`${partial}.choices`, JSON.stringify(choices));
+  renameSync(`${partial}.choices`, `${out}.choices.json`);
   renameSync(partial, out);
   return choices;
 }
