@@ -2,8 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ExitCode } from '../run/exitCodes.ts';
 import { COUNTER, tempDir, writeSuite } from './testSupport.ts';
 
@@ -13,21 +11,40 @@ interface Invocation {
   readonly cwd?: string;
 }
 
+process.env.FORCE_COLOR = '0';
+const { kmcInProcess } = await import('../cli/testSupport.ts');
+
 /**
- * Runs `kmc` invocations in one child process; returns each exit code and output (colours removed). The
- * child loads as this test process does (scripts/test.mjs): the runner compiled by the test loader, kmc's
- * modules from dist/. Through tsx it compiled every module of kmc from its source, about a second of CPU
- * a process.
+ * Runs `kmc` invocations one after the other through the CLI's main function in this process, each with
+ * its environment variables (null: unset) and folder, both put back after it; returns each exit code and
+ * output (colours removed). It ran them in a child process (checker/ci/fixtures/runKmc.ts) that did the
+ * same, at half a second of CPU each to start and load kmc again.
  */
-function kmc(...invocations: Invocation[]): { code: number; out: string; err: string }[] {
-  const r = spawnSync(process.execPath, [...LOADERS, RUNNER, JSON.stringify(invocations)], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
-  assert.equal(r.status, 0, r.stderr);
+async function kmc(...invocations: Invocation[]): Promise<{ code: number; out: string; err: string }[]> {
   const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-  return (JSON.parse(r.stdout.trim().split('\n').pop()!) as { code: number; out: string; err: string }[]).map((x) => ({ ...x, out: plain(x.out), err: plain(x.err) }));
+  const results: { code: number; out: string; err: string }[] = [];
+  for (const inv of invocations) {
+    const saved = Object.fromEntries(Object.keys(inv.env ?? {}).map((k) => [k, process.env[k]]));
+    const cwd = process.cwd();
+    for (const [k, v] of Object.entries(inv.env ?? {})) {
+      if (v === null) delete process.env[k];
+      else process.env[k] = v;
+    }
+    if (inv.cwd) process.chdir(inv.cwd);
+    try {
+      const r = await kmcInProcess(...inv.args);
+      results.push({ code: r.code, out: plain(r.stdout), err: plain(r.stderr) });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      process.chdir(cwd);
+    }
+  }
+  return results;
 }
 
-const RUNNER = fileURLToPath(new URL('./fixtures/runKmc.ts', import.meta.url));
-const LOADERS = ['testTypeScriptLoader.mjs', 'distFirst.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(`../../scripts/${m}`, import.meta.url))]);
 const NO_GITHUB = { GITHUB_ACTIONS: null, GITHUB_STEP_SUMMARY: null };
 
 test('kmc ci under GitHub Actions: annotations on stdout, summary appended to $GITHUB_STEP_SUMMARY, JUnit and Markdown files', async () => {
@@ -36,7 +53,7 @@ test('kmc ci under GitHub Actions: annotations on stdout, summary appended to $G
   const summary = join(dir, 'step-summary.md');
   writeFileSync(summary, 'earlier step\n');
   const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
-  const [r, quiet] = kmc(
+  const [r, quiet] = await kmc(
     { args: ['ci', suite, '--jobs', '1', '--quiet', '--junit', join(dir, 'r/junit.xml'), '--markdown', join(dir, 'r/summary.md'), '--out', join(dir, 'cex')], env },
     { args: ['ci', suite, '--jobs', '1', '--quiet', '--only', 'twophase/rm3'], env: NO_GITHUB },
   );
@@ -54,11 +71,11 @@ test('kmc ci under GitHub Actions: annotations on stdout, summary appended to $G
   assert.doesNotMatch(quiet!.out, /::error/);
 });
 
-test('kmc ci usage mistakes exit 2 with one clear paragraph', () => {
+test('kmc ci usage mistakes exit 2 with one clear paragraph', async () => {
   const dir = tempDir();
   const bad = writeSuite('version: 1\nchecks:\n  - spec: twophase\n    preset: rm3\n    expect: hold\n', dir);
   const good = writeSuite('version: 1\nchecks:\n  - spec: twophase\n    preset: rm3\n    expect: holds\n', dir, 'good.yaml');
-  const [malformed, missing, tolerance, none] = kmc(
+  const [malformed, missing, tolerance, none] = await kmc(
     { args: ['ci', bad], env: NO_GITHUB },
     { args: ['ci', join(dir, 'missing.yaml')], env: NO_GITHUB },
     { args: ['ci', good, '--tolerance', '-1'], env: NO_GITHUB },
@@ -75,10 +92,10 @@ test('kmc ci usage mistakes exit 2 with one clear paragraph', () => {
   assert.match(none!.err, /No suite file given and none found \(looked for kmc\.suite\.yaml, kmc\.suite\.yml, kmc\.suite\.json, ci\/kmc\.suite\.yaml\)/);
 });
 
-test('kmc ci --init writes a suite with one check per preset, which then passes; it never overwrites', () => {
+test('kmc ci --init writes a suite with one check per preset, which then passes; it never overwrites', async () => {
   const dir = tempDir();
   const target = join(dir, 'specs.suite.yaml');
-  const [init, run, again] = kmc(
+  const [init, run, again] = await kmc(
     { args: ['ci', target, '--init', '--spec', COUNTER, '--spec', 'twophase'], env: NO_GITHUB },
     { args: ['ci', target, '--jobs', '1', '--quiet', '--update-baseline'], env: NO_GITHUB },
     { args: ['ci', target, '--init'], env: NO_GITHUB },
