@@ -233,8 +233,8 @@ if (tlc !== null && (!only || 'twophase rm=8 (layout)'.includes(only))) {
   console.log('TLC comparison skipped: set KMC_BENCH_TLC and KMC_BENCH_TLC_TWOPHASE (bench/tlc.ts)');
 }
 
-// The search partitioned among owners: worker threads, and worker processes through NATS on loopback,
-// beside the packed search's worker threads (what owner threads would replace, with their time and memory).
+// The search partitioned among owners: threads (--workers 2 puts one owner on each; --owners 2 spreads
+// them over the cores), and worker processes through NATS on loopback.
 // On one machine the workers share its cores with the driver and the server, so what is measured is the
 // cost of partitioning and of the network path, not a speed-up.
 const natsServer = natsServerPath();
@@ -258,7 +258,6 @@ else {
       const ways: [string, string[]][] = [
         ['one process, 1 worker', []],
         ['2 worker threads', ['--workers', '2']],
-        ['2 owner threads', ['--owners', '2']],
         ['1 worker process (NATS)', ['--owners', '1', '--cluster', url]],
         ['2 worker processes (NATS)', ['--owners', '2', '--cluster', url]],
       ];

@@ -10,7 +10,7 @@ import type { CheckOptions } from './options.ts';
 import { Limits, yieldToEventLoop } from './limits.ts';
 import { FingerprintSet } from './state/fingerprintSet.ts';
 import { MAX_ACTIONS, MAX_ORDINAL, NO_PARENT, StateLog } from './stateLog.ts';
-import type { ResumePoint, SearchEnd, SearchOutcome } from './search.ts';
+import type { SearchEnd, SearchOutcome } from './search.ts';
 import { ByteFrontier, type Frontier, NumberFrontier, ObjectFrontier } from './frontier.ts';
 import { isPacked, layoutOf } from './state/packed.ts';
 import { tmpdir } from 'node:os';
@@ -27,20 +27,17 @@ const KNOWN = 1;
 const OUTSIDE = 2;
 
 /**
- * With `handOver`, the search records how each state was produced and, at the first level boundary where
- * `handOver` says so, stops and returns a `ResumePoint` for the parallel coordinator to go on from.
- * With `recorder` (a search from the initial states, neither handed over nor resumed), every state and
- * edge is also given to the liveness check, which then needs no exploration of its own.
+ * With `recorder` (a search from the initial states, not resumed), every state and edge is also given to
+ * the liveness check, which then needs no exploration of its own.
  */
 export async function breadthFirst<S>(
   expander: Expander<S>,
   options: CheckOptions,
   limits: Limits,
-  handOver?: (distinct: number, seconds: number) => boolean | Promise<boolean>,
   checkpoints: Checkpoints = {},
   recorder?: LivenessRecorder<S>,
-): Promise<SearchOutcome | ResumePoint> {
-  if (recorder && (handOver || checkpoints.resumeFrom)) throw new Error('the liveness graph is recorded only by a whole search in one thread');
+): Promise<SearchOutcome> {
+  if (recorder && checkpoints.resumeFrom) throw new Error('the liveness graph is recorded only by a whole search in one thread');
   const resumed = checkpoints.resumeFrom;
   const seen = resumed?.seen ?? new FingerprintSet();
   const log = resumed?.log ?? new StateLog();
@@ -347,9 +344,6 @@ export async function breadthFirst<S>(
       });
       lastCheckpointAt = limits.seconds;
       if (finishing) return outcome({ kind: 'incomplete', reason: 'interrupted' });
-    }
-    if (handOver && (await handOver(log.size, limits.seconds))) {
-      return { seen, log, levelStarts, generated, depth, newStates, witnessesReached, frontier: current };
     }
   }
   return outcome({ kind: 'complete' });

@@ -83,7 +83,7 @@ test('the search ends at the successor that breaks an invariant, as TLC\'s does,
     const one = await checkModel(build(), {}, label);
     // Worker threads load the model, half a second each: the fast tier starts 2 for one form, 3 for the other.
     for (const workers of process.env.KMC_SLOW ? [1, 2, 3] : [1, 2 + f]) {
-      const r = await checkModel(build(), { workers, parallelFromStates: 20 }, label, source);
+      const r = await checkModel(build(), { workers, ownerThreadsFromDepth: 3 }, label, source);
       const what = `${file}, ${workers} worker(s)`;
       assert.equal(r.status === 'violation' && r.property, 'TCConsistent', what);
       assert.deepEqual([r.stats.generated, r.stats.distinct, r.stats.depth, r.stats.workers], [3373, 934, 6, threads(workers)], what);
@@ -224,13 +224,13 @@ test('an action disabled by parameters is never run, and coverage gives the reas
   assert.equal('disabledBy' in r.stats.coverage[0]!, false);
 });
 
-test('worker threads taking over mid-search give the sequential counts and trace', async () => {
+test('worker threads taking their parts over mid-search give the sequential counts and trace', async () => {
   const { fileURLToPath } = await import('node:url');
   const modulePath = fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url));
   for (const bug of ['none', 'tmCommitEarly']) {
     const params = { rm: 4, bug };
     const one = await checkModel(twoPhase.build(params), {}, label);
-    const two = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 20 }, label, { modulePath, params });
+    const two = await checkModel(twoPhase.build(params), { workers: 2, ownerThreadsFromDepth: 3 }, label, { modulePath, params });
     assert.equal(two.stats.workers, 2);
     assert.equal(two.status, one.status);
     assert.deepEqual([two.stats.distinct, two.stats.generated, two.stats.depth], [one.stats.distinct, one.stats.generated, one.stats.depth]);
@@ -243,7 +243,7 @@ test('--max-states N keeps exactly N distinct states, with one worker or two, pa
   for (const { build, file, source, threads } of await twoPhaseForms({ rm: 6, bug: 'none' })) {
     // The search used to stop at 1,002: after all the successors of the state that reached 1,000.
     for (const workers of [1, 2]) {
-      const r = await checkModel(build(), { maxStates: 1000, workers, parallelFromStates: 100 }, label, source);
+      const r = await checkModel(build(), { maxStates: 1000, workers, ownerThreadsFromDepth: 5 }, label, source);
       const what = `${file}, ${workers} worker(s)`;
       assert.equal(r.status === 'incomplete' && r.reason, 'maxStates', what);
       assert.deepEqual([r.stats.distinct, r.stats.generated, r.stats.workers], [1000, 3187, threads(workers)], what);
@@ -293,20 +293,21 @@ test('workers by default are used only where they lose nothing one thread has: n
   assert.deepEqual([live.status, live.stats.workers, live.stats.distinct], ['violation', 1, 7484]);
 });
 
-test('--workers 2 with more than 32 witnesses: one thread, to the counts of one thread, and a warning says why', async () => {
+test('--workers 2 with 35 witnesses: the owner threads report each one reached, to the counts of one thread', async () => {
   const { fileURLToPath } = await import('node:url');
-  const { sometimes } = await import('../../invariants/property.ts');
-  // Worker threads report the witnesses a chunk reached in 32 bits.
-  const withWitnesses = () => {
-    const m = twoPhaseModel(4);
-    return { ...m, properties: [...m.properties, ...Array.from({ length: 33 }, (_, i) => sometimes<unknown>(`W${i}`, 'a witness', () => i === 0))] };
-  };
+  const { default: manyWitnesses } = await import('../../test/fixtures/manyWitnesses.ts');
+  // Worker threads once reported the witnesses a chunk reached in 32 bits, and a spec with more stayed in one thread.
+  const params = { rm: 4, bug: 'none' };
+  const source = { modulePath: fileURLToPath(new URL('../../test/fixtures/manyWitnesses.ts', import.meta.url)), params };
   const warnings: string[] = [];
-  const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params: { rm: 4, bug: 'none' } };
-  const two = await checkModel(withWitnesses(), { workers: 2, parallelFromStates: 0, onWarning: (line) => warnings.push(line) }, label, source);
-  const one = await checkModel(withWitnesses(), {}, label);
-  assert.deepEqual([two.status, two.stats.workers, two.stats.distinct, two.stats.generated], [one.status, 1, 1568, one.stats.generated]);
-  assert.deepEqual(warnings, ['--workers 2 is not used: test is searched in one thread, because it declares 35 witnesses, and worker threads report at most 32.']);
+  const two = await checkModel(manyWitnesses.build(params), { workers: 2, ownerThreadsFromDepth: 1, onWarning: (line) => warnings.push(line) }, label, source);
+  const one = await checkModel(manyWitnesses.build(params), {}, label);
+  assert.deepEqual([two.status, two.stats.workers, two.stats.distinct, two.stats.generated], [one.status, 2, 1568, one.stats.generated]);
+  assert.equal(two.status, 'violation');
+  assert.deepEqual('unreached' in two ? two.unreached : null, Array.from({ length: 32 }, (_, i) => `W${i + 1}`));
+  assert.deepEqual('witnesses' in two ? two.witnesses : null, 'witnesses' in one ? one.witnesses : null);
+  assert.equal(two.stats.ownership?.threadsJoined?.[1], 1);
+  assert.deepEqual(warnings, []);
 });
 
 test('a state holding a Record is told apart by its field names, as Immutable.is does, not by its class', async () => {

@@ -20,9 +20,8 @@ import { accelerateImmutable } from './immutableAcceleration.ts';
 import { MAX_PERMUTATIONS, permutationCount } from './symmetry.ts';
 import type { ModelSource } from './modelSource.ts';
 import type { OwnerCheckpoints } from './owners/ownedSearch.ts';
-import { ByteFrontier } from './frontier.ts';
 import type { Checkpoints } from './checkpoint.ts';
-import { CheckpointError, type CheckpointState, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
+import { CheckpointError, type CheckpointState, checkpointExtent, readCheckpoint, refuseExistingCheckpoint } from './checkpoint.ts';
 import { type OwnerCheckpoint, readOwnerCheckpoint } from './owners/ownerCheckpoint.ts';
 import { propertyList, rulesDigest } from './rulesDigest.ts';
 import { fileDigest } from './cluster/specIdentity.ts';
@@ -56,43 +55,30 @@ export async function checkModel<S>(
   const expander = new Expander(model, options.symmetry ?? false);
   const limits = new Limits(options);
   const workers = options.workers ?? 1;
-  const checkpoints = checkpointsFor(expander, options, label, source);
-  let outcome: SearchOutcome;
   const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
-  let recorder: LivenessRecorder<S> | undefined;
   // Only one thread spills its frontier to disk (bfs.ts): a search under a memory budget runs in one thread,
   // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
-  // Worker threads share out packed states only: states that are not bytes stay in one thread (unusedWorkers).
-  const packs = packsStates(expander);
-  const threads = options.memoryBudgetBytes !== undefined || !packs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
+  // Worker threads are owners of a partitioned search, which sends states between them as bytes: states
+  // that are not bytes stay in one thread (unusedWorkers).
+  const packs = isPacked(firstInitialState(expander));
+  const bfs = (options.strategy ?? 'bfs') === 'bfs';
+  const threads = options.memoryBudgetBytes !== undefined || !packs || !bfs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
   const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, packs, workers, label.spec) : null;
   if (unused !== null) options.onWarning?.(unused);
-  if (options.owners !== undefined) {
+  const owners = ownersOf(options, threads > 1 && source !== undefined ? threads : undefined);
+  const checkpoints = checkpointsFor(expander, options, label, source, owners);
+  let outcome: SearchOutcome;
+  let recorder: LivenessRecorder<S> | undefined;
+  if (owners !== undefined) {
     const disk = { ...(checkpoints.write ? { write: checkpoints.write } : {}), ...(checkpoints.ownersResume ? { resume: checkpoints.ownersResume } : {}) };
-    outcome = await ownedSearch(model, expander, options, limits, source, disk);
-  } else if ((options.strategy ?? 'bfs') === 'dfs') {
+    outcome = await ownedSearch(model, expander, options, limits, source, disk, owners);
+  } else if (!bfs) {
     outcome = await depthFirst(expander, options, limits);
-  } else if (threads > 1 && source) {
-    // The worker threads' coordinator is loaded only for a search that uses it.
-    const { PackedWorkerPool, packedParallelBreadthFirst } = await import('./parallel/packedCoordinator.ts');
-    // The workers start now and load the model while the first levels are searched here. The coordinator
-    // expands chunks too, so it can take over early: the longer the first levels are searched in one
-    // thread, the longer the other cores wait.
-    const pool = new PackedWorkerPool(source, options.symmetry ?? false, workers);
-    const threshold = options.parallelFromStates ?? 100;
-    try {
-      const sequential = await breadthFirst(expander, options, limits, async (distinct) => distinct >= threshold, checkpoints);
-      if ('end' in sequential) outcome = sequential;
-      else if (sequential.frontier instanceof ByteFrontier) outcome = await packedParallelBreadthFirst(expander, pool, options, limits, sequential, checkpoints.write);
-      else throw new Error('a search of packed states handed over without its frontier of bytes');
-    } finally {
-      await pool.stop();
-    }
   } else {
     // A whole search in one thread records the graph the liveness check needs as it goes.
     if (temporal && !checkpoints.resumeFrom) recorder = new (await import('./liveness/checkLiveness.ts')).LivenessRecorder(expander);
-    outcome = (await breadthFirst(expander, options, limits, undefined, checkpoints, recorder)) as SearchOutcome;
+    outcome = await breadthFirst(expander, options, limits, checkpoints, recorder);
   }
   const result = toResult(expander, outcome, limits, label, options);
   // A witness never reached does not excuse the temporal properties: they are checked too, and a fair
@@ -102,8 +88,7 @@ export async function checkModel<S>(
 }
 
 /** The search partitioned among owners in this process, or among worker processes through NATS. */
-async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints): Promise<SearchOutcome> {
-  const owners = options.owners!;
+async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: CheckOptions, limits: Limits, source: ModelSource | undefined, disk: OwnerCheckpoints, owners: number): Promise<SearchOutcome> {
   const first = firstInitialState(expander);
   if (first !== undefined && !isPacked(first)) {
     throw new Error(CANNOT_BE_CHECKED + (viewOfAnotherKmc(first) ?? `it declares a layout, but its initial state is a ${Object.getPrototypeOf(first)?.constructor?.name ?? typeof first}, not a state of that layout: init() must return values made by the layout (Layout.from(…), docs/layouts.md)`));
@@ -121,7 +106,9 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
     const symmetry = options.symmetry ?? false;
-    return ownedBreadthFirst(expander, options, limits, owners, async () => threadOwners(owners, availableParallelism(), source, () => new Expander(model, symmetry), symmetry, options.deadlock ?? true, options.ownerThreadsFromDepth), false, disk);
+    // --owners N spreads its parts over every core; --workers N is N owners on N threads.
+    const carriers = options.owners !== undefined ? availableParallelism() : owners;
+    return ownedBreadthFirst(expander, options, limits, owners, async () => threadOwners(owners, carriers, source, () => new Expander(model, symmetry), symmetry, options.deadlock ?? true, options.ownerThreadsFromDepth), false, disk);
   }
   if (options.cluster === undefined) {
     // A model built in code, with no module a thread could load it from: the owners are objects here.
@@ -154,12 +141,23 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   );
 }
 
-/** Whether the search keeps packed states, which go to the packed workers (their reports carry 32 witness bits). */
-function packsStates<S>(expander: Expander<S>): boolean {
-  return expander.witnesses.length <= MAX_WORKER_WITNESSES && isPacked(firstInitialState(expander));
+/**
+ * How many owners partition the search, or undefined for the search in one thread: --owners N; else
+ * --workers N, as N owner threads (`threaded`); else one owner to resume a checkpoint owners wrote (they
+ * are dealt out again among any number). A checkpoint of the search in one thread goes on in one thread.
+ */
+function ownersOf(options: CheckOptions, threaded: number | undefined): number | undefined {
+  if (options.owners !== undefined) return options.owners;
+  const dir = options.resumeDirectory;
+  if (dir === undefined) return threaded;
+  const saved = checkpointExtent(dir);
+  if (saved === null) return threaded;
+  if (saved.owners !== undefined) return threaded ?? 1;
+  if (threaded !== undefined && !options.workersByDefault) {
+    options.onWarning?.(`--workers ${threaded} is not used: the checkpoint in ${dir} was written by a search in one thread, which goes on in one thread (a checkpoint written with --workers goes on with any number of workers).`);
+  }
+  return undefined;
 }
-
-const MAX_WORKER_WITNESSES = 32;
 
 /**
  * Why `--workers N`, asked for, searches in one thread; null where it does not. Worker threads once
@@ -174,10 +172,7 @@ function unusedWorkers<S>(expander: Expander<S>, options: CheckOptions, packs: b
   if ((options.strategy ?? 'bfs') === 'dfs') return `--workers ${workers} is not used with --strategy dfs: the depth-first search runs in one thread.`;
   if (options.memoryBudgetBytes !== undefined) return `--workers ${workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.`;
   if (packs) return null;
-  const why = isPacked(firstInitialState(expander))
-    ? `it declares ${expander.witnesses.length} witnesses, and worker threads report at most ${MAX_WORKER_WITNESSES}`
-    : 'its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one)';
-  return `--workers ${workers} is not used: ${spec} is searched in one thread, because ${why}.`;
+  return `--workers ${workers} is not used: ${spec} is searched in one thread, because its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one).`;
 }
 
 /** The model's first initial state; undefined when init() throws (the search reports it) or gives none. */
@@ -212,7 +207,7 @@ async function withLiveness<S>(model: Model<S>, safe: CheckResult<S> & { status:
 }
 
 /** The checkpoints a run writes and the one it resumes from, checked against this run. */
-function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel, source: ModelSource | undefined): Checkpoints & { readonly ownersResume?: OwnerCheckpoint } {
+function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: CheckLabel, source: ModelSource | undefined, owners: number | undefined): Checkpoints & { readonly ownersResume?: OwnerCheckpoint } {
   if (options.checkpointDirectory === undefined && options.resumeDirectory === undefined) return {};
   if ((options.strategy ?? 'bfs') !== 'bfs') throw new ConfigError('checkpoints are written by the breadth-first search; drop --strategy dfs or the checkpoint options');
   const first = expander.initialStates()[0];
@@ -240,7 +235,7 @@ function checkpointsFor<S>(expander: Expander<S>, options: CheckOptions, label: 
   let ownersResume: (OwnerCheckpoint & { readonly level: Uint8Array }) | undefined;
   if (options.resumeDirectory !== undefined) {
     try {
-      if (options.owners !== undefined) ownersResume = readOwnerCheckpoint(options.resumeDirectory, identity, options.owners);
+      if (owners !== undefined) ownersResume = readOwnerCheckpoint(options.resumeDirectory, identity, owners);
       else resumeFrom = readCheckpoint(options.resumeDirectory, identity);
     } catch (e) {
       refused(e);
@@ -338,12 +333,12 @@ function toResult<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, la
   } catch (e) {
     // Rebuilding the counterexample showed the spec is not deterministic: no trace of it can be trusted.
     if (!(e instanceof NondeterminismError)) throw e;
-    return { status: 'error', message: e.message, stats: statsOf(expander, o, limits) };
+    return { status: 'error', message: e.message, stats: statsOf(expander, o, limits, options) };
   }
 }
 
 function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, label: CheckLabel, options: CheckOptions): CheckResult<S> {
-  const stats = statsOf(expander, o, limits);
+  const stats = statsOf(expander, o, limits, options);
   const witnesses = expander.witnesses.filter((_, i) => o.witnessesReached[i] === 1).map((p) => p.name);
   const end = o.end;
   /** The trace to a logged state, and `then` one step past it (a step property's violation). */
@@ -400,7 +395,7 @@ function verdictOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, l
   }
 }
 
-function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): Stats {
+function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, options: CheckOptions): Stats {
   // Coverage is read before any trace is rebuilt: rebuilding runs actions again.
   const labels = bindingLabels(expander);
   const coverage: ActionCoverage[] = expander.actions.map((a, i) => ({
@@ -428,7 +423,8 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits): St
     processBytesPerState: n === 0 ? 0 : Math.round(Math.max(0, limits.peakRss - limits.baseRss) / n),
     peakMemoryBytes: limits.peakRss,
     workers: o.workers,
-    ...(o.owned ? { owners: o.workers, ownership: o.owned } : {}),
+    // Worker threads are owners too; `owners` says the user asked for the partition (--owners).
+    ...(o.owned ? { ...(options.owners !== undefined ? { owners: o.workers } : {}), ownership: o.owned } : {}),
     spilledBytes: o.spilledBytes ?? 0,
   };
 }

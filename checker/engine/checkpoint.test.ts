@@ -62,23 +62,40 @@ test('a resumed search finds the same counterexample as an uninterrupted one', a
   }
 });
 
-test('checkpoints written by two workers resume, with one worker or two, to the uninterrupted counts', async () => {
+test('checkpoints written by two workers resume, with one worker, two or three, to the uninterrupted counts', async () => {
   const dir = tempDir();
   try {
     const params = { rm: 6 };
     const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
     const full = await uninterrupted(params);
-    const stopped = await checkModel(twoPhase.build(params), { workers: 2, parallelFromStates: 0, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params), source);
+    const stopped = await checkModel(twoPhase.build(params), { workers: 2, ownerThreadsFromDepth: 1, checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 20_000 }, label(params), source);
     assert.equal(stopped.status, 'incomplete');
     assert.equal(stopped.stats.workers, 2);
-    for (const workers of [1, 2]) {
-      const resumed = await checkModel(twoPhase.build(params), { workers, parallelFromStates: 0, resumeDirectory: dir, checkpointEverySeconds: 1e9 }, label(params), source);
+    for (const workers of [1, 2, 3]) {
+      const resumed = await checkModel(twoPhase.build(params), { workers, ownerThreadsFromDepth: 1, resumeDirectory: dir, checkpointEverySeconds: 1e9 }, label(params), source);
       assert.equal(resumed.status, 'holds');
       assert.equal(resumed.stats.workers, workers);
       assert.equal(resumed.stats.distinct, full.stats.distinct);
       assert.equal(resumed.stats.generated, full.stats.generated);
       assert.deepEqual(resumed.stats.coverage, full.stats.coverage);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a checkpoint of the search in one thread goes on in one thread with --workers 2, and a warning says so', async () => {
+  const dir = tempDir();
+  try {
+    const params = { rm: 5 };
+    const source = { modulePath: fileURLToPath(new URL('../../spec/twophase/twoPhase.ts', import.meta.url)), params };
+    const full = await uninterrupted(params);
+    const stopped = await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 3_000 }, label(params), source);
+    assert.equal(stopped.status, 'incomplete');
+    const warnings: string[] = [];
+    const resumed = await checkModel(twoPhase.build(params), { workers: 2, resumeDirectory: dir, checkpointEverySeconds: 1e9, onWarning: (w) => warnings.push(w) }, label(params), source);
+    assert.deepEqual([resumed.status, resumed.stats.workers, resumed.stats.distinct, resumed.stats.generated], ['holds', 1, full.stats.distinct, full.stats.generated]);
+    assert.deepEqual(warnings, [`--workers 2 is not used: the checkpoint in ${dir} was written by a search in one thread, which goes on in one thread (a checkpoint written with --workers goes on with any number of workers).`]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -114,13 +131,15 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     assert.equal(interrupted.status === 'incomplete' && interrupted.reason, 'interrupted');
     const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
     assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await uninterrupted(params)).stats.generated]);
+    // Resumed without --owners or --workers: one owner, in this thread.
+    const alone = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
+    assert.deepEqual([alone.status, alone.stats.distinct, alone.stats.generated, alone.stats.workers, alone.stats.owners], ['holds', 8832, resumed.stats.generated, 1, undefined]);
     // A checkpoint of owners whose snapshots do not name each level's first state (an earlier kmc's) is refused, saying so.
     const meta = readManifest<{ version: number; format?: number; sha256?: string }>(dir, VERSION);
     const { files, sha256: _sha, format: _format, ...older } = meta;
     writeCheckpointFiles(dir, Object.fromEntries(Object.keys(files).map((f) => [f, new Uint8Array(readCheckpointFile(dir, files, f))])), older);
     await assert.rejects(checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params)), /the checkpoint in .* was written by an earlier kmc, whose owners saved their states in another form \(1, this one reads 2\): start the run afresh/);
-    // A partitioned search's checkpoint resumes only with owners; a checkpoint of one process only without.
-    await assert.rejects(checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params)), /written by a search partitioned among 2 owners: resume it with --owners N \(2, or any other number of owners: the states are dealt out again\)/);
+    // A checkpoint of one process resumes only without --owners.
     rmSync(dir, { recursive: true, force: true });
     await checkModel(twoPhase.build(params), { checkpointDirectory: dir, checkpointEverySeconds: 0, maxStates: 200 }, label(params));
     await assert.rejects(checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params)), /written by a search not partitioned among owners: resume it without --owners/);
@@ -292,6 +311,13 @@ test('kmc check --owners 2 --checkpoint: a stopped run says how to go on, and --
     const report = JSON.parse(resumed.stdout) as { status: string; distinct: number; generated: number; owners: number };
     const full = await uninterrupted({ rm: 5 });
     assert.deepEqual([report.status, report.owners, report.distinct, report.generated], ['holds', 3, full.stats.distinct, full.stats.generated]);
+    // A run of --workers 2 is partitioned among owners too; it goes on with the workers the machine gives (no --owners).
+    rmSync(dir, { recursive: true, force: true });
+    const workers = await kmc('check', 'twophase', '--param', 'rm=5', '--workers', '2', '--checkpoint', dir, '--checkpoint-every', '0.0001', '--max-states', '4000');
+    assert.equal(workers.status, 4, workers.stderr);
+    assert.match(workers.stderr, new RegExp(`Continue with: kmc check twophase … --resume ${dir}\n?$`));
+    const again = JSON.parse((await kmc('check', 'twophase', '--param', 'rm=5', '--resume', dir, '--json', '--quiet')).stdout) as { status: string; distinct: number; generated: number; owners?: number };
+    assert.deepEqual([again.status, again.owners, again.distinct, again.generated], ['holds', undefined, full.stats.distinct, full.stats.generated]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -24,8 +24,8 @@ const immutableForm = (s: State) => s.toImmutable();
 
 /** Who writes the checkpoint, and who may resume it. */
 const WRITERS: readonly { readonly name: string; readonly options: Partial<CheckOptions>; readonly resumers: readonly { readonly name: string; readonly options: Partial<CheckOptions> }[] }[] = [
-  { name: 'one thread', options: {}, resumers: [{ name: 'one thread', options: {} }, { name: '2 workers', options: { workers: 2, parallelFromStates: 0 } }] },
-  { name: '2 workers', options: { workers: 2, parallelFromStates: 0 }, resumers: [{ name: 'one thread', options: {} }] },
+  { name: 'one thread', options: {}, resumers: [{ name: 'one thread', options: {} }, { name: '2 workers', options: { workers: 2, ownerThreadsFromDepth: 1 } }] },
+  { name: '2 workers', options: { workers: 2, ownerThreadsFromDepth: 1 }, resumers: [{ name: 'one thread', options: {} }, { name: '3 workers', options: { workers: 3, ownerThreadsFromDepth: 1 } }] },
   { name: '2 owners', options: { owners: 2, ownerThreadsFromDepth: 1 }, resumers: [{ name: '1 owner', options: { owners: 1 } }, { name: '3 owners', options: { owners: 3, ownerThreadsFromDepth: 1 } }] },
 ];
 

@@ -73,7 +73,7 @@ test('worker threads cut the model off where one thread does: the same counts, c
     for (const tight of [false, true]) {
       const one = await run(params(form, { tight }));
       for (const workers of workerCounts(f + Number(tight))) {
-        const many = await run(params(form, { tight }), { workers, parallelFromStates: 0 });
+        const many = await run(params(form, { tight }), { workers, ownerThreadsFromDepth: 1 });
         const what = `${form} tight=${tight} workers=${workers}`;
         // Worker threads share out packed states only: the Immutable.js form is searched in one thread.
         assert.equal(many.stats.workers, form === 'layout' ? workers : 1, what);
@@ -92,7 +92,7 @@ test('a CONSTRAINT that throws is reported as such, at the state whose successor
     assert.match('message' in one ? one.message : '', /constraint\(\) threw: a sum of 6/, form);
     assert.deepEqual(firstCounter(one, form), [0, 1, 2, 3, 4, 5], form);
     for (const workers of workerCounts(f)) {
-      const many = await run(params(form, { throwAt: 6 }), { workers, parallelFromStates: 0 });
+      const many = await run(params(form, { throwAt: 6 }), { workers, ownerThreadsFromDepth: 1 });
       assert.equal('message' in many && many.message, 'message' in one && one.message, `${form} workers=${workers}`);
       assert.deepEqual(stats(many), stats(one), `${form} workers=${workers}`);
       assert.deepEqual(many.stats.coverage, one.stats.coverage, `${form} workers=${workers}`);
@@ -119,7 +119,7 @@ test('a step outside the ACTION_CONSTRAINT leads out of the model, though the st
     ];
     for (const [c, [p, r]] of cases.entries()) {
       for (const workers of workerCounts(f + c)) {
-        const many = await run(p, { workers, parallelFromStates: 0 });
+        const many = await run(p, { workers, ownerThreadsFromDepth: 1 });
         const what = `${form} lastAtMost=${p.lastAtMost} workers=${workers}`;
         assert.deepEqual(stats(many), stats(r), what);
         assert.deepEqual(many.stats.coverage, r.stats.coverage, what);

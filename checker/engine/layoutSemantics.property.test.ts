@@ -81,7 +81,7 @@ test('random specs with a layout: worker threads and owner threads count what on
       for (const symmetry of process.env.KMC_SLOW ? [false, true] : [run++ % 2 === 1]) {
         const what = `${JSON.stringify(params)}${symmetry ? ' under SYMMETRY' : ''}`;
         const one = countsOf(await checkModel(randomLayout.build(params), { deadlock: false, symmetry }, label), true);
-        const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), symmetry, workers: 2, parallelFromStates: 0 }, label, source);
+        const workers = await checkModel(randomLayout.build(params), { ...stoppedPast(one), symmetry, workers: 2, ownerThreadsFromDepth: 1 }, label, source);
         assert.deepEqual(countsOf(workers, true), one, `2 workers: ${what}`);
         const owners = await checkModel(randomLayout.build(params), { ...stoppedPast(one), symmetry, owners: 3, ownerThreadsFromDepth: 1 }, label, source);
         assert.deepEqual(countsOf(owners, true), one, `3 owners: ${what}`);
@@ -101,7 +101,7 @@ test('random specs with a layout and an invariant: one thread, worker threads an
       const source = { modulePath, params };
       const runs = [
         await checkModel(randomLayout.build(params), stoppedPast(expected), label),
-        await checkModel(randomLayout.build(params), { ...stoppedPast(expected), workers: 2, parallelFromStates: 0 }, label, source),
+        await checkModel(randomLayout.build(params), { ...stoppedPast(expected), workers: 2, ownerThreadsFromDepth: 1 }, label, source),
         await checkModel(randomLayout.build(params), { ...stoppedPast(expected), owners: 3, ownerThreadsFromDepth: 1 }, label, source),
       ];
       const steps = (r: (typeof runs)[number]) => ('trace' in r ? r.trace?.steps.map((s) => [s.action, s.params]) : undefined);

@@ -28,20 +28,15 @@ export interface CheckOptions {
   /** Reduce by the model's declared symmetry sets (default false). */
   readonly symmetry?: boolean;
   /**
-   * Worker threads expanding states; results are identical for every count (default 1). A search under
+   * Worker threads: the search is partitioned among this many owners, one a thread (owners/ownedSearch.ts);
+   * results are identical for every count (default 1). A search under
    * `memoryBudgetBytes` runs in one thread whatever this says: only one thread spills its frontier. So
    * does a search of states that are not bytes (a spec without a layout): `onWarning` is told.
    */
   readonly workers?: number;
   /**
-   * With workers, search in one thread until this many distinct states are known, then hand over to the
-   * workers (default 100): the first levels are too small to share. The workers start with the search,
-   * so they load the model while those levels are searched.
-   */
-  readonly parallelFromStates?: number;
-  /**
-   * Owner threads (`owners` with a model module): from the level of this depth on, the search waits for
-   * every thread still loading the model to take its part. By default it never waits: the driver's thread
+   * Owner threads (`workers`, or `owners` with a model module): from the level of this depth on, the search
+   * waits for every thread still loading the model to take its part. By default it never waits: the driver's thread
    * owns a part until its thread is ready (threadOwners.ts).
    */
   readonly ownerThreadsFromDepth?: number;

@@ -45,8 +45,9 @@ export interface Stats {
   readonly processBytesPerState: number;
   readonly peakMemoryBytes: number;
   readonly workers: number;
-  /** Set when the search was partitioned among this many owners (then `workers` counts them too). */
+  /** Set when the search was partitioned among this many owners by --owners (then `workers` counts them too). */
   readonly owners?: number;
+  /** What went between the owners: with --owners, and with --workers N (N owner threads). */
   readonly ownership?: OwnershipFigures;
   /** Frontier bytes moved to disk to stay within the memory budget (0 when everything fit). */
   readonly spilledBytes: number;

@@ -71,8 +71,8 @@ test('worker threads give the same counts, coverage and trace as one thread (pac
       const params = { ...g, nodes: g.nodes * 20, bad: withBad ? reachable[pick % reachable.length]! : -1, packed: true };
       const source = { modulePath, params };
       const one = await checkModel(graphSpec.build(params), { deadlock: true }, label);
-      const two = await checkModel(graphSpec.build(params), { deadlock: true, workers: 2, parallelFromStates: 0 }, label, source);
-      const three = await checkModel(graphSpec.build(params), { deadlock: true, workers: 3, parallelFromStates: 30 }, label, source);
+      const two = await checkModel(graphSpec.build(params), { deadlock: true, workers: 2, ownerThreadsFromDepth: 1 }, label, source);
+      const three = await checkModel(graphSpec.build(params), { deadlock: true, workers: 3, ownerThreadsFromDepth: 3 }, label, source);
       for (const r of [two, three]) {
         assert.equal(r.status, one.status);
         assert.equal(r.stats.distinct, one.stats.distinct);
@@ -95,7 +95,7 @@ test('packed states: worker threads stop at the same violation, with the same co
       const source = { modulePath, params };
       const one = await checkModel(graphSpec.build(params), { deadlock: false }, label);
       for (const workers of [1, 2, 3]) {
-        const r = await checkModel(graphSpec.build(params), { deadlock: false, workers, parallelFromStates: 0 }, label, source);
+        const r = await checkModel(graphSpec.build(params), { deadlock: false, workers, ownerThreadsFromDepth: 1 }, label, source);
         assert.equal(r.status, one.status);
         assert.equal(r.stats.distinct, one.stats.distinct);
         assert.equal(r.stats.generated, one.stats.generated);

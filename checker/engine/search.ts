@@ -2,8 +2,6 @@
 import type { IncompleteReason } from './result.ts';
 import type { SpecError } from './expander.ts';
 import type { StateLog } from './stateLog.ts';
-import type { FingerprintSet } from './state/fingerprintSet.ts';
-import type { Frontier } from './frontier.ts';
 
 export type SearchEnd =
   | { readonly kind: 'complete' }
@@ -46,23 +44,4 @@ export interface SearchOutcome {
   readonly owned?: OwnershipFigures;
   /** Frontier bytes written to disk because of the memory budget. */
   readonly spilledBytes?: number;
-}
-
-/**
- * Where a sequential search hands over to worker threads, at a level boundary: everything the
- * coordinator needs to go on, and how to rebuild each level from the one before it.
- */
-export interface ResumePoint {
-  readonly seen: FingerprintSet;
-  /** Parent and step (action index, parameter ordinal; for an initial state, its index in init()) per id. */
-  readonly log: StateLog;
-  /** First id of every level so far; the last one is the level to expand next. */
-  readonly levelStarts: readonly number[];
-  readonly generated: number;
-  /** Index of the level to expand next. */
-  readonly depth: number;
-  readonly newStates: Float64Array;
-  readonly witnessesReached: Uint8Array;
-  /** The level to expand next, in discovery order. */
-  readonly frontier: Frontier<unknown>;
 }

@@ -103,7 +103,7 @@ test('worker threads and owners (threads, or objects here) stop at the step one 
     const one = shape(await check(params));
     assert.equal(one.status, params.reset === false ? 'holds' : 'violation');
     if (one.status === 'violation') assert.deepEqual(one.trace!.slice(-2), ['Bump→30', 'Reset→1']);
-    const workers = await check(params, { workers: 2, parallelFromStates: 0 }, true);
+    const workers = await check(params, { workers: 2, ownerThreadsFromDepth: 1 }, true);
     assert.equal(workers.stats.workers, 2);
     assert.deepEqual(shape(workers), one, 'two worker threads');
     for (const owners of [1, 2, 3]) {

@@ -1,6 +1,6 @@
 /**
  * The successors of the state being expanded, with their fingerprints, held until they are looked up
- * together (bfs.ts, parallel/chunkExpander.ts): the fingerprint table is tens of megabytes, and lookups
+ * together (bfs.ts): the fingerprint table is tens of megabytes, and lookups
  * started together wait for memory at the same time instead of one after another.
  */
 export class SuccessorBatch<S> {

@@ -29,7 +29,7 @@ export interface CheckReport {
   readonly workers: number;
   /** Owners the search was partitioned among (--owners), when it was. */
   readonly owners?: number;
-  /** What went between the owners: batches, bytes, and per level the median milliseconds of each phase. */
+  /** What went between the owners (--owners, or --workers N: N owner threads): batches, bytes, and per level the median milliseconds of each phase. */
   readonly ownership?: CheckResult<unknown>['stats']['ownership'];
   readonly spilledBytes: number;
   readonly coverage: CheckResult<unknown>['stats']['coverage'];
@@ -61,7 +61,8 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     processBytesPerState: s.processBytesPerState,
     peakMemoryBytes: s.peakMemoryBytes,
     workers: s.workers,
-    ...(s.owners !== undefined ? { owners: s.owners, ownership: s.ownership } : {}),
+    ...(s.owners !== undefined ? { owners: s.owners } : {}),
+    ...(s.ownership !== undefined ? { ownership: s.ownership } : {}),
     spilledBytes: s.spilledBytes,
     coverage: s.coverage,
     trace,

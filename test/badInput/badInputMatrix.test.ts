@@ -61,13 +61,13 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
     writeFileSync(join(dir, 'suite-empty.yaml'), '');
     writeFileSync(join(dir, 'suite-bad-budget.yaml'), 'version: 1\nchecks:\n  - spec: twophase\n    expect: holds\n    budget: { timeSeconds: -1 }\n');
     writeFileSync(join(dir, 'suite-bad-param.yaml'), 'version: 1\nchecks:\n  - spec: twophase\n    params: { rm: 99 }\n    expect: holds\n');
-    // A checkpoint of rm=4, then copies of it damaged.
+    // A checkpoint of rm=5 by two owners (as worker threads write it), then copies of it damaged.
     const saved = join(dir, 'cp');
-    const made = await run(['check', 'twophase', '--param', 'rm=5', '--checkpoint', saved, '--checkpoint-every', '0.00001', '--max-states', '3000', '--quiet'], dir);
+    const made = await run(['check', 'twophase', '--param', 'rm=5', '--owners', '2', '--checkpoint', saved, '--checkpoint-every', '0.00001', '--max-states', '3000', '--quiet'], dir);
     assert.equal(made.code, 4, made.stderr);
     const damaged = join(dir, 'cp-cut');
     cpSync(saved, damaged, { recursive: true });
-    truncateSync(join(damaged, 'seen.bin'), 64);
+    truncateSync(join(damaged, 'owner-0.bin'), 64);
     const emptyDir = join(dir, 'empty-dir');
     mkdirSync(emptyDir);
     const trace = join(dir, 'out');
@@ -151,7 +151,7 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
       usage('--resume from a missing folder', ['check', 'twophase', '--resume', join(dir, 'nowhere')], /^error: .*holds no checkpoint/),
       usage('--resume from an empty folder', ['check', 'twophase', '--resume', emptyDir], /^error: .*holds no checkpoint/),
       usage('--resume with other parameters', ['check', 'twophase', '--param', 'rm=4', '--resume', saved], /^error: .*belongs to another run: its parameters are/),
-      usage('--resume from a cut checkpoint', ['check', 'twophase', '--param', 'rm=5', '--resume', damaged], /^error: .*is damaged: seen\.bin has 64 bytes, its manifest says/),
+      usage('--resume from a cut checkpoint', ['check', 'twophase', '--param', 'rm=5', '--resume', damaged], /^error: .*is damaged: owner-0\.bin has 64 bytes, its manifest says/),
       usage('--checkpoint over another run', ['check', 'twophase', '--param', 'rm=3', '--checkpoint', saved], /^error: .*holds the checkpoint of another run/),
       usage('--checkpoint over this run', ['check', 'twophase', '--param', 'rm=5', '--checkpoint', saved], /^error: .*holds a checkpoint of this very run already: continue it with --resume/),
       usage('--checkpoint with an Immutable.js spec', ['check', './spec/examples/mutex.ts', '--checkpoint', join(dir, 'cp-mutex')], /^error: .*checkpoints need a spec that declares its state layout/),

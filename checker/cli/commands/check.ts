@@ -124,22 +124,23 @@ export const checkCommand: KmcCommand = {
     }
     if (writeError) process.stderr.write(`${chalk.red('error:')} ${writeError}\n`);
     const checkpointDir = argv.checkpoint ?? argv.resume;
-    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${await checkpointNote(String(checkpointDir), String(argv.spec), checkpointedAtStop)}\n`);
+    if (run.result.status === 'incomplete' && checkpointDir !== undefined) process.stderr.write(`${await checkpointNote(String(checkpointDir), String(argv.spec), checkpointedAtStop, argv.owners !== undefined)}\n`);
     return exitCodeOf(run.result);
   },
 };
 
 /**
  * What a stopped run with checkpoints leaves: checkpoints are written at level boundaries, so the search
- * since the last one is not saved, and a run stopped before its first has none.
+ * since the last one is not saved, and a run stopped before its first has none. A run of --owners goes on
+ * with as many; one of --workers (owners too) with the workers the machine gives it.
  */
-async function checkpointNote(dir: string, spec: string, atStop: boolean): Promise<string> {
+async function checkpointNote(dir: string, spec: string, atStop: boolean, withOwners: boolean): Promise<string> {
   const { checkpointExtent } = await import('../../engine/checkpoint.ts');
   const extent = checkpointExtent(dir);
   if (extent === null) return `No checkpoint was written to ${dir}: the first is written at the first level boundary after --checkpoint-every minutes.`;
   const { depth, distinct, owners } = extent;
   const since = atStop ? 'written as the run stopped, so nothing is lost' : 'the search since then is not saved';
-  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}${owners !== undefined ? ` --owners ${owners}` : ''}`;
+  return `The last checkpoint in ${dir} holds the search up to depth ${depth} (${distinct.toLocaleString('en-US')} states); ${since}. Continue with: kmc check ${spec} … --resume ${dir}${owners !== undefined && withOwners ? ` --owners ${owners}` : ''}`;
 }
 
 /**

@@ -171,7 +171,7 @@ test('random graphs: depth-first, and with 2 worker threads, the liveness pass o
       const g = liveGraph(seed);
       const one = await checkModel(liveModel(g, packed), { deadlock: false }, label(seed));
       const dfs = await checkModel(liveModel(g, packed), { deadlock: false, strategy: 'dfs' }, label(seed));
-      const workers = await checkModel(liveModel(g, packed), { deadlock: false, workers: 2, parallelFromStates: 0 }, label(seed), { modulePath, params: { seed, packed } });
+      const workers = await checkModel(liveModel(g, packed), { deadlock: false, workers: 2, ownerThreadsFromDepth: 1 }, label(seed), { modulePath, params: { seed, packed } });
       for (const r of [dfs, workers]) {
         assert.equal(r.status, one.status, `seed ${seed}`);
         if (r.status !== 'violation' || one.status !== 'violation') continue;

@@ -2,13 +2,13 @@
  * An owner whose successor batches go to the other owners through its carrier's mailroom (mailroom.ts:
  * directly to the parts on its thread, through MessagePorts to the others, their buffers moved, not
  * copied), and the driver's requests it answers. The same owner runs in a worker thread
- * (ownerThread.ts) and in the driver's own thread (threadOwners.ts: the driver owns a part, as the
- * packed search's coordinator expands chunks, so N owners take N threads, not N + 1; and it owns a
+ * (ownerThread.ts) and in the driver's own thread (threadOwners.ts: the driver owns a part, so N owners
+ * take N threads, not N + 1; and it owns a
  * thread's part until that thread has loaded the model).
  */
 import type { Expander } from '../expander.ts';
 import { layoutOf, type PackedState } from '../state/packed.ts';
-import { Owner, type SharedPart } from './owner.ts';
+import { Owner, type SharedPart, type Sliced } from './owner.ts';
 import type { InitialState, Stop } from './ownerProtocol.ts';
 import type { Mailroom } from './mailroom.ts';
 
@@ -36,7 +36,7 @@ export interface PortOwner {
   readonly close: () => void;
 }
 
-/** How long an expansion runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
+/** How long an expansion, or the checking of new states, runs before it looks at the driver's interrupt and takes in the batches come meanwhile. */
 const SLICE_MS = 50;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -53,6 +53,17 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
     arrived();
   };
   setup.mail.register(setup.index, onBatch);
+  /** Runs a phase a slice at a time, between slices taking in the batches come meanwhile and looking at the driver's interrupt. */
+  const sliced = async <T>(phase: Sliced<T>): Promise<T> => {
+    while (!phase.step(performance.now() + SLICE_MS)) {
+      await nextTurn();
+      if (Atomics.load(setup.interrupt, 0) === 1) {
+        owner.abandonLevel();
+        throw new Error('the level was interrupted by the driver');
+      }
+    }
+    return phase.report();
+  };
   const handlers: Record<PortOwnerOp, (...args: never[]) => unknown> = {
     start: (initials: InitialState[]) => {
       owner.start(initials);
@@ -60,19 +71,12 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
     },
     expand: async (parts: (SharedPart | null)[]) => {
       owner.sharePeers(parts);
-      const expansion = owner.startExpanding();
-      while (!expansion.step(performance.now() + SLICE_MS)) {
-        await nextTurn();
-        if (Atomics.load(setup.interrupt, 0) === 1) {
-          owner.abandonLevel();
-          throw new Error('the level was interrupted by the driver');
-        }
-      }
-      return expansion.report();
+      return await sliced(owner.startExpanding());
     },
     absorb: async (expected: number) => {
       while (owner.batchesReceived < expected) await new Promise<void>((resolve) => (arrived = resolve));
-      return owner.absorb();
+      // The properties of a level's new states may take as long as expanding it: a limit stops this phase too.
+      return await sliced(owner.startAbsorbing());
     },
     rank: (ranks: Uint32Array) => {
       owner.rank(ranks);

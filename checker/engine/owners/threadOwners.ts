@@ -10,7 +10,7 @@
  * the start, and a thread takes its parts over at the first level boundary after it is ready (each
  * part's snapshot, and the carrier's mailroom ports, are handed to it). So a small model is searched before a thread would
  * have loaded it, and a thread that never loads leaves its parts with the driver, the search going on,
- * its limits and signals heard, as the packed search's coordinator expands the chunks no thread takes.
+ * its limits and signals heard.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Expander } from '../expander.ts';

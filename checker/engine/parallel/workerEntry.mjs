@@ -1,10 +1,10 @@
 // Worker thread entry. In the published package the compiled workers sit beside this file; in a source
-// checkout the TypeScript is loaded through tsx. The coordinator says which worker it wants: packed
-// states in shared memory, one seeded simulation of a swarm, or an owner of a partitioned search.
+// checkout the TypeScript is loaded through tsx. The thread that starts it says which worker it wants:
+// an owner of a partitioned search (--workers, --owners), or one seeded walk of a swarm.
 import { existsSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 
-const name = workerData.owner ? '../owners/ownerThread' : workerData.swarm ? 'swarmWorker' : 'packedWorker';
+const name = workerData.owner ? '../owners/ownerThread' : 'swarmWorker';
 const compiled = new URL(`./${name}.js`, import.meta.url);
 let worker;
 if (existsSync(compiled)) {
@@ -15,5 +15,4 @@ if (existsSync(compiled)) {
   worker = await import(`./${name}.ts`);
 }
 if (workerData.owner) await worker.runOwnerThread(workerData);
-else if (workerData.swarm) await worker.runSwarmWorker(workerData);
-else await worker.runPackedWorker(workerData);
+else await worker.runSwarmWorker(workerData);

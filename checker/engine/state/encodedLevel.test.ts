@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BLOCK, decodeLevel, EncodedLevelReader, EncodedLevelWriter } from './encodedLevel.ts';
-import { levelStride } from '../parallel/packedProtocol.ts';
 
 /** `count` states of `width` bytes, `stride` apart: runs of siblings that differ in a byte or two, as a BFS level has. */
 function states(count: number, width: number, seed: number): Uint8Array {
-  const stride = levelStride(width);
+  const stride = (width + 3) & ~3;
   const out = new Uint8Array(count * stride);
   let x = seed;
   const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8;
@@ -19,13 +18,13 @@ function states(count: number, width: number, seed: number): Uint8Array {
 }
 
 function stateAt(raw: Uint8Array, i: number, width: number): number[] {
-  const stride = levelStride(width);
+  const stride = (width + 3) & ~3;
   return [...raw.subarray(i * stride, i * stride + width)];
 }
 
 for (const width of [1, 13, 509]) {
   test(`a level of ${width}-byte states reads back whole, at any position, in any order (blocks of ${BLOCK})`, () => {
-    const stride = levelStride(width);
+    const stride = (width + 3) & ~3;
     const count = 5 * BLOCK + 17;
     const raw = states(count, width, width);
     // Room for a few states only: the code and the block table grow as states come.
@@ -47,7 +46,7 @@ for (const width of [1, 13, 509]) {
 
 test('siblings cost a few bytes each, not their width; an emptied writer holds the next level in the same memory', () => {
   const width = 509;
-  const stride = levelStride(width);
+  const stride = (width + 3) & ~3;
   const count = 4 * BLOCK;
   // Each state differs from the one before in one byte.
   const raw = new Uint8Array(count * stride);

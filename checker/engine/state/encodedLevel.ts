@@ -1,10 +1,9 @@
 /**
  * A level of a breadth-first search in shared memory, each state stored as its difference from the one
- * before it (frontierCodec.ts), as the search in one thread stores its frontier. The worker threads'
- * coordinator appends a level in the order one thread finds it, mostly siblings that differ in a few
- * fields (a KRaft state of 509 bytes takes a few dozen); an owner appends its part of a level in rank
- * order. Every BLOCK states the difference starts again from zeros, so a thread decodes any chunk of a
- * level from the block it starts in.
+ * before it (frontierCodec.ts), as the search in one thread stores its frontier. An owner appends its
+ * part of a level in rank order, mostly siblings that differ in a few fields (a KRaft state of 509 bytes
+ * takes a few dozen). Every BLOCK states the difference starts again from zeros, so a thread decodes any
+ * run of a level from the block it starts in.
  */
 import { copyState } from '../../../spec/layout/bytes.ts';
 import { decodeState, encodeAligned, maxEncodedWidth } from '../frontierCodec.ts';
@@ -26,7 +25,7 @@ export interface EncodedLevel {
   readonly count: number;
 }
 
-/** Appends states to a level (the coordinator's next level), growing its shared buffers as it goes. */
+/** Appends states to a level (an owner's part of the next level), growing its shared buffers as it goes. */
 export class EncodedLevelWriter {
   private code: Uint8Array;
   private blocks: Int32Array;

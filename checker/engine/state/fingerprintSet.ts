@@ -2,8 +2,8 @@
  * The fingerprints of every state seen so far (TLC's FPSet): open addressing over one typed array of
  * 8-byte slots (the 64-bit fingerprint alone), at most three quarters full and grown by half, so it costs
  * 10.7–16 bytes a state. Fingerprint 0 marks an empty slot; a state whose fingerprint is 0 is stored as 1
- * (one more collision in 2^64). The buffer is shared so worker threads can probe it read-only while the
- * coordinator is not inserting.
+ * (one more collision in 2^64). The buffer is shared so owner threads can probe another's table read-only
+ * while its owner is not inserting (between levels).
  *
  * In front of the table sits a cache of fingerprints recently added or found there
  * (recentFingerprints.ts), so most lookups never reach the table. It holds only fingerprints that are in
