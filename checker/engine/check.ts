@@ -66,7 +66,7 @@ export async function checkModel<S>(
   const threads = options.memoryBudgetBytes !== undefined || !packs || !bfs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
   const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, packs, workers, label.spec) : null;
   if (unused !== null) options.onWarning?.(unused);
-  const owners = ownersOf(options, threads > 1 && source !== undefined ? threads : undefined);
+  const owners = ownersOf(options, threads > 1 && source !== undefined && (await recordsCanBeKept(options)) ? threads : undefined);
   const checkpoints = checkpointsFor(expander, options, label, source, owners);
   let outcome: SearchOutcome;
   let recorder: LivenessRecorder<S> | undefined;
@@ -96,12 +96,8 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
   const { ownedBreadthFirst } = await import('./owners/ownedSearch.ts');
   if (options.cluster === undefined) {
     // Owners here keep their records under TMPDIR: a directory they cannot write is the user's to fix, said before the search.
-    const { WordFile } = await import('./state/wordFile.ts');
-    try {
-      new WordFile().close();
-    } catch (e) {
-      throw new ConfigError((e as Error).message);
-    }
+    const problem = await recordsProblem();
+    if (problem !== null) throw new ConfigError(problem);
   }
   if (options.cluster === undefined && source !== undefined) {
     const { threadOwners } = await import('./owners/threadOwners.ts');
@@ -139,6 +135,25 @@ async function ownedSearch<S>(model: Model<S>, expander: Expander<S>, options: C
       }),
     options.clusterResumeRun !== undefined,
   );
+}
+
+/** Why owners in this process cannot keep their records under TMPDIR (how each state was reached), or null. */
+async function recordsProblem(): Promise<string | null> {
+  const { WordFile } = await import('./state/wordFile.ts');
+  try {
+    new WordFile().close();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/**
+ * Whether worker threads (owners) can keep their records under TMPDIR. Workers the user did not ask for
+ * give way to one thread, which keeps its records in memory; workers asked for say what is wrong.
+ */
+async function recordsCanBeKept(options: CheckOptions): Promise<boolean> {
+  return !options.workersByDefault || (await recordsProblem()) === null;
 }
 
 /**
