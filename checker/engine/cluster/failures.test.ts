@@ -190,8 +190,9 @@ test('a spec edited between runs: a worker that loaded it before refuses the run
     assert.equal(resumed.code, 5, resumed.stderr);
     assert.match(resumed.stderr, new RegExp(`run ${run} is a search of .*twoPhaseEdited\\.mjs as it was when the run started, and the spec has changed since \\(twoPhaseEdited\\.mjs differs\\)`));
     await Promise.all(workers.map((w) => stopProcess(w)));
-    // A swarm on the same workers after another edit: they have the file as it was, and refuse its walks.
-    workers = workersAt(url, 2);
+    // A swarm on the same worker after another edit: it has the file as it was, and refuses the walks. (One
+    // worker: of two, one that took no walk of the first swarm would load the file afresh and take them all.)
+    workers = workersAt(url, 1);
     const simulate = (): Promise<{ code: number | null; stderr: string }> =>
       new Promise((resolve) => {
         const p = spawn(process.execPath, [bin, 'simulate', file, '--param', 'rm=3', '--cluster', url, '--workers', '2', '--runs', '20', '--cluster-wait', '5'], { stdio: ['ignore', 'ignore', 'pipe'] });
