@@ -78,8 +78,11 @@ export function portOwner<S>(setup: PortOwnerSetup, expander: Expander<S>): Port
       // The properties of a level's new states may take as long as expanding it: a limit stops this phase too.
       return await sliced(owner.startAbsorbing());
     },
-    rank: (ranks: Uint32Array) => {
-      owner.rank(ranks);
+    rank: async (ranks: Uint32Array) => {
+      // Not to be interrupted (the level is being committed), but sliced all the same, so the driver's
+      // thread hears a signal or its watchdog's question during a level of millions of states.
+      const ranking = owner.startRanking(ranks);
+      while (!ranking.step(performance.now() + SLICE_MS)) await nextTurn();
       return owner.sharedPart();
     },
     cut: (stop: Stop) => owner.cut(stop),
