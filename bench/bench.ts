@@ -6,9 +6,8 @@
  * frontier, which spills to disk and must end with the same counts.
  * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
- * Where nats-server is installed, the search partitioned among owners runs beside one process and the
- * packed search's worker threads: owner threads, and `kmc worker` processes through a NATS server on
- * loopback (bytes a state and peak RSS, the driver's alone for worker processes; bytes on the wire per
+ * Where nats-server is installed, the search partitioned among owners runs beside one process: owner
+ * threads (--workers 2), and `kmc worker` processes through a NATS server on loopback (bytes a state and peak RSS, the driver's alone for worker processes; bytes on the wire per
  * state, the cost per state against one process, and the milliseconds each level waits at its barrier).
  * `KMC_BENCH_BIG=1` adds the cases that take minutes each: TwoPhase rm=10 (tens of millions of states),
  * a Kafka configuration out of reach of the first release (its bytes per state is the whole process's

@@ -13,7 +13,7 @@ export const BLOCK = 64;
 
 /**
  * How much a level's code grows when full. A writer is reused for the level after next, so each keeps the
- * size of the widest level it held: at 1.5 the two the packed search keeps came to 2.5 MB each for KRaft
+ * size of the widest level it held: at 1.5 two such writers came to 2.5 MB each for KRaft
  * levels of 1.8 MB; a growth copies a few megabytes, once per wider level.
  */
 const CODE_GROWTH = 1.2;
