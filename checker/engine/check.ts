@@ -167,7 +167,12 @@ function ownersOf(options: CheckOptions, threaded: number | undefined): number |
   if (dir === undefined) return threaded;
   const saved = checkpointExtent(dir);
   if (saved === null) return threaded;
-  if (saved.owners !== undefined) return threaded ?? 1;
+  if (saved.owners !== undefined) {
+    if (options.memoryBudgetBytes !== undefined) {
+      throw new ConfigError(`the checkpoint in ${dir} was written by worker threads or owners, and goes on partitioned among owners, which do not take --memory-budget (only the search in one thread spills its frontier). Resume it without --memory-budget.`);
+    }
+    return threaded ?? 1;
+  }
   if (threaded !== undefined && !options.workersByDefault) {
     options.onWarning?.(`--workers ${threaded} is not used: the checkpoint in ${dir} was written by a search in one thread, which goes on in one thread (a checkpoint written with --workers goes on with any number of workers).`);
   }

@@ -131,6 +131,11 @@ test('checkpoints of a search partitioned among owners (threads, or objects here
     assert.equal(interrupted.status === 'incomplete' && interrupted.reason, 'interrupted');
     const resumed = await checkModel(twoPhase.build(params), { owners: 2, resumeDirectory: dir }, label(params));
     assert.deepEqual([resumed.status, resumed.stats.distinct, resumed.stats.generated], ['holds', 8832, (await uninterrupted(params)).stats.generated]);
+    // Under --memory-budget (a search in one thread, which spills): refused, saying why.
+    await assert.rejects(
+      checkModel(twoPhase.build(params), { resumeDirectory: dir, memoryBudgetBytes: 1e9 }, label(params)),
+      (e: unknown) => e instanceof ConfigError && /written by worker threads or owners, and goes on partitioned among owners, which do not take --memory-budget .*Resume it without --memory-budget\.$/.test((e as Error).message),
+    );
     // Resumed without --owners or --workers: one owner, in this thread.
     const alone = await checkModel(twoPhase.build(params), { resumeDirectory: dir }, label(params));
     assert.deepEqual([alone.status, alone.stats.distinct, alone.stats.generated, alone.stats.workers, alone.stats.owners], ['holds', 8832, resumed.stats.generated, 1, undefined]);
