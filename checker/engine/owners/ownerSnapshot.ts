@@ -65,7 +65,9 @@ export function readSnapshot(snapshot: Uint8Array): SnapshotParts {
 /**
  * The snapshots of `from.length` owners dealt out to `owners` owners: each state to the owner of its
  * fingerprint, level by level (an owner finds a state's record among its level's), the level to expand
- * next in rank order; the coverage counts (summed over owners at the end) go to the first.
+ * next in rank order; the coverage counts (summed over owners at the end) go to the first. It runs at a
+ * level boundary of a live search too (threadOwners.ts: one part split among the threads), so it goes
+ * over each record twice, counting then copying, and sorts nothing: a level's ranks are its positions.
  */
 export function repartition(from: readonly Uint8Array[], owners: number): Uint8Array[] {
   const parts = from.map(readSnapshot);
@@ -73,37 +75,69 @@ export function repartition(from: readonly Uint8Array[], owners: number): Uint8A
   const actions = parts[0]!.enabled.length;
   const levels = parts[0]!.levelStarts.length;
   if (parts.some((p) => p.levelStarts.length !== levels)) throw new Error(`owner snapshots of different depths: ${parts.map((p) => p.levelStarts.length).join(', ')} levels`);
-  const record = (part: SnapshotParts, id: number) => part.held.subarray(id * HELD_WORDS, (id + 1) * HELD_WORDS);
-  // Per new owner, its records level by level, and where each level starts.
-  const held: number[][] = Array.from({ length: owners }, () => []);
-  const starts: number[][] = Array.from({ length: owners }, () => []);
+  const ownerAt = (part: SnapshotParts, id: number) => ownerOf(part.held[id * HELD_WORDS]!, owners);
+  const heldCount = new Array<number>(owners).fill(0);
+  const levelCount = new Array<number>(owners).fill(0);
+  let levelSize = 0;
+  for (const part of parts) {
+    const all = part.held.length / HELD_WORDS;
+    const firstOfLevel = all - part.ranks.length;
+    for (let id = 0; id < all; id++) {
+      const t = ownerAt(part, id);
+      heldCount[t]!++;
+      if (id >= firstOfLevel) levelCount[t]!++;
+    }
+    levelSize += part.ranks.length;
+  }
+  const held = heldCount.map((n) => new Uint32Array(n * HELD_WORDS));
+  const starts = heldCount.map(() => new Uint32Array(levels));
+  const filled = new Array<number>(owners).fill(0);
+  const copy = (part: SnapshotParts, id: number) => {
+    const t = ownerAt(part, id);
+    held[t]!.set(part.held.subarray(id * HELD_WORDS, (id + 1) * HELD_WORDS), filled[t]!++ * HELD_WORDS);
+    return t;
+  };
+  // The levels before the one to expand, in order, each owner's states of a level together.
   for (let d = 0; d < levels; d++) {
-    for (let t = 0; t < owners; t++) starts[t]!.push(held[t]!.length / HELD_WORDS);
+    for (let t = 0; t < owners; t++) starts[t]![d] = filled[t]!;
     for (const part of parts) {
       const end = d + 1 < levels ? part.levelStarts[d + 1]! : part.held.length / HELD_WORDS - part.ranks.length;
-      for (let id = part.levelStarts[d]!; id < end; id++) held[ownerOf(part.held[id * HELD_WORDS]!, owners)]!.push(...record(part, id));
+      for (let id = part.levelStarts[d]!; id < end; id++) copy(part, id);
     }
   }
-  const level: { rank: number; part: SnapshotParts; k: number }[] = [];
-  for (const part of parts) for (let k = 0; k < part.ranks.length; k++) level.push({ rank: part.ranks[k]!, part, k });
-  level.sort((a, b) => a.rank - b.rank);
-  const idOf = (part: SnapshotParts, k: number) => part.held.length / HELD_WORDS - part.ranks.length + k;
-  return held.map((older, t) => {
-    const mine = level.filter(({ part, k }) => ownerOf(part.held[idOf(part, k) * HELD_WORDS]!, owners) === t);
-    const levelHeld = mine.flatMap(({ part, k }) => [...record(part, idOf(part, k))]);
-    const bytes = new Uint8Array(mine.length * width);
-    mine.forEach(({ part, k }, j) => bytes.set(part.level.subarray(k * width, (k + 1) * width), j * width));
-    const sum = (which: 'enabled' | 'fired') => (t === 0 ? Float64Array.from({ length: actions }, (_, a) => parts.reduce((s, p) => s + p[which][a]!, 0)) : new Float64Array(actions));
-    return writeSnapshot({
+  // The level to expand, in rank order: ranks are dense, 0 up to the level's size.
+  const partAt = new Int32Array(levelSize).fill(-1);
+  const kAt = new Uint32Array(levelSize);
+  parts.forEach((part, p) =>
+    part.ranks.forEach((rank, k) => {
+      if (rank >= levelSize || partAt[rank] !== -1) throw new Error(`owner snapshots whose level ranks are not 0 to ${levelSize - 1} once each (rank ${rank})`);
+      partAt[rank] = p;
+      kAt[rank] = k;
+    }),
+  );
+  const ranks = levelCount.map((n) => new Uint32Array(n));
+  const bytes = levelCount.map((n) => new Uint8Array(n * width));
+  const placed = new Array<number>(owners).fill(0);
+  for (let rank = 0; rank < levelSize; rank++) {
+    const part = parts[partAt[rank]!]!;
+    const k = kAt[rank]!;
+    const t = copy(part, part.held.length / HELD_WORDS - part.ranks.length + k);
+    const j = placed[t]!++;
+    ranks[t]![j] = rank;
+    bytes[t]!.set(part.level.subarray(k * width, (k + 1) * width), j * width);
+  }
+  const summed = (which: 'enabled' | 'fired') => Float64Array.from({ length: actions }, (_, a) => parts.reduce((s, p) => s + p[which][a]!, 0));
+  return held.map((h, t) =>
+    writeSnapshot({
       width,
-      enabled: sum('enabled'),
-      fired: sum('fired'),
-      held: Uint32Array.from([...older, ...levelHeld]),
-      levelStarts: Uint32Array.from(starts[t]!),
-      ranks: Uint32Array.from(mine, (m) => m.rank),
-      level: bytes,
-    });
-  });
+      enabled: t === 0 ? summed('enabled') : new Float64Array(actions),
+      fired: t === 0 ? summed('fired') : new Float64Array(actions),
+      held: h,
+      levelStarts: starts[t]!,
+      ranks: ranks[t]!,
+      level: bytes[t]!,
+    }),
+  );
 }
 
 /** The level of every owner's snapshot, its states in rank order (whatever the number of owners), `width` bytes each. */
