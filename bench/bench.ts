@@ -4,7 +4,9 @@
  * measured, not assumed. The same TwoPhase state space runs through its layout and through its
  * Immutable.js form side by side, and a Kafka model runs once more with a memory budget below its
  * frontier, which spills to disk and must end with the same counts.
- * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model. With TLC configured
+ * `npm run bench -- --quick` uses smaller sizes; `-- --only NAME` runs one model; `-- --repeat N` runs
+ * every measurement N times and prints the run of median time (on a shared machine one run can be off
+ * by a fifth; the counts of every repeat must agree). With TLC configured
  * (bench/tlc.ts), TLC's TwoPhase runs beside the bundled one and the ratio is printed.
  * Where nats-server is installed, the search partitioned among owners runs beside one process: owner
  * threads (--workers 2), and `kmc worker` processes through a NATS server on loopback (bytes a state and peak RSS, the driver's alone for worker processes; bytes on the wire per
@@ -94,6 +96,11 @@ const bin = existsSync(compiled) ? compiled : fileURLToPath(new URL('../checker/
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const repeat = argv.includes('--repeat') ? Number(argv[argv.indexOf('--repeat') + 1]) : 1;
+if (!Number.isInteger(repeat) || repeat < 1) {
+  console.error(`npm run bench: --repeat takes a whole number of runs, 1 or more (got ${argv[argv.indexOf('--repeat') + 1] ?? 'nothing'}); each figure is then the median of that many runs.`);
+  process.exit(2);
+}
 const cores = availableParallelism();
 const big = process.env.KMC_BENCH_BIG === '1';
 
@@ -113,9 +120,21 @@ function run(args: readonly string[], workers: number, extra: readonly string[] 
   return runWith(args, [...extra, '--workers', String(workers)]);
 }
 
+/** The run of median time among `repeat` runs of the same check (whose counts must agree). */
 function runWith(args: readonly string[], extra: readonly string[]): Figures {
-  const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return figuresOf(args, r.status, r.stdout, r.stderr);
+  const runs = Array.from({ length: repeat }, () => {
+    const r = spawnSync(process.execPath, [bin, 'check', ...args, ...extra, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    return figuresOf(args, r.status, r.stdout, r.stderr);
+  });
+  const first = runs[0]!;
+  const differs = runs.find((f) => f.status !== first.status || f.distinct !== first.distinct || f.generated !== first.generated || f.depth !== first.depth);
+  if (differs) throw new Error(`kmc check ${[...args, ...extra].join(' ')} gave different counts when repeated: ${first.distinct}/${first.generated}/${first.depth} and ${differs.distinct}/${differs.generated}/${differs.depth}`);
+  return median(runs, (f) => f.seconds);
+}
+
+/** The element of median `key` (the lower of the middle two for an even count). */
+function median<T>(xs: readonly T[], key: (x: T) => number): T {
+  return [...xs].sort((a, b) => key(a) - key(b))[(xs.length - 1) >> 1]!;
 }
 
 function figuresOf(args: readonly string[], status: number | null, stdout: string, stderr: string): Figures {
@@ -145,7 +164,7 @@ async function runAtOnce(args: readonly string[], n: number): Promise<Figures[]>
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', quick sizes' : ''}`);
+console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', quick sizes' : ''}${repeat > 1 ? `, each figure the median of ${repeat} runs` : ', one run each (--repeat N for medians)'}`);
 console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up', `bytes/state (${cores} workers)`, 'vs one'].join(' | '));
 /** The one-worker figures of each case run, for the side-by-side ratios after the table. */
 const oneWorker = new Map<string, Figures>();
@@ -199,8 +218,11 @@ if (cores > 1) {
     const one = oneWorker.get(c.name);
     const many = allCores.get(c.name);
     if (one === undefined || many === undefined || many === one || c.allCoresOnly) continue;
-    const together = await runAtOnce(quick && c.quickArgs ? c.quickArgs : c.args, cores);
-    const ceiling = together.reduce((sum, f) => sum + one.seconds / f.seconds, 0);
+    const tries: Figures[][] = [];
+    for (let k = 0; k < repeat; k++) tries.push(await runAtOnce(quick && c.quickArgs ? c.quickArgs : c.args, cores));
+    const ceilingOf = (together: readonly Figures[]) => together.reduce((sum, f) => sum + one.seconds / f.seconds, 0);
+    const together = median(tries, ceilingOf);
+    const ceiling = ceilingOf(together);
     const speedUp = one.seconds / many.seconds;
     console.log([c.name, `${ceiling.toFixed(2)}× (${together.map((f) => f.seconds.toFixed(1)).join(' s, ')} s each)`, `${speedUp.toFixed(2)}×`, `${Math.round((100 * speedUp) / ceiling)} %`].join(' | '));
   }
