@@ -110,6 +110,8 @@ interface Figures {
   generated: number;
   depth: number;
   seconds: number;
+  /** The process's CPU time meanwhile, every thread's (the workers', and V8's compiling and collecting). */
+  cpuSeconds: number;
   bytesPerState: number;
   peakMemoryBytes: number;
   spilledBytes?: number;
@@ -165,7 +167,9 @@ async function runAtOnce(args: readonly string[], n: number): Promise<Figures[]>
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(`kmc bench — ${cores} cores, Node ${process.version}${quick ? ', quick sizes' : ''}${repeat > 1 ? `, each figure the median of ${repeat} runs` : ', one run each (--repeat N for medians)'}`);
-console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up', `bytes/state (${cores} workers)`, 'vs one'].join(' | '));
+// CPU seconds beside each time: what a worker thread costs beyond its share of the search (its own copy
+// of V8's compiled code, its start) is the CPU of N workers against one.
+console.log(['model', 'verdict', 'distinct', 'generated', 'depth', 'seconds', 'CPU s', 'distinct/s', 'generated/s', 'bytes/state', 'peak RSS MB', 'spilled MB', `seconds (${cores} workers)`, 'speed-up', `CPU s (${cores} workers)`, 'CPU vs one', `bytes/state (${cores} workers)`, 'vs one'].join(' | '));
 /** The one-worker figures of each case run, for the side-by-side ratios after the table. */
 const oneWorker = new Map<string, Figures>();
 /** The all-cores figures of each case run, so a later comparison reuses them instead of searching again. */
@@ -194,6 +198,7 @@ for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
       fmt(one.generated),
       one.depth,
       one.seconds.toFixed(1),
+      one.cpuSeconds.toFixed(1),
       fmt(one.distinct / one.seconds),
       fmt(one.generated / one.seconds),
       fmt(one.bytesPerState),
@@ -201,6 +206,8 @@ for (const c of big ? [...CASES, ...BIG_CASES] : CASES) {
       fmt((one.spilledBytes ?? 0) / 2 ** 20),
       many === one ? '—' : many.seconds.toFixed(1),
       many === one ? '—' : `${(one.seconds / many.seconds).toFixed(2)}×`,
+      many === one ? '—' : many.cpuSeconds.toFixed(1),
+      many === one ? '—' : `${(many.cpuSeconds / one.cpuSeconds).toFixed(2)}×`,
       many === one ? '—' : fmt(many.bytesPerState),
       many === one || one.bytesPerState === 0 ? '—' : `${(many.bytesPerState / one.bytesPerState).toFixed(2)}×`,
     ].join(' | '),

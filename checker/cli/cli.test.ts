@@ -38,7 +38,7 @@ test('check --json: holds, exit 0, the documented fields', async () => {
   assert.equal(j.preset, 'rm3');
   assert.deepEqual(j.params, { rm: 3, bug: 'none' });
   assert.deepEqual([j.distinct, j.generated, j.depth, j.property, j.traceLength, j.trace], [288, 1146, 11, null, null, null]);
-  for (const k of ['seconds', 'collisionProbability']) assert.equal(typeof j[k], 'number');
+  for (const k of ['seconds', 'cpuSeconds', 'collisionProbability']) assert.equal(typeof j[k], 'number');
 });
 
 test('check: a violation exits 1 with the property and an ITF trace; --out writes it for replay', async () => {
@@ -149,6 +149,8 @@ test("memory per state: the checker's tables once they have grown, process growt
   // 8-byte fingerprints at most three quarters full, an 8-byte log entry, and the frontier's share.
   assert.ok(big.bytesPerState >= 16 && big.bytesPerState < 200, `${big.bytesPerState} bytes/state`);
   assert.equal(typeof big.processBytesPerState, 'number');
+  // The CPU the search took: its thread was busy throughout (a second or so of TwoPhase rm=7).
+  assert.ok(big.cpuSeconds > 0.2 * big.seconds, `${big.cpuSeconds} s of CPU in ${big.seconds} s`);
 });
 
 test('a .cts spec module loads as CommonJS and checks', async () => {

@@ -436,6 +436,7 @@ function statsOf<S>(expander: Expander<S>, o: SearchOutcome, limits: Limits, opt
     depth: o.depth,
     queued: o.queued,
     seconds: limits.seconds,
+    cpuSeconds: limits.cpuSeconds,
     collisionProbability: (n * Math.max(0, g - n)) / 2 ** 64,
     coverage,
     bytesPerState: n === 0 ? 0 : Math.round(o.offHeapBytes / n),

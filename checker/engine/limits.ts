@@ -20,6 +20,8 @@ const LOOK_MS = 50;
 
 export class Limits {
   readonly startedAt = performance.now();
+  /** The process's CPU time when the search started (`cpuSeconds`). */
+  private readonly cpuAtStart = process.cpuUsage();
   private readonly deadline: number;
   private readonly heapLimit = getHeapStatistics().heap_size_limit * HEAP_HEADROOM;
   private nextProgressAt: number;
@@ -41,6 +43,12 @@ export class Limits {
 
   get seconds(): number {
     return (performance.now() - this.startedAt) / 1000;
+  }
+
+  /** CPU seconds the process has spent since the search started: every thread's, its workers' and V8's own. */
+  get cpuSeconds(): number {
+    const { user, system } = process.cpuUsage(this.cpuAtStart);
+    return (user + system) / 1e6;
   }
 
   /** Why the search must stop now, or null. `offHeapBytes` is the checker's typed-array memory. */

@@ -29,6 +29,12 @@ export interface Stats {
   readonly depth: number;
   readonly queued: number;
   readonly seconds: number;
+  /**
+   * CPU seconds the process spent meanwhile, in all its threads: the worker threads' and V8's compiling
+   * and collecting too, so beside `seconds` it shows what the cores gave the search. A process that runs
+   * other work at the same time (other checks through the API, `kmc ci`'s lanes) counts that too.
+   */
+  readonly cpuSeconds: number;
   /** TLC's optimistic fingerprint-collision estimate n·(g−n)/2^64. */
   readonly collisionProbability: number;
   readonly coverage: readonly ActionCoverage[];

@@ -21,6 +21,7 @@ export interface CheckReport {
   readonly depth: number;
   readonly traceLength: number | null;
   readonly seconds: number;
+  readonly cpuSeconds: number;
   readonly collisionProbability: number;
   readonly bytesPerState: number;
   readonly tablesAtStartSize: boolean;
@@ -55,6 +56,7 @@ export function toReport(result: CheckResult<unknown>, label: CheckLabel): Check
     depth: s.depth,
     traceLength: trace ? trace.states.length : null,
     seconds: Math.round(s.seconds * 1000) / 1000,
+    cpuSeconds: Math.round(s.cpuSeconds * 1000) / 1000,
     collisionProbability: s.collisionProbability,
     bytesPerState: s.bytesPerState,
     tablesAtStartSize: s.tablesAtStartSize,

@@ -125,7 +125,7 @@ async function untilJetStream(url: string): Promise<void> {
 /** What must not depend on where a search ran: its JSON report without timings, memory and how it was partitioned. */
 export function comparable(stdout: string): Record<string, unknown> {
   const r = JSON.parse(stdout) as Record<string, unknown>;
-  for (const k of ['seconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'ownership', 'collisionProbability']) delete r[k];
+  for (const k of ['seconds', 'cpuSeconds', 'bytesPerState', 'processBytesPerState', 'peakMemoryBytes', 'tablesAtStartSize', 'workers', 'owners', 'ownership', 'collisionProbability']) delete r[k];
   return r;
 }
 
