@@ -65,9 +65,9 @@ export function readSnapshot(snapshot: Uint8Array): SnapshotParts {
 /**
  * The snapshots of `from.length` owners dealt out to `owners` owners: each state to the owner of its
  * fingerprint, level by level (an owner finds a state's record among its level's), the level to expand
- * next in rank order; the coverage counts (summed over owners at the end) go to the first. It runs at a
- * level boundary of a live search too (threadOwners.ts: one part split among the threads), so it goes
- * over each record twice, counting then copying, and sorts nothing: a level's ranks are its positions.
+ * next in rank order; the coverage counts (summed over owners at the end) go to the first. A checkpoint
+ * of millions of states is resumed with another number of owners at once: this goes over each record
+ * twice, counting then copying into typed arrays, and sorts nothing (a level's ranks are its positions).
  */
 export function repartition(from: readonly Uint8Array[], owners: number): Uint8Array[] {
   const parts = from.map(readSnapshot);
