@@ -82,6 +82,11 @@ export class CandidateBatch {
     this.length = body + toWord(encodeAligned(this.prev, this.prev32, this.cur, this.cur32, this.width, this.bytes, body));
   }
 
+  /** Memory the batch's buffer takes (its room, not only what it holds). */
+  get capacityBytes(): number {
+    return this.bytes.byteLength;
+  }
+
   /** The batch's bytes (a copy, so the batch can be refilled at once), and the batch emptied. */
   take(): Uint8Array {
     const out = this.bytes.slice(0, this.length);

@@ -71,6 +71,8 @@ export async function ownedBreadthFirst<S>(
   let depth = 0;
   let queued = 0;
   let ownerBytes = 0;
+  /** The most the owners held at once: each holds the level it expands beside the next one's candidates, at the widest level most. */
+  let peakOwnerBytes = 0;
   let log = new StateLog();
   let batches = 0;
   let bytesSent = 0;
@@ -85,7 +87,7 @@ export async function ownedBreadthFirst<S>(
     queued,
     newStates,
     witnessesReached,
-    offHeapBytes: ownerBytes,
+    offHeapBytes: Math.max(peakOwnerBytes, ownerBytes),
     workers: ownerCount,
     owned: {
       levels: phases.expand.length,
@@ -227,6 +229,7 @@ export async function ownedBreadthFirst<S>(
     for (const r of expanded) bytesSent += r.bytesSent;
     batches += expected.reduce((a, b) => a + b, 0);
     ownerBytes = absorbed.reduce((n, a) => n + a.bytes, 0);
+    peakOwnerBytes = Math.max(peakOwnerBytes, ownerBytes);
     let parentStop: Stop | null = null;
     let newStateStop: Stop | null = null;
     for (const r of expanded) parentStop = earlier(parentStop, r.stop);

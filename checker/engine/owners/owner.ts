@@ -141,10 +141,15 @@ export class Owner<S> {
     this.firedAtLevel = new Float64Array(expander.actions.length);
   }
 
-  /** Memory this owner's tables and levels take. */
+  /** Memory this owner's tables, levels, caches and batches take. */
   get bytes(): number {
     const pendingTables = this.pendingKeys.byteLength + this.pendingSteps.byteLength + this.pendingLinks.byteLength + this.pendingFingerprints.byteLength;
-    return this.held.bytes + this.records.bytes + this.level.bytes + this.pending.bytes + pendingTables + this.pendingStates.bytes;
+    const levelTables = this.levelRanks.byteLength + this.levelFingerprints.byteLength + this.generatedBy.byteLength;
+    let batches = 0;
+    for (const b of this.batches) batches += b.capacityBytes;
+    return (
+      this.held.bytes + this.records.bytes + this.level.bytes + levelTables + this.pending.bytes + pendingTables + this.pendingStates.bytes + this.sentBefore.bytes + batches
+    );
   }
 
   start(initials: readonly InitialState[]): void {
