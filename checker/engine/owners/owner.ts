@@ -672,7 +672,7 @@ export class Owner<S> {
     this.pendingLinks[3 * place + 2] = initial;
     this.pendingFingerprints[2 * place] = hi;
     this.pendingFingerprints[2 * place + 1] = lo;
-    this.pendingStates.put(place, bytes, at, c >= 0);
+    this.pendingStates.put(place, bytes, at);
   }
 
   private fingerprintOf(c: number, word: 0 | 1): number {
