@@ -49,8 +49,11 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
   const cjs = typeof mod.default === 'object' && mod.default !== null ? (mod.default as Record<string, unknown>) : {};
   const candidate = [mod.default, mod.spec, cjs.default, cjs.spec].find(isSpecDefinition);
   if (!isSpecDefinition(candidate)) {
+    // An object that is almost a spec (defineSpec without one of its fields) is told what it lacks.
+    const near = [['default', mod.default], ['spec', mod.spec], ['default', cjs.default], ['spec', cjs.spec]].find(([, x]) => looksLikeSpec(x));
+    const lacks = near === undefined ? '' : ` Its ${near[0]} export is not one: ${specFieldProblems(near[1]).join('; ')}.`;
     throw new UserError(
-      `${shownAs} does not export a spec. A spec module exports, as default or as \`spec\`, an object with name, description, params, presets and build (see the README's 'Writing your own spec' and the package's dist/examples/mutex.ts); this module exports: ${choices(Object.keys(mod)) }.`,
+      `${shownAs} does not export a spec.${lacks} A spec module exports, as default or as \`spec\`, an object with name, description, params, presets and build (see the README's 'Writing your own spec' and the package's dist/examples/mutex.ts); this module exports: ${choices(Object.keys(mod)) }.`,
     );
   }
   return candidate;
@@ -160,7 +163,24 @@ function sourceLine(file: string, line: number): string {
 }
 
 function isSpecDefinition(x: unknown): x is SpecDefinition<unknown> {
-  if (typeof x !== 'object' || x === null) return false;
+  return typeof x === 'object' && x !== null && specFieldProblems(x).length === 0;
+}
+
+/** An object with a spec's name or build: meant as a spec, whatever else it lacks. */
+function looksLikeSpec(x: unknown): boolean {
+  return typeof x === 'object' && x !== null && ('build' in x || 'name' in x);
+}
+
+/** What keeps `x` from being a spec, field by field (none: it is one). */
+function specFieldProblems(x: unknown): string[] {
   const s = x as Record<string, unknown>;
-  return typeof s.name === 'string' && Array.isArray(s.params) && Array.isArray(s.presets) && typeof s.build === 'function';
+  const problems: string[] = [];
+  const field = (name: string, ok: boolean, what: string) => {
+    if (!ok) problems.push(s[name] === undefined ? `it has no \`${name}\` (${what})` : `its \`${name}\` is not ${what}`);
+  };
+  field('name', typeof s.name === 'string', 'a string');
+  field('params', Array.isArray(s.params), 'an array of parameters, [] for none');
+  field('presets', Array.isArray(s.presets), 'an array of presets, [] for none');
+  field('build', typeof s.build === 'function', 'a function from parameters to the model');
+  return problems;
 }

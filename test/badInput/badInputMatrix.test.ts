@@ -50,6 +50,9 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
     writeFileSync(file, 'not a folder');
     writeFileSync(join(dir, 'empty.ts'), '');
     writeFileSync(join(dir, 'syntax.ts'), 'export default {{{');
+    // defineSpec's object without its presets, and one whose build is not a function.
+    writeFileSync(join(dir, 'nopresets.ts'), "export default { name: 'np', description: 'no presets', params: [], build: () => ({ init: () => [0], actions: [], properties: [] }) };");
+    writeFileSync(join(dir, 'badbuild.ts'), "export const spec = { name: 'bb', description: 'a build that is not one', params: [], presets: [], build: 'soon' };");
     writeFileSync(join(dir, 'notjson.itf.json'), '{"states": [');
     writeFileSync(join(dir, 'notitf.itf.json'), '{"hello": 1}');
     writeFileSync(join(dir, 'suite-bad-yaml.yaml'), 'version: 1\nchecks: [\n');
@@ -97,6 +100,8 @@ test('over a hundred bad inputs: each its exit code and one clear first line, no
       usage('spec with a syntax error', ['check', join(dir, 'syntax.ts')], /^error: Could not load the spec module .*syntax\.ts/),
       usage('spec importing what is not there', ['check', fixture('brokenImport.ts')], /^error: Could not load the spec module /),
       usage('module that is not a spec', ['check', fixture('notASpec.ts')], /^error: .*notASpec\.ts does not export a spec/),
+      usage('a spec without presets', ['check', join(dir, 'nopresets.ts')], /^error: .*nopresets\.ts does not export a spec\. Its default export is not one: it has no `presets` \(an array of presets, \[\] for none\)\. /),
+      usage('a spec whose build is not a function', ['check', join(dir, 'badbuild.ts')], /^error: .*badbuild\.ts does not export a spec\. Its spec export is not one: its `build` is not a function from parameters to the model\. /),
       usage('a text file as a spec', ['check', file], /^error: Could not load the spec module /),
       usage('a spec with no initial state', ['check', fixture('noInitSpec.ts')], /^error: /),
       // Presets and parameters
