@@ -218,9 +218,11 @@ test('a spec whose states are views of a second copy of kmc (it imports kmc sour
   const dir = temp();
   const spec = join(dir, 'byPath.ts');
   writeFileSync(spec, `import twoPhase from ${JSON.stringify(join(root, 'spec/twophase/twoPhase.ts'))};\nexport default twoPhase;\n`);
-  for (const how of [['--workers', '1'], ['--owners', '2']]) {
+  for (const how of [['--workers', '1'], ['--workers', '2'], ['--owners', '2']]) {
     const r = await kmc('check', spec, '--param', 'rm=3', ...how);
     assert.equal(r.code, 2, how.join(' '));
+    // Its layout is declared: no warning that the workers go unused for want of one comes before the refusal.
+    assert.doesNotMatch(r.stderr, /is not used/, how.join(' '));
     assert.match(r.stderr, /twophase cannot be checked: its states are TwoPhaseStateViews of a second copy of kmc's layout library, not of the kmc that checks it: .* Import kmc as 'kafka-model-checker' \(docs\/layouts\.md\)\.\n$/, how.join(' '));
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, how.join(' '));
   }

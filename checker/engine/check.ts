@@ -61,10 +61,11 @@ export async function checkModel<S>(
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).
   // Worker threads are owners of a partitioned search, which sends states between them as bytes: states
   // that are not bytes stay in one thread (unusedWorkers).
-  const packs = isPacked(firstInitialState(expander));
+  const first = firstInitialState(expander);
+  const packs = isPacked(first);
   const bfs = (options.strategy ?? 'bfs') === 'bfs';
   const threads = options.memoryBudgetBytes !== undefined || !packs || !bfs ? 1 : !options.workersByDefault || !temporal ? workers : 1;
-  const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(expander, options, packs, workers, label.spec) : null;
+  const unused = workers > 1 && !options.workersByDefault && options.owners === undefined ? unusedWorkers(first, options, packs, workers, label.spec) : null;
   if (unused !== null) options.onWarning?.(unused);
   const owners = ownersOf(options, threads > 1 && source !== undefined && (await recordsCanBeKept(options)) ? threads : undefined);
   const checkpoints = checkpointsFor(expander, options, label, source, owners);
@@ -188,10 +189,12 @@ function ownersOf(options: CheckOptions, threaded: number | undefined): number |
  * the states made twice took what the second core gave, so those states stay in one thread, and the
  * warning says how to get the workers.
  */
-function unusedWorkers<S>(expander: Expander<S>, options: CheckOptions, packs: boolean, workers: number, spec: string): string | null {
+function unusedWorkers(first: unknown, options: CheckOptions, packs: boolean, workers: number, spec: string): string | null {
   if ((options.strategy ?? 'bfs') === 'dfs') return `--workers ${workers} is not used with --strategy dfs: the depth-first search runs in one thread.`;
   if (options.memoryBudgetBytes !== undefined) return `--workers ${workers} is not used with --memory-budget: a search under a memory budget runs in one thread, the one that spills its frontier to disk.`;
-  if (packs) return null;
+  // No initial state to tell by (init() threw; states of a second copy of kmc throw when fingerprinted):
+  // the search reports why, and a warning about the workers would only come before it.
+  if (packs || first === undefined) return null;
   return `--workers ${workers} is not used: ${spec} is searched in one thread, because its states are not the bytes of a declared layout (worker threads share out packed states only; docs/layouts.md says how to declare one).`;
 }
 
