@@ -42,7 +42,7 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
   try {
     mod = (await importModule(modulePath)) as Record<string, unknown>;
   } catch (e) {
-    throw new UserError(`Could not load the spec module ${shownAs}: ${describeLoadError(e, modulePath)}. Fix the module so that it imports cleanly.`);
+    throw new UserError(`Could not load the spec module ${shownAs}: ${describeLoadError(e, modulePath)}. ${missingPackageHint(e) ?? 'Fix the module so that it imports cleanly.'}`);
   }
   // A CommonJS module (a .ts file under a package.json without "type": "module") arrives with its
   // exports object as the default export.
@@ -57,6 +57,16 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
     );
   }
   return candidate;
+}
+
+/**
+ * A spec that imports kmc or Immutable.js from a folder where neither is installed (a file on its own,
+ * outside any project) is told where they must be: Node looks for them beside the spec and above it.
+ */
+function missingPackageHint(e: unknown): string | null {
+  const missing = /Cannot find (?:module|package) '(kafka-model-checker|immutable)(?:\/[^']*)?'/.exec(e instanceof Error ? e.message : '');
+  if (missing === null) return null;
+  return `A spec imports '${missing[1]}' from a node_modules folder beside it or above it: start a spec project with \`kmc init DIR\` (then \`npm install\` there) and put the spec in it, or install kafka-model-checker and immutable in the spec's folder (the README's Install).`;
 }
 
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
