@@ -67,17 +67,19 @@ test('wide states that differ from one another in a few bytes, as the candidates
   }
 });
 
-test('a candidate given a state again (a lesser key) reads back as the state given last, the same or another (a fingerprint collision), while the others read back unchanged', () => {
+test('a candidate given its state again (a lesser key) takes no more room; given another state (a fingerprint collision, a symmetry class) it reads back as that one, the others unchanged', () => {
   const w = 509;
   const store = new CandidateStore(w, 1 << 12);
   const kept = Array.from({ length: 4096 }, (_, place) => stateOf(place, w, 0.05));
   kept.forEach((s, place) => store.put(place, s, 0));
-  // Replacements come between the others, out of their order, as a lesser key from another owner's batch does.
-  for (let round = 0; round < 3; round++) for (let place = round; place < 4096; place += 5) store.put(place, kept[place]!, 0);
+  const room = store.bytes;
+  // Lesser keys for the same states, between the others and out of their order, as from another owner's batch.
+  for (let round = 0; round < 3; round++) for (let place = round; place < 4096; place += 5) store.put(place, kept[place]!, 0, true);
+  assert.equal(store.bytes, room, 'no room taken by a state given again');
   kept[5] = kept[5]!.map((v) => (v === 0 ? 0 : 1 + (v % 200)));
   kept[6] = stateOf(99_999, w, 0.5);
-  store.put(5, kept[5]!, 0);
-  store.put(6, kept[6]!, 0);
+  kept[4095] = kept[4095]!.map((v, i) => (i === w - 1 ? v ^ 1 : v)); // differs in the last byte only (past the last whole word)
+  for (const place of [5, 6, 4095]) store.put(place, kept[place]!, 0, true);
   for (let k = 0; k < 4096; k++) {
     const place = (k * 2731) % 4096;
     assert.deepEqual(readBack(store, place, w), kept[place], `place ${place}`);

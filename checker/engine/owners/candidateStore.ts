@@ -44,8 +44,8 @@ export class CandidateStore {
   private data: Uint8Array;
   private words: Int32Array;
   /**
-   * Encoded: per place, its entry, and the word where each entry's code starts. A place given a state
-   * again (a lesser key) gets a new entry: reading the old one back to compare cost more than it saved.
+   * Encoded: per place, its entry, and the word where each entry's code starts. A place given other
+   * bytes (a lesser key) gets a new entry.
    */
   private entryOf: Uint32Array;
   private codeAt: Uint32Array;
@@ -58,6 +58,8 @@ export class CandidateStore {
   private readonly scratchWords: Int32Array;
   private readonly readers: Reader[];
   private reads = 0;
+  /** The words of the state `read` gave last. */
+  private readerWords: Int32Array = new Int32Array(0);
 
   constructor(
     private readonly width: number,
@@ -104,12 +106,17 @@ export class CandidateStore {
     } else this.replaceData(places * this.slot);
   }
 
-  /** Keeps the state at `at` of `b` at `place`: a new place, or one kept before (a candidate replaced by one with a lesser key). */
-  put(place: number, b: Uint8Array, at: number): void {
+  /**
+   * Keeps the state at `at` of `b` at `place`: a new place, or, `replacing`, one kept before (a candidate
+   * replaced by one with a lesser key: the same state, but for a fingerprint collision or a symmetry or
+   * VIEW class, so the bytes are kept again only when they differ).
+   */
+  put(place: number, b: Uint8Array, at: number, replacing = false): void {
     if (!this.encoded) {
       copyState(b, at, this.data, this.words, place * this.slot, this.width);
       return;
     }
+    if (replacing && this.holds(place, b, at)) return;
     const e = this.entries++;
     if (e === this.codeAt.length) {
       const codeAt = new Uint32Array(Math.ceil(this.codeAt.length * 1.5) + GROUP);
@@ -180,7 +187,24 @@ export class CandidateStore {
         for (let bits = code[map + m]!; bits !== 0; bits &= bits - 1) state[(m << 5) + 31 - Math.clz32(bits & -bits)] = code[o++]!;
       }
     }
+    this.readerWords = state;
     return reader.state;
+  }
+
+  /** Whether `place` holds the state at `at` of `b` already. */
+  private holds(place: number, b: Uint8Array, at: number): boolean {
+    const kept = this.read(place);
+    const keptWords = this.readerWords;
+    const whole = this.width >> 2;
+    const given = (at & 3) === 0 ? wordsOf(b) : null;
+    let i = 0;
+    if (given !== null) {
+      const first = at >> 2;
+      for (let w = 0; w < whole; w++) if (keptWords[w] !== given[first + w]) return false;
+      i = whole << 2;
+    }
+    for (; i < this.width; i++) if (kept[i] !== b[at + i]) return false;
+    return true;
   }
 
   offsetOf(place: number): number {

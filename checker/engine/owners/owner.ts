@@ -672,7 +672,7 @@ export class Owner<S> {
     this.pendingLinks[3 * place + 2] = initial;
     this.pendingFingerprints[2 * place] = hi;
     this.pendingFingerprints[2 * place + 1] = lo;
-    this.pendingStates.put(place, bytes, at);
+    this.pendingStates.put(place, bytes, at, c >= 0);
   }
 
   private fingerprintOf(c: number, word: 0 | 1): number {
@@ -680,16 +680,18 @@ export class Owner<S> {
   }
 
   private growPending(): void {
+    // By half, as the tables of states held grow: the widest level's room is kept for every level after it.
+    const places = Math.ceil(this.pendingKeys.length * 1.5);
     const grown = <T extends Float64Array | Uint32Array>(a: T): T => {
-      const bigger = new (a.constructor as new (n: number) => T)(a.length * 2);
+      const bigger = new (a.constructor as new (n: number) => T)((a.length / this.pendingKeys.length) * places);
       bigger.set(a);
       return bigger;
     };
-    this.pendingKeys = grown(this.pendingKeys);
     this.pendingSteps = grown(this.pendingSteps);
     this.pendingLinks = grown(this.pendingLinks);
     this.pendingFingerprints = grown(this.pendingFingerprints);
-    this.pendingStates.growTo(this.pendingKeys.length);
+    this.pendingKeys = grown(this.pendingKeys);
+    this.pendingStates.growTo(places);
   }
 
   private resetPending(): void {
