@@ -99,8 +99,8 @@ export class Owner<S> {
   private pending = new FingerprintIndex(PENDING_START);
   private pendingKeys = new Float64Array(PENDING_START);
   private pendingSteps = new Uint32Array(PENDING_START);
-  /** Per candidate kept: parent hi, parent lo, 1 for an initial state. */
-  private pendingLinks = new Uint32Array(3 * PENDING_START);
+  /** Per candidate kept: parent hi, parent lo (the candidates are the initial states while no level is held yet). */
+  private pendingLinks = new Uint32Array(2 * PENDING_START);
   private pendingFingerprints = new Uint32Array(2 * PENDING_START);
   private readonly pendingStates: CandidateStore;
   private pendingCount = 0;
@@ -155,7 +155,7 @@ export class Owner<S> {
   start(initials: readonly InitialState[]): void {
     this.resetPending();
     for (const s of initials) {
-      this.keep(s.hi, s.lo, s.rank, s.initIndex, 0, 0, s.bytes, 0, 1);
+      this.keep(s.hi, s.lo, s.rank, s.initIndex, 0, 0, s.bytes, 0);
     }
     this.order = keyOrder(this.pendingKeys, this.pendingCount);
     this.rank(Uint32Array.from(initials.map((s) => s.rank)));
@@ -222,7 +222,7 @@ export class Owner<S> {
       const v = t as unknown as PackedState;
       if (to === setup.index) {
         // A successor of this owner's own goes straight to the next level: no batch to write and read back.
-        if (!held.has(hi, lo)) this.keep(hi, lo, keyOf(parentRank, i), action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o, 0);
+        if (!held.has(hi, lo)) this.keep(hi, lo, keyOf(parentRank, i), action * STEP_SPAN + ordinal, parentHi, parentLo, v._b, v._o);
         return;
       }
       if (peerTables[to]?.has(hi, lo)) return;
@@ -336,7 +336,7 @@ export class Owner<S> {
     this.received++;
     readBatch(batch, this.width, (hi, lo, parentRank, index, step, parentHi, parentLo, bytes, at) => {
       if (!this.sendersReadHeld && this.held.has(hi, lo)) return;
-      this.keep(hi, lo, keyOf(parentRank, index), step, parentHi, parentLo, bytes, at, 0);
+      this.keep(hi, lo, keyOf(parentRank, index), step, parentHi, parentLo, bytes, at);
     });
   }
 
@@ -410,7 +410,7 @@ export class Owner<S> {
       for (let done = 0; k < n; k++, done++) {
         if ((done & 1023) === 1023 && performance.now() >= untilMs) return false;
         const c = order[k]!;
-        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[3 * c]!, this.pendingLinks[3 * c + 1]!, this.pendingSteps[c]!, this.pendingStates.read(c), this.pendingStates.offsetOf(c));
+        this.admit(k, this.fingerprintOf(c, 0), this.fingerprintOf(c, 1), this.pendingLinks[2 * c]!, this.pendingLinks[2 * c + 1]!, this.pendingSteps[c]!, this.pendingStates.read(c), this.pendingStates.offsetOf(c));
       }
       this.resetPending();
       return true;
@@ -619,7 +619,7 @@ export class Owner<S> {
       const c = this.pending.get(hi, lo);
       if (c < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo}`);
       const step = this.pendingSteps[c]!;
-      return { parentHi: this.pendingLinks[3 * c]!, parentLo: this.pendingLinks[3 * c + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.pendingLinks[3 * c + 2] === 1 };
+      return { parentHi: this.pendingLinks[2 * c]!, parentLo: this.pendingLinks[2 * c + 1]!, action: Math.floor(step / STEP_SPAN), ordinal: step % STEP_SPAN, initial: this.levelStarts.length === 0 };
     }
     const id = this.recordAt(hi, lo, depth);
     if (id < 0) throw new Error(`owner ${this.setup.index} holds no state with fingerprint ${hi}:${lo} at depth ${depth}`);
@@ -657,7 +657,7 @@ export class Owner<S> {
   }
 
   /** Keeps a candidate for the next level unless one with a lesser key is kept for its state. */
-  private keep(hi: number, lo: number, key: number, step: number, parentHi: number, parentLo: number, bytes: Uint8Array, at: number, initial: number): void {
+  private keep(hi: number, lo: number, key: number, step: number, parentHi: number, parentLo: number, bytes: Uint8Array, at: number): void {
     const c = this.pending.insert(hi, lo, this.pendingCount);
     let place: number;
     if (c < 0) {
@@ -667,9 +667,8 @@ export class Owner<S> {
     else return;
     this.pendingKeys[place] = key;
     this.pendingSteps[place] = step;
-    this.pendingLinks[3 * place] = parentHi;
-    this.pendingLinks[3 * place + 1] = parentLo;
-    this.pendingLinks[3 * place + 2] = initial;
+    this.pendingLinks[2 * place] = parentHi;
+    this.pendingLinks[2 * place + 1] = parentLo;
     this.pendingFingerprints[2 * place] = hi;
     this.pendingFingerprints[2 * place + 1] = lo;
     this.pendingStates.put(place, bytes, at, c >= 0);
