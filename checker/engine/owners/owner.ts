@@ -680,16 +680,18 @@ export class Owner<S> {
 
   private growPending(): void {
     // By half, as the tables of states held grow: the widest level's room is kept for every level after it.
-    const places = Math.ceil(this.pendingKeys.length * 1.5);
+    const before = this.pendingKeys.length;
+    const places = Math.ceil(before * 1.5);
+    // Each table has a fixed number of entries a place (links and fingerprints two).
     const grown = <T extends Float64Array | Uint32Array>(a: T): T => {
-      const bigger = new (a.constructor as new (n: number) => T)((a.length / this.pendingKeys.length) * places);
+      const bigger = new (a.constructor as new (n: number) => T)((a.length / before) * places);
       bigger.set(a);
       return bigger;
     };
+    this.pendingKeys = grown(this.pendingKeys);
     this.pendingSteps = grown(this.pendingSteps);
     this.pendingLinks = grown(this.pendingLinks);
     this.pendingFingerprints = grown(this.pendingFingerprints);
-    this.pendingKeys = grown(this.pendingKeys);
     this.pendingStates.growTo(places);
   }
 
