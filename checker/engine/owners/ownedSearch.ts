@@ -87,7 +87,7 @@ export async function ownedBreadthFirst<S>(
     queued,
     newStates,
     witnessesReached,
-    offHeapBytes: Math.max(peakOwnerBytes, ownerBytes),
+    offHeapBytes: peakOwnerBytes,
     workers: ownerCount,
     owned: {
       levels: phases.expand.length,
