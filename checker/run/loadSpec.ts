@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import type { SpecDefinition } from '../../spec/spec.ts';
 import { BUNDLED_NAMES, BUNDLED_SPECS } from './registry.ts';
 import { UserError, choices } from './userError.ts';
+import { requireOwnPackagesFromKmc } from './ownPackages.ts';
 
 export interface LoadedSpec {
   readonly definition: SpecDefinition<unknown>;
@@ -42,7 +43,7 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
   try {
     mod = (await importModule(modulePath)) as Record<string, unknown>;
   } catch (e) {
-    throw new UserError(`Could not load the spec module ${shownAs}: ${describeLoadError(e, modulePath)}. ${missingPackageHint(e) ?? 'Fix the module so that it imports cleanly.'}`);
+    throw new UserError(`Could not load the spec module ${shownAs}: ${describeLoadError(e, modulePath)}. Fix the module so that it imports cleanly.`);
   }
   // A CommonJS module (a .ts file under a package.json without "type": "module") arrives with its
   // exports object as the default export.
@@ -59,16 +60,6 @@ export async function importDefinition(modulePath: string, shownAs = modulePath)
   return candidate;
 }
 
-/**
- * A spec that imports kmc or Immutable.js from a folder where neither is installed (a file on its own,
- * outside any project) is told where they must be: Node looks for them beside the spec and above it.
- */
-function missingPackageHint(e: unknown): string | null {
-  const missing = /Cannot find (?:module|package) '(kafka-model-checker|immutable)(?:\/[^']*)?'/.exec(e instanceof Error ? e.message : '');
-  if (missing === null) return null;
-  return `A spec imports '${missing[1]}' from a node_modules folder beside it or above it: start a spec project with \`kmc init DIR\` (then \`npm install\` there) and put the spec in it, or install kafka-model-checker and immutable in the spec's folder (the README's Install).`;
-}
-
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
 /**
@@ -80,6 +71,7 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
  * kmc's entry points are put in the CommonJS cache as the ES modules they are (tsx compiles a required
  * ES module into a CommonJS copy of its own). In a source checkout run through tsx, TypeScript already loads.
  * In a source checkout run compiled, kmc's own sources resolve to their compiled twins (ownSourcesHooks.ts).
+ * A spec outside any project imports kmc's packages from kmc itself (ownPackages.ts).
  */
 async function importModule(modulePath: string): Promise<unknown> {
   const url = pathToFileURL(modulePath).href;
@@ -88,18 +80,29 @@ async function importModule(modulePath: string): Promise<unknown> {
     // module; its exports object is its default export.
     if (!import.meta.url.endsWith('.ts')) {
       if (!startedWithTsx() || !isMainThread) await registerTsx();
-      useCompiledTwins();
+      useKmcResolution();
       await shareOwnEntryPoints();
     }
     return { default: createRequire(import.meta.url)(modulePath) as unknown };
   }
-  if (!TYPESCRIPT.test(modulePath) || import.meta.url.endsWith('.ts')) return import(url);
+  if (import.meta.url.endsWith('.ts')) return import(url);
+  if (!TYPESCRIPT.test(modulePath)) {
+    // A bundled spec is kmc's own compiled module; a user's JavaScript needs no tsx, only kmc's packages.
+    if (!modulePath.startsWith(OWN_COMPILED_TREE)) {
+      useKmcResolution();
+      await shareOwnEntryPoints();
+    }
+    return import(url);
+  }
   // tsx's --import takes effect in the main thread only: a worker thread registers it itself.
   if (!startedWithTsx() || !isMainThread) await registerTsx();
-  useCompiledTwins();
+  useKmcResolution();
   await shareOwnEntryPoints();
   return import(url);
 }
+
+/** The folder of kmc's compiled modules (dist/), the bundled specs among them. */
+const OWN_COMPILED_TREE = fileURLToPath(new URL('../../', import.meta.url));
 
 /** kmc's public modules (package.json `exports`), as compiled beside this file. */
 const OWN_ENTRY_POINTS = ['../../spec/index.js', '../../spec/spec.js', '../../invariants/property.js'];
@@ -135,11 +138,16 @@ function registerTsx(): Promise<void> {
 }
 
 let twinsRegistered = false;
-/** kmc's own sources resolve to their compiled twins in this thread (ownSourcesHooks.ts); after tsx's hooks, so it runs first and maps what tsx resolved. */
-function useCompiledTwins(): void {
+/**
+ * In this thread, kmc's own sources resolve to their compiled twins (ownSourcesHooks.ts; registered after
+ * tsx's hooks, so it runs first and maps what tsx resolved), and kmc's packages, where Node finds none,
+ * to kmc's own (ownPackages.ts).
+ */
+function useKmcResolution(): void {
   if (twinsRegistered) return;
   twinsRegistered = true;
   register('./ownSourcesHooks.js', import.meta.url);
+  requireOwnPackagesFromKmc();
 }
 
 /**

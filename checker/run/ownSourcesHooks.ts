@@ -6,15 +6,11 @@
  * packed states for its own (`instanceof View`). A source changed since the last build is refused: the
  * twin would check the rules as they were. (The test runner, which builds before its tests start, has
  * them use that build whatever is saved meanwhile: KMC_NO_BUILD=1, scripts/distFirst.mjs.)
+ * A spec outside any project gets kmc's packages from kmc itself (ownPackages.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-
-interface Resolved {
-  readonly url: string;
-  readonly format?: string | null;
-}
-type NextResolve = (specifier: string, context: unknown) => Promise<Resolved>;
+import { type NextResolve, type Resolved, resolveOrFromKmc } from './ownPackages.ts';
 
 /**
  * The resolve hook for a checkout whose compiled tree is `dist` (a file URL ending in `/`), built when
@@ -23,7 +19,7 @@ type NextResolve = (specifier: string, context: unknown) => Promise<Resolved>;
 export function twinResolver(dist: string, builtAt: number): (specifier: string, context: unknown, next: NextResolve) => Promise<Resolved> {
   const root = new URL('../', dist).href;
   return async (specifier, context, next) => {
-    const resolved = await next(specifier, context);
+    const resolved = await resolveOrFromKmc(specifier, context, next);
     const url = resolved.url;
     if (!url.startsWith(root) || url.startsWith(dist) || !url.endsWith('.ts') || url.includes('/node_modules/')) return resolved;
     const relative = url.slice(root.length);
