@@ -1,5 +1,6 @@
-// Compiles kmc to dist/ (tsc, with `.ts` import specifiers rewritten to `.js`) and copies the files tsc
-// does not emit: the worker-thread entries, the command's launcher and the suite's JSON schema.
+// Compiles kmc to dist/ (tsc, with `.ts` import specifiers rewritten to `.js`), removes what was compiled
+// from sources since deleted, and copies the files tsc does not emit: the worker-thread entries, the
+// command's launcher and the suite's JSON schema.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -31,6 +32,7 @@ if (!intact || !upToDate(last)) {
   writeFileSync(stamp, JSON.stringify({ settings, finishedAt: Date.now() }));
   utimesSync(stamp, startedAt, startedAt);
 }
+pruneOrphans();
 for (const file of ['checker/cli/bin.mjs', 'checker/cli/launcher.mjs', 'checker/engine/parallel/workerEntry.mjs', 'checker/ci/worker.mjs', 'checker/ci/kmc-suite.schema.json']) {
   cpSync(new URL(file, root), new URL(`dist/${file}`, root));
 }
@@ -46,6 +48,28 @@ for (const example of ['mutex.ts', 'mutexPacked.ts']) {
 // `kmc list` reads the bundled specs' parameters and presets from here instead of loading every model.
 const { loadCatalog, CATALOG_FILE } = await import(new URL('dist/checker/cli/bundledCatalog.js', root).href);
 writeFileSync(new URL(`dist/checker/cli/${CATALOG_FILE}`, root), `${JSON.stringify(await loadCatalog())}\n`);
+
+/**
+ * Removes what tsc compiled from a source that is gone (deleted or renamed): left in dist/, it would
+ * still load for whatever imports it, and go into the package. tsc never removes an output.
+ */
+function pruneOrphans() {
+  const prune = (dir) => {
+    const compiled = new URL(`dist/${dir}/`, root);
+    if (!existsSync(compiled)) return;
+    for (const name of readdirSync(compiled)) {
+      const path = `${dir}/${name}`;
+      if (statSync(new URL(name, compiled)).isDirectory()) {
+        if (existsSync(new URL(path, root))) prune(path);
+        else rmSync(new URL(name, compiled), { recursive: true });
+        continue;
+      }
+      const source = /^(.*)\.(js|d\.ts)$/.exec(name)?.[1];
+      if (source !== undefined && !existsSync(new URL(`${dir}/${source}.ts`, root))) rmSync(new URL(name, compiled));
+    }
+  };
+  SOURCES.forEach(prune);
+}
 
 /** The last build that succeeded: its settings and when it finished (ms), or null. */
 function lastBuild() {
