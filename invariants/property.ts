@@ -12,11 +12,12 @@
  *   is false is a violation, reported with a shortest trace to the state before it, then the step. With a
  *   VIEW or symmetry, the steps are those of the state kept for each class, as in TLC.
  *
- * Temporal properties (`invariants/temporal.ts`: `eventually`, `leadsTo`, `alwaysEventually`) are checked
+ * Temporal properties (`invariants/temporal.ts`: `eventually`, `leadsTo`, `alwaysEventually`,
+ * `eventuallyAlways`) are checked
  * over the whole reachable state graph under the actions' fairness, after the search completes.
  */
 export type StatePropertyKind = 'always' | 'sometimes' | 'everyStep';
-export type TemporalPropertyKind = 'eventually' | 'leadsTo' | 'alwaysEventually';
+export type TemporalPropertyKind = 'eventually' | 'leadsTo' | 'alwaysEventually' | 'eventuallyAlways';
 
 export interface Property<S> {
   readonly name: string;
@@ -24,7 +25,8 @@ export interface Property<S> {
   readonly description: string;
   /**
    * The state predicate: the invariant or witness; for `eventually` and `alwaysEventually` the P that must
-   * (keep) coming true; for `leadsTo` the Q that must follow every `from` state.
+   * (keep) coming true; for `eventuallyAlways` the P that must come true for good; for `leadsTo` the Q
+   * that must follow every `from` state.
    */
   readonly test: (s: S) => boolean;
   /** `leadsTo` only: the P of P ~> Q. */
@@ -60,5 +62,5 @@ export function everyStep<S>(name: string, description: string, step: (before: S
 }
 
 export function isTemporal<S>(p: Property<S>): boolean {
-  return p.kind === 'eventually' || p.kind === 'leadsTo' || p.kind === 'alwaysEventually';
+  return p.kind === 'eventually' || p.kind === 'leadsTo' || p.kind === 'alwaysEventually' || p.kind === 'eventuallyAlways';
 }

@@ -5,6 +5,8 @@
  * - `leadsTo(P, Q)`: P ~> Q, i.e. □(P ⇒ ◇Q): after every P-state, a Q-state follows (the P-state itself
  *   counts when it also satisfies Q).
  * - `alwaysEventually(P)`: □◇P, P comes true again and again, forever.
+ * - `eventuallyAlways(P)`: ◇□P, P comes true and stays true: every fair behaviour ends in P-states for
+ *   good (a system that settles, such as a leader that stops changing).
  *
  * A behaviour may stutter (repeat its last state) forever unless a fair action forbids it, as in TLC, so
  * a model where nothing is fair and P is false initially fails ◇P by stopping. Fairness is declared on
@@ -24,4 +26,8 @@ export function leadsTo<S>(name: string, description: string, p: (s: S) => boole
 
 export function alwaysEventually<S>(name: string, description: string, p: (s: S) => boolean): Property<S> {
   return { name, kind: 'alwaysEventually', description, test: p, symmetric: false };
+}
+
+export function eventuallyAlways<S>(name: string, description: string, p: (s: S) => boolean): Property<S> {
+  return { name, kind: 'eventuallyAlways', description, test: p, symmetric: false };
 }

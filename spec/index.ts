@@ -1,7 +1,7 @@
 /**
  * kmc's public API: everything a spec author imports. A spec module default-exports `defineSpec({...})`;
  * its properties are built with `always` and `sometimes`, its liveness properties with `eventually`,
- * `leadsTo` and `alwaysEventually` (under the actions' `fairness`).
+ * `leadsTo`, `alwaysEventually` and `eventuallyAlways` (under the actions' `fairness`).
  */
 export { defineSpec } from './spec.ts';
 export type {
@@ -22,7 +22,7 @@ export { always, everyStep, sometimes } from '../invariants/property.ts';
 export { layout, LayoutError } from './layout/index.ts';
 export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';
-export { alwaysEventually, eventually, leadsTo } from '../invariants/temporal.ts';
+export { alwaysEventually, eventually, eventuallyAlways, leadsTo } from '../invariants/temporal.ts';
 
 // Running a check from a program: the report `kmc check --json` prints (checker/run/api.ts).
 export { check } from '../checker/run/api.ts';

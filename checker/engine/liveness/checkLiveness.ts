@@ -6,7 +6,8 @@
  * For each property, the part of the graph a counterexample lives in:
  * - ◇P: ¬P states reachable from a ¬P initial state through ¬P states;
  * - P ~> Q: ¬Q states reachable through ¬Q states from a reachable P ∧ ¬Q state;
- * - □◇P: every reachable ¬P state.
+ * - □◇P: every reachable ¬P state;
+ * - ◇□P: every reachable state, the component holding a ¬P state (visited again and again).
  * A fair component there is a behaviour that fails the property for ever.
  */
 import type { ActionParams, Model } from '../../../spec/spec.ts';
@@ -153,14 +154,18 @@ export class LivenessRecorder<S> {
       const bitsP = this.holds[i]!;
       const bitsFrom = this.from[i]!;
       const failing = (u: number) => !bitsP.has(u);
+      // ◇□P fails on a behaviour that goes anywhere but comes back to a ¬P state for ever.
+      const settles = p.kind === 'eventuallyAlways';
+      const allowed = settles ? () => true : failing;
+      const visited = settles ? failing : () => true;
       const seeds: number[] = [];
       for (let u = 0; u < graph.size; u++) {
-        if (!failing(u)) continue;
-        if (p.kind === 'eventually' ? graph.parentEdge[u]! < 0 : p.kind === 'leadsTo' ? bitsFrom.has(u) : true) seeds.push(u);
+        if (!allowed(u)) continue;
+        if (p.kind === 'eventually' || settles ? graph.parentEdge[u]! < 0 : p.kind === 'leadsTo' ? bitsFrom.has(u) : true) seeds.push(u);
       }
-      const component = search.find(seeds, failing);
+      const component = search.find(seeds, allowed, visited);
       if (component === null) continue;
-      const lasso = buildLasso(graph, seeds, failing, component);
+      const lasso = buildLasso(graph, seeds, allowed, component, visited);
       const trace = lassoTrace(this.expander, graph, this.ids, lasso, label, p);
       return { kind: 'violation', property: p, trace, stats };
     }

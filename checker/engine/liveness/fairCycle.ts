@@ -1,7 +1,8 @@
 /**
  * The search for a fair cycle (a Streett-style SCC refinement, as in Emerson–Lei and TLC's liveness
  * checker): in the part of the graph where the property fails, find a strongly connected component C,
- * reachable from the seeds, that a fair behaviour can stay in forever.
+ * reachable from the seeds, that a fair behaviour can stay in forever (and, for ◇□P, that holds a ¬P
+ * state, which such a behaviour then visits again and again).
  *
  * A behaviour that stays in C and visits all of it, taking every edge of C again and again, is fair iff
  * - every weak key enabled in *every* state of C is taken by some edge inside C (else it stays enabled
@@ -60,24 +61,27 @@ export class FairCycleSearch {
   }
 
   /**
-   * A fair component inside the states `allowed` accepts, reachable from `seeds` through them; its
-   * members (a copy), or null when every fair behaviour from the seeds leaves `allowed`.
+   * A fair component inside the states `allowed` accepts, reachable from `seeds` through them, holding a
+   * state `visited` accepts (any, by default); its members (a copy), or null when every fair behaviour
+   * from the seeds leaves `allowed` or ends up away from the `visited` states.
    */
-  find(seeds: Iterable<number>, allowed: (u: number) => boolean): Uint32Array | null {
+  find(seeds: Iterable<number>, allowed: (u: number) => boolean, visited: (u: number) => boolean = () => true): Uint32Array | null {
     let found: Uint32Array | null = null;
     this.outer.run(seeds, allowed, (members) => {
       this.stats.components++;
-      found = this.fairPart(members.slice());
+      found = this.fairPart(members.slice(), visited);
       return found !== null;
     });
     return found;
   }
 
-  /** The first fair component inside `c` (itself or after removing states), or null. */
-  private fairPart(c: Uint32Array): Uint32Array | null {
+  /** The first fair component inside `c` (itself or after removing states) that holds a `visited` state, or null. */
+  private fairPart(c: Uint32Array, visited: (u: number) => boolean): Uint32Array | null {
     const queue: Uint32Array[] = [c];
     while (queue.length > 0) {
       const d = queue.shift()!;
+      // A part with no state to visit holds none of the behaviours looked for, nor do its own parts.
+      if (!d.some(visited)) continue;
       const verdict = this.judge(d);
       if (verdict === 'fair') return d;
       if (verdict === 'unfair') continue;

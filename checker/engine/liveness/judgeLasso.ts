@@ -93,6 +93,8 @@ export function failsOn<S>(p: Property<S>, states: readonly S[], loop: number): 
       return q.every((x) => !x);
     case 'alwaysEventually':
       return cycleNeverQ;
+    case 'eventuallyAlways':
+      return q.slice(loop).some((x) => !x);
     case 'leadsTo': {
       if (!cycleNeverQ) return false;
       // A P-state after which Q never holds again: only ¬Q from it to the loop.

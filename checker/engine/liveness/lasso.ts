@@ -2,8 +2,9 @@
  * A counterexample to a liveness property as a lasso of edges: a stem from an initial state to a state
  * of the fair component, then a cycle inside the component back to that state which takes every fair
  * key taken anywhere in the component and visits, for every weak key enabled in it but never taken, a
- * state where that key is disabled (so the cycle, repeated forever, is itself fair). An empty cycle is
- * stuttering: the last state of the stem repeats forever.
+ * state where that key is disabled (so the cycle, repeated forever, is itself fair), and a state the
+ * property asks to be visited forever (◇□P: a ¬P state). An empty cycle is stuttering: the last state
+ * of the stem repeats forever.
  */
 import type { StateGraph } from './graph.ts';
 
@@ -18,9 +19,9 @@ export interface Lasso {
 
 /**
  * `seeds` are where the failing part starts (e.g. a P-state for P ~> Q); the stem runs through the BFS
- * tree to the seed, then inside `allowed` to the component.
+ * tree to the seed, then inside `allowed` to the component, whose cycle passes a state `visited` accepts.
  */
-export function buildLasso(g: StateGraph, seeds: readonly number[], allowed: (u: number) => boolean, component: Uint32Array): Lasso {
+export function buildLasso(g: StateGraph, seeds: readonly number[], allowed: (u: number) => boolean, component: Uint32Array, visited: (u: number) => boolean = () => true): Lasso {
   const inC = new Uint8Array(g.size);
   for (const u of component) inC[u] = 1;
   const { edgeStart, edgeTarget, edgeSource } = g;
@@ -63,10 +64,10 @@ export function buildLasso(g: StateGraph, seeds: readonly number[], allowed: (u:
     at = edgeSource[g.parentEdge[at]!]!;
   }
   tree.reverse();
-  return { initIndex: -1 - g.parentEdge[at]!, stem: [...tree, ...inner], cycle: fairCycle(g, component, inC, entry) };
+  return { initIndex: -1 - g.parentEdge[at]!, stem: [...tree, ...inner], cycle: fairCycle(g, component, inC, entry, visited) };
 }
 
-function fairCycle(g: StateGraph, component: Uint32Array, inC: Uint8Array, entry: number): number[] {
+function fairCycle(g: StateGraph, component: Uint32Array, inC: Uint8Array, entry: number, visited: (u: number) => boolean): number[] {
   const { edgeStart, edgeTarget, edgeFair } = g;
   // Keys taken inside the component (one edge each), and weak keys enabled in it but never taken.
   const edgeOfKey = new Map<number, number>();
@@ -109,6 +110,7 @@ function fairCycle(g: StateGraph, component: Uint32Array, inC: Uint8Array, entry
     if (onCycle().some((u) => !enabledAt(u, f))) continue;
     walk((u) => !enabledAt(u, f));
   }
+  if (!onCycle().some(visited)) walk(visited);
   if (cur !== entry) walk((u) => u === entry);
   return cycle;
 }

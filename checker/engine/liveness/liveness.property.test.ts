@@ -3,7 +3,8 @@
  * states as numbers, and as records declared with a layout),
  * judged here without the checker's code: a property fails iff some set C of states, strongly connected
  * by its own steps (or one state, which may stutter for ever), reachable where the property lets a
- * failing behaviour go, admits a fair behaviour that stays in C and visits all of it. For every fairness
+ * failing behaviour go (for ◇□P: anywhere, C holding a ¬P state), admits a fair behaviour that stays in
+ * C and visits all of it. For every fairness
  * key K, with a step "enabling" or "taking" K only when it changes the state (`<<A>>_vars`):
  * - WF: if K is enabled in every state of C, some step of K goes from C to C;
  * - SF: if K is enabled in some state of C, some step of K goes from C to C.
@@ -83,6 +84,7 @@ function failingRegion(g: LiveGraph, lp: LiveProperty, steps: readonly Step[]): 
   const notQ = (u: number) => !lp.q.has(u);
   if (lp.kind === 'eventually') return { allowed: notP, region: reach(g.inits, steps, notP) };
   if (lp.kind === 'alwaysEventually') return { allowed: notP, region: [...reachable].filter(notP).reduce((r, u) => r.add(u), new Set<number>()) };
+  if (lp.kind === 'eventuallyAlways') return { allowed: () => true, region: reachable };
   return { allowed: notQ, region: reach([...reachable].filter((u) => lp.p.has(u) && notQ(u)), steps, notQ) };
 }
 
@@ -92,6 +94,7 @@ function fails(g: LiveGraph, lp: LiveProperty): boolean {
   const region = [...failingRegion(g, lp, steps).region];
   for (let mask = 1; mask < 1 << region.length; mask++) {
     const c = new Set(region.filter((_, k) => mask & (1 << k)));
+    if (lp.kind === 'eventuallyAlways' && [...c].every((u) => lp.p.has(u))) continue;
     if (stronglyConnected(c, steps) && fairIn(g, steps, c)) return true;
   }
   return false;
@@ -122,7 +125,8 @@ function judgeCounterexample(g: LiveGraph, lp: LiveProperty, trace: { steps: rea
   } else assert.equal(loop.index, states.length - 1, 'a stuttering loop is the last state');
   const cycleStates = states.slice(loop.index);
   const failing = (u: number) => !(lp.kind === 'leadsTo' ? lp.q : lp.p).has(u);
-  assert.ok(cycleStates.every(failing), 'the property fails all along the cycle');
+  if (lp.kind === 'eventuallyAlways') assert.ok(cycleStates.some(failing), '◇□P: the cycle comes back to a ¬P state');
+  else assert.ok(cycleStates.every(failing), 'the property fails all along the cycle');
   if (lp.kind === 'eventually') assert.ok(states.every(failing), '◇P: no state of the lasso satisfies P');
   if (lp.kind === 'leadsTo') {
     const lastP = states.map((u) => lp.p.has(u)).lastIndexOf(true);

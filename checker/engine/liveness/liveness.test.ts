@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Action, Model } from '../../../spec/spec.ts';
 import { always, sometimes } from '../../../invariants/property.ts';
-import { alwaysEventually, eventually, leadsTo } from '../../../invariants/temporal.ts';
+import { alwaysEventually, eventually, eventuallyAlways, leadsTo } from '../../../invariants/temporal.ts';
 import type { Property } from '../../../invariants/property.ts';
 import { checkModel, ConfigError } from '../check.ts';
 import { FairCycleSearch } from './fairCycle.ts';
@@ -169,6 +169,37 @@ test('□◇P: a fair cycle that avoids P for ever', async () => {
   assert.equal(r.status === 'violation' && r.property, 'VisitsThree');
   assert.deepEqual(traceOf(r)?.steps.map((s) => s.state), [0, 1]);
   assert.deepEqual(traceOf(r)?.loop, { index: 0, action: 'Spin', params: {} });
+});
+
+test('◇□P: a behaviour that comes back to a ¬P state for ever fails it, one that settles in P does not; □◇P is another property', async () => {
+  // 0 (P) <-> 1 (¬P) by Flip: a behaviour may flip for ever, and then keeps coming back to 1.
+  const settlesInP = eventuallyAlways('SettlesInP', 'x is not 1 from some point on', (x: number) => x !== 1);
+  const flip = (fairness: Fairness, settle: boolean, properties = [alwaysEventually('OftenP', 'x is not 1 again and again', (x: number) => x !== 1), settlesInP]): Model<number> => ({
+    init: () => [0],
+    actions: [
+      { name: 'Flip', enabled: (x) => x < 2, next: (x) => 1 - x, ...(fairness ? { fairness } : {}) },
+      // Settle from 0 to 2, where nothing is enabled: P for good.
+      ...(settle ? [{ name: 'Settle', enabled: (x: number) => x === 0, next: () => 2, fairness: 'strong' as const }] : []),
+    ],
+    properties,
+  });
+  // □◇P holds on the flipping behaviour, ◇□P does not: the lasso's cycle goes through the ¬P state.
+  const r = await checkModel(flip('weak', false), { deadlock: false }, label);
+  assert.equal(r.status === 'violation' && r.property, 'SettlesInP');
+  assert.deepEqual(traceOf(r)?.steps.map((s) => [s.action, s.state]), [['Init', 0], ['Flip', 1]]);
+  assert.deepEqual(traceOf(r)?.loop, { index: 0, action: 'Flip', params: {} });
+  assert.deepEqual(replayTrace(flip('weak', false), toItf(traceOf(r)!)), { kind: 'reproduced', step: 1, property: 'SettlesInP', recorded: 'SettlesInP', loop: 0 });
+  // Nothing fair: the behaviour may also stop in the ¬P state (□◇P fails there too, so it is left out).
+  const unfair = await checkModel(flip(undefined, false, [settlesInP]), { deadlock: false }, label);
+  assert.equal(unfair.status === 'violation' && unfair.property, 'SettlesInP');
+  assert.deepEqual(traceOf(unfair)?.steps.map((s) => s.state), [0, 1]);
+  assert.equal(replayTrace(flip(undefined, false, [settlesInP]), toItf(traceOf(unfair)!)).kind, 'reproduced');
+  // Settle strongly fair: every fair behaviour ends in 2 and stays there, so ◇□P holds (and □◇P).
+  assert.equal((await checkModel(flip('weak', true), { deadlock: false }, label)).status, 'holds');
+  // A fair lasso that stays in P states is no counterexample to ◇□P: replay says the property holds on it.
+  const stays = toItf({ ...traceOf(unfair)!, steps: traceOf(unfair)!.steps.slice(0, 1), loop: { index: 0 } });
+  const replayed = replayTrace(flip(undefined, false, [settlesInP]), stays);
+  assert.match(replayed.kind === 'diverged' ? replayed.reason : replayed.kind, /the loop is fair but SettlesInP holds on it/);
 });
 
 test('fairness per key: one obligation per voter differs from one for the whole action', async () => {
