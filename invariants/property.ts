@@ -7,8 +7,9 @@
  *   purpose (an action never fires, a fault never happens), and the check fails instead of passing.
  *
  * A step property, checked on every step between reachable states:
- * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor within the
- *   CONSTRAINT and ACTION_CONSTRAINT, new or seen before) satisfies A, or changes nothing. A step where it
+ * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor, new or seen
+ *   before, and as in TLC one outside the CONSTRAINT or ACTION_CONSTRAINT too) satisfies A, or changes
+ *   nothing. A step where it
  *   is false is a violation, reported with a shortest trace to the state before it, then the step. With a
  *   VIEW or symmetry, the steps are those of the state kept for each class, as in TLC.
  *

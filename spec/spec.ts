@@ -118,13 +118,15 @@ export interface Model<S> {
   readonly actions: readonly Action<S, any>[];
   readonly properties: readonly Property<S>[];
   /**
-   * TLC CONSTRAINT: a state for which this is false is, as in TLC, checked against the invariants each
-   * time it is reached, but is no state of the model: not counted, not expanded.
+   * TLC CONSTRAINT: a state for which this is false is, as in TLC, checked against the invariants (and
+   * the step to it against the step properties) each time it is reached, but is no state of the model:
+   * not counted, not expanded.
    */
   readonly constraint?: (s: S) => boolean;
   /**
    * TLC ACTION_CONSTRAINT: a step from `s` to `t` for which this is false leads, as in TLC, out of the
-   * model: `t` is checked against the invariants but not counted or expanded through that step.
+   * model: `t` is checked against the invariants, and the step against the step properties, but `t` is
+   * not counted or expanded through that step.
    */
   readonly actionConstraint?: (s: S, t: S) => boolean;
   /** TLC VIEW: the part of the state that makes two states equal (drop auxiliary counters here). */

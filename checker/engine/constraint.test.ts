@@ -4,14 +4,16 @@ import { fileURLToPath } from 'node:url';
 import counters from '../../test/fixtures/boundedCounters.ts';
 import { checkModel } from './check.ts';
 import { simulate } from './simulate.ts';
+import { replayTrace } from './replay.ts';
+import { toItf } from '../../traces/itf/write.ts';
 
 // The counts are TLC's on the same model (the TLA+ is in the fixture's comment), by TLC built from its public source.
 const modulePath = fileURLToPath(new URL('../../test/fixtures/boundedCounters.ts', import.meta.url));
 const label = { spec: 'bounded-counters', params: {} };
 const FORMS = ['layout', 'immutable'] as const;
 
-type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; steps: boolean; lastAtMost: number; form: (typeof FORMS)[number]; layoutAtConstraint?: boolean };
-const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, form, ...more });
+type Params = { n: number; k: number; tight: boolean; outsideInit: boolean; throwAt: number; steps: boolean; lastAtMost: number; stepProperty: 'none' | 'sum' | 'steps'; form: (typeof FORMS)[number]; layoutAtConstraint?: boolean };
+const params = (form: Params['form'], more: Partial<Params> = {}): Params => ({ n: 5, k: 10, tight: false, outsideInit: false, throwAt: -1, steps: false, lastAtMost: -1, stepProperty: 'none', form, ...more });
 const run = (p: Params, options: Parameters<typeof checkModel>[1] = {}) =>
   checkModel(counters.build(p), options, label, options.workers ? { modulePath, params: p } : undefined);
 const stats = (r: Awaited<ReturnType<typeof run>>) => [r.status, r.stats.distinct, r.stats.generated, r.stats.depth];
@@ -136,5 +138,34 @@ test('a simulated walk ends at the first state outside the CONSTRAINT, once it i
     assert.equal(holds.status, 'holds', form);
     const breaks = await simulate(counters.build(params(form, { tight: true })), { seed: 1, runs: 30, maxDepth: 40 }, label);
     assert.equal(breaks.status, 'violation', form);
+  }
+});
+
+test('a step property is checked on a step that leaves the CONSTRAINT or the ACTION_CONSTRAINT too, as TLC checks an action PROPERTY: found where the invariant of the same bound is, in every engine', async () => {
+  for (const [f, form] of FORMS.entries()) {
+    // [][Sum(x') <= K]_x breaks only on a step out of the CONSTRAINT: the successor where the invariant
+    // Sum(x) <= K (`tight`) breaks, with the counts TLC gives there (above).
+    const sum = params(form, { stepProperty: 'sum' });
+    const one = await run(sum);
+    assert.deepEqual([one.status, 'kind' in one && one.kind, 'property' in one && one.property], ['violation', 'everyStep', 'SumStep'], form);
+    assert.deepEqual(firstCounter(one, form), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], form);
+    assert.deepEqual([one.stats.distinct, one.stats.generated, one.stats.depth], [3003, 16447, 11], form);
+    const replayed = replayTrace(counters.build(sum), toItf('trace' in one && one.trace ? one.trace : assert.fail(`${form}: no trace`)));
+    assert.deepEqual([replayed.kind, 'property' in replayed && replayed.property, 'step' in replayed && replayed.step], ['reproduced', 'SumStep', 11], form);
+    const dfs = await run(sum, { strategy: 'dfs' });
+    assert.deepEqual([dfs.status, 'property' in dfs && dfs.property], ['violation', 'SumStep'], `${form} dfs`);
+    for (const workers of workerCounts(f)) {
+      const many = await run(sum, { workers, ownerThreadsFromDepth: 1 });
+      assert.deepEqual([...stats(many), 'property' in many && many.property], [...stats(one), 'SumStep'], `${form} workers=${workers}`);
+      assert.deepEqual(firstCounter(many, form), firstCounter(one, form), `${form} workers=${workers}`);
+    }
+    const walked = await simulate(counters.build(sum), { seed: 1, runs: 30, maxDepth: 40 }, label);
+    assert.deepEqual([walked.status, 'property' in walked && walked.property], ['violation', 'SumStep'], `${form} simulate`);
+    // [][Steps]_x breaks only on a step out of the ACTION_CONSTRAINT: the first such step is where LastBounded
+    // (x[4] <= 2) breaks above, with TLC's counts there.
+    const steps = await run(params(form, { steps: true, stepProperty: 'steps' }));
+    assert.deepEqual([steps.status, 'property' in steps && steps.property], ['violation', 'AllowedStep'], form);
+    assert.deepEqual(counter(steps, form, 4), [0, 1, 2, 3], form);
+    assert.deepEqual([steps.stats.distinct, steps.stats.generated, steps.stats.depth], [55, 135, 4], form);
   }
 });

@@ -59,20 +59,21 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
   /** Visits `s` reached at `depth` from `from` (null: an initial state); returns a violation, or pushes a frame when it must be explored. */
   const enter = (s: S, from: S | null, parent: number, depth: number, action: number, ordinal: number): SearchEnd | null => {
     curId = parent;
-    if (from === null ? !expander.withinConstraint(s) : !expander.admits(from, s)) {
-      // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
-      const bad = expander.firstViolation(s);
-      if (bad < 0) return null;
-      outside = 1;
-      return { kind: 'violation', stateId: log.add(parent, Math.max(action, 0), ordinal), invariant: bad };
-    }
-    // The step properties on the step that reached `s`, new or seen before, once its own invariants are
-    // checked (as bfs.ts has them, through Expander.checkingSteps): the search stops at the state before it.
+    // The step properties on the step that reached `s`, new or seen before or outside the constraints, once
+    // its own invariants are checked (as bfs.ts has them, through Expander.checkingSteps): the search stops
+    // at the state before it.
     const stepBroken = (): SearchEnd | null => {
       if (from === null || from === s || expander.stepProperties.length === 0) return null;
       const k = expander.firstStepViolation(from, s);
       return k < 0 ? null : { kind: 'error', stateId: parent, error: new StepViolation(k, expander.stepProperties[k]!.name, action, ordinal) };
     };
+    if (from === null ? !expander.withinConstraint(s) : !expander.admits(from, s)) {
+      // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
+      const bad = expander.firstViolation(s);
+      if (bad < 0) return stepBroken();
+      outside = 1;
+      return { kind: 'violation', stateId: log.add(parent, Math.max(action, 0), ordinal), invariant: bad };
+    }
     expander.fingerprint(s);
     const known = seen.get(expander.hi, expander.lo);
     // Without a depth bound a state is expanded once. Under a bound, a state reached again at a shallower

@@ -237,14 +237,15 @@ export class Expander<S> {
   }
 
   /**
-   * `visit`, then the step properties on the step to each successor within the constraints (as TLC checks
-   * an action property on the steps it keeps). A step that breaks one throws StepViolation, after the visit:
-   * the successor is generated, and a state it breaks an invariant of is found first, as in TLC.
+   * `visit`, then the step properties on the step to each successor, one outside the constraints included
+   * (TLC's Worker checks an action property on every step it generates, in the model or not). A step that
+   * breaks one throws StepViolation, after the visit: the successor is generated, and a state it breaks an
+   * invariant of is found first, as in TLC.
    */
   private checkingSteps(s: S, visit: SuccessorVisitor<S>): SuccessorVisitor<S> {
     return (t, action, params, ordinal) => {
       visit(t, action, params, ordinal);
-      if (t === s || (this.constrained && !this.admits(s, t))) return;
+      if (t === s) return;
       const k = this.firstStepViolation(s, t);
       if (k >= 0) throw new StepViolation(k, this.stepProperties[k]!.name, action, ordinal);
     };

@@ -89,8 +89,8 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     state = next.state;
     visited.push(state);
     moves.push({ action: actionIndex, params: next.params });
-    // The state's invariants first, then the step's properties, on a step within the constraints (Expander.checkingSteps).
-    found ??= broken(state, step) ?? (inModel ? stepBroken(before, state, step) : null);
+    // The state's invariants first, then the step's properties, on any step, one leaving the constraints too (Expander.checkingSteps).
+    found ??= broken(state, step) ?? stepBroken(before, state, step);
   }
   if (found) return found;
   if (trace.loop !== undefined) {
@@ -122,7 +122,7 @@ function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly 
       return diverged(`the loop does not close: it leads to ${describeDifference(stateVariables(states[loop]), stateVariables(back.state))} instead of step ${loop}`);
     }
     // The closing step is a step of the behaviour: one that breaks a step property is found before any temporal verdict, as a search finds it.
-    const broken = expander.admits(states[last]!, back.state) ? expander.firstStepViolation(states[last]!, back.state) : -1;
+    const broken = expander.firstStepViolation(states[last]!, back.state);
     if (broken >= 0) return { kind: 'reproduced', step: last + 1, property: expander.stepProperties[broken]!.name, recorded: trace['#meta']?.verdict?.property ?? null };
   }
   const verdict = judgeLasso(expander, trace['#meta']?.verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);

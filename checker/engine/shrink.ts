@@ -64,12 +64,12 @@ function reproduce<S>(expander: Expander<S>, init: S, walk: Walk, target: Shrink
     s = next.state;
     verdict = hits(expander, s, target);
     if (verdict !== 'no') return verdict === 'target' ? { init: walk.init, steps: taken } : null;
-    if (!expander.admits(from, s)) return null;
     // A step that breaks a step property is where a simulation stops, with that property: the target's, or another's first.
     if (expander.stepProperties.length > 0) {
       const broken = expander.firstStepViolation(from, s);
       if (broken >= 0) return target.kind === 'everyStep' && broken === target.property ? { init: walk.init, steps: taken } : null;
     }
+    if (!expander.admits(from, s)) return null;
   }
   return null;
 }

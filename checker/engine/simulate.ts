@@ -125,7 +125,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         }
         for (const n of next) {
           bad = expander.firstViolation(n.t);
-          const step = bad < 0 && n.t !== s && expander.stepProperties.length > 0 && expander.admits(s, n.t) ? expander.firstStepViolation(s, n.t) : -1;
+          const step = bad < 0 && n.t !== s && expander.stepProperties.length > 0 ? expander.firstStepViolation(s, n.t) : -1;
           if (bad >= 0 || step >= 0) walk = { init, steps: [...walk.steps, { action: n.action, params: n.params }] };
           if (bad >= 0) return await violation(bad);
           if (step >= 0) return await stepViolated(step);
