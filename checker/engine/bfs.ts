@@ -186,8 +186,10 @@ export async function breadthFirst<S>(
     // As TLC: the search ends at the successor that breaks an invariant; none after it is generated.
     if (violation !== null) return;
     generated++;
-    if (constrained && !expander.admits(parent!, t)) checkOutside(t, actionIndex, ordinal);
-    else {
+    if (constrained && !expander.admits(parent!, t)) {
+      checkOutside(t, actionIndex, ordinal);
+      recorder!.outOfModel(actionIndex, params as ActionParams, ordinal);
+    } else {
       expander.fingerprint(t);
       recorder!.edge(t, actionIndex, params as ActionParams, ordinal);
       record(t, actionIndex, ordinal, expander.hi, expander.lo);

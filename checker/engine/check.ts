@@ -28,7 +28,7 @@ import { fileDigest } from './cluster/specIdentity.ts';
 import { specSources } from './specSources.ts';
 import { CANNOT_BE_CHECKED, isPacked, layoutOf, type PackedLayout, viewOfAnotherKmc } from './state/packed.ts';
 import type { LivenessRecorder } from './liveness/checkLiveness.ts';
-import { livenessRefusal } from './liveness/refusal.ts';
+import { constrainedLivenessWarning, livenessRefusal } from './liveness/refusal.ts';
 
 /** How a result names what was checked (copied into traces and reports). */
 export type { CheckLabel } from './label.ts';
@@ -56,6 +56,8 @@ export async function checkModel<S>(
   const limits = new Limits(options);
   const workers = options.workers ?? 1;
   const temporal = livenessRefusal(model, false) === null && model.properties.some(isTemporal);
+  const constrained = temporal ? constrainedLivenessWarning(model) : null;
+  if (constrained !== null) options.onWarning?.(constrained);
   // Only one thread spills its frontier to disk (bfs.ts): a search under a memory budget runs in one thread,
   // whatever the number of workers, instead of ending incomplete where it could have spilled. Worker
   // threads the user did not ask for are used only where they lose nothing else one thread has (options.ts).

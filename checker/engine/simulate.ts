@@ -131,7 +131,9 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           if (step >= 0) return await stepViolated(step);
         }
         const pick = next[rng.below(next.length)]!;
-        if (temporal.length > 0) {
+        inModel = expander.admits(s, pick.t);
+        // A step out of the model ends the walk: it closes no lasso, as no behaviour of the model takes it.
+        if (temporal.length > 0 && inModel) {
           expander.fingerprint(pick.t);
           const key = `${expander.hi}:${expander.lo}`;
           const back = onWalk.get(key);
@@ -144,7 +146,6 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
           walkStates.push(pick.t);
         }
         walk.steps.push({ action: pick.action, params: pick.params });
-        inModel = expander.admits(s, pick.t);
         s = pick.t;
         note(s);
         steps++;

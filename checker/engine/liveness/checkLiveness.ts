@@ -8,7 +8,10 @@
  * - P ~> Q: ¬Q states reachable through ¬Q states from a reachable P ∧ ¬Q state;
  * - □◇P: every reachable ¬P state;
  * - ◇□P: every reachable state, the component holding a ¬P state (visited again and again).
- * A fair component there is a behaviour that fails the property for ever.
+ * A fair component there is a behaviour that fails the property for ever. Under a CONSTRAINT or an
+ * ACTION_CONSTRAINT the graph is the model's, as TLC's behaviour graph is: a step out of the model is in
+ * no behaviour, but it still enables its action's fairness (graph.ts), so a state whose steps all leave
+ * the model may stutter for ever only where no fair action is enabled.
  */
 import type { ActionParams, Model } from '../../../spec/spec.ts';
 import type { Property } from '../../../invariants/property.ts';
@@ -116,6 +119,15 @@ export class LivenessRecorder<S> {
     return added;
   }
 
+  /**
+   * A successor of the state being expanded that is out of the model (outside the CONSTRAINT, or reached
+   * by a step outside the ACTION_CONSTRAINT): no state of the graph, but a fair step enabled here.
+   */
+  outOfModel(action: number, params: ActionParams, ordinal: number): void {
+    const fair = this.keys.idOf(action, params, this.source);
+    if (fair >= 0) this.builder.addOutOfModelEdge(action, ordinal, fair);
+  }
+
   private evaluate(s: S, id: number): void {
     for (let i = 0; i < this.temporal.length; i++) {
       const p = this.temporal[i]!;
@@ -148,7 +160,9 @@ export class LivenessRecorder<S> {
   }
 
   private findFailing(graph: StateGraph, search: FairCycleSearch, label: CheckLabel): LivenessOutcome<S> {
-    const stats: LivenessStats = { states: graph.size, edges: graph.edgeTarget.length, fairKeys: this.keys.count, bytes: this.bytes };
+    const stats: LivenessStats = { states: this.builder.states, edges: graph.edgeTarget.length, fairKeys: this.keys.count, bytes: this.bytes };
+    /** A state of the model: not the one standing for the steps out of it. */
+    const inModel = (u: number) => u !== graph.outside;
     for (let i = 0; i < this.temporal.length; i++) {
       const p = this.temporal[i]!;
       const bitsP = this.holds[i]!;
@@ -156,7 +170,7 @@ export class LivenessRecorder<S> {
       const failing = (u: number) => !bitsP.has(u);
       // ◇□P fails on a behaviour that goes anywhere but comes back to a ¬P state for ever.
       const settles = p.kind === 'eventuallyAlways';
-      const allowed = settles ? () => true : failing;
+      const allowed = settles ? inModel : (u: number) => inModel(u) && failing(u);
       const visited = settles ? failing : () => true;
       const seeds: number[] = [];
       for (let u = 0; u < graph.size; u++) {
@@ -180,10 +194,14 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
   let head = 0;
   try {
     for (const [i, s] of expander.initialStates().entries()) {
+      // An initial state outside the CONSTRAINT is no state of the model (the search checked it).
+      if (!expander.withinConstraint(s)) continue;
       expander.fingerprint(s);
       if (recorder.initial(s, i)) queue.push(s);
     }
+    let source: S;
     const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
+      if (expander.constrained && !expander.admits(source, t)) return recorder.outOfModel(action, params, ordinal);
       expander.fingerprint(t);
       if (recorder.edge(t, action, params, ordinal)) queue.push(t);
     };
@@ -195,6 +213,7 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
         head = 0;
       }
       recorder.expand(s);
+      source = s;
       expander.successors(s, visit, false);
       if (limits.lookDue()) {
         const reason = limits.exceeded(recorder.states, recorder.bytes);

@@ -4,6 +4,9 @@
  * parameter ordinal that produced it (enough to re-run the step when a trace is rebuilt), and its
  * fairness key id (-1 for an unfair step). Which fair keys are enabled in a state needs no store of its
  * own: an enabled action instance always yields an edge, so they are the fair keys of its out-edges.
+ * A step out of the model (a successor outside the CONSTRAINT, or a step outside the ACTION_CONSTRAINT)
+ * still enables its instance, as TLC's ENABLED knows no constraint: its edge goes to one extra state,
+ * `outside`, which stands for every such successor and is in no behaviour of the model.
  * No state object is kept; a state is recovered by re-running the steps of its BFS tree path.
  */
 import { GrowableU32, GrowableI32 } from '../state/growable.ts';
@@ -30,7 +33,12 @@ export interface StateGraph extends FairGraph {
   readonly edgeSource: Uint32Array;
   /** Per fairness key id: `action` or `action(key)`, for messages. */
   readonly fairNames: readonly string[];
+  /** The state that stands for every successor out of the model (the last), or -1 when no step leaves it. */
+  readonly outside: number;
 }
+
+/** An edge's target until the graph is built, for a step out of the model. */
+const OUT_OF_MODEL = 0xffffffff;
 
 /** Appends states in id order and their edges, then freezes into a `StateGraph`. */
 export class StateGraphBuilder {
@@ -41,6 +49,8 @@ export class StateGraphBuilder {
   private readonly fair = new GrowableI32();
   private readonly parents = new GrowableI32();
   private open = -1;
+  /** The first edge out of the model, or -1. */
+  private firstOutEdge = -1;
 
   get states(): number {
     return this.parents.length;
@@ -78,26 +88,44 @@ export class StateGraphBuilder {
     return e;
   }
 
+  /** Adds an edge of the open state to a successor out of the model; returns its index. */
+  addOutOfModelEdge(action: number, ordinal: number, fairKey: number): number {
+    const e = this.addEdge(OUT_OF_MODEL, action, ordinal, fairKey);
+    if (this.firstOutEdge < 0) this.firstOutEdge = e;
+    return e;
+  }
+
   build(fairStrong: Uint8Array, fairNames: readonly string[]): StateGraph {
-    const n = this.parents.length;
-    while (this.open + 1 < n) this.beginEdges(this.open + 1);
+    while (this.open + 1 < this.parents.length) this.beginEdges(this.open + 1);
+    // The state out of the model comes last, with no edges of its own.
+    const states = this.parents.length;
+    const outside = this.firstOutEdge < 0 ? -1 : states;
+    const n = outside < 0 ? states : states + 1;
+    const m = this.targets.length;
     const edgeStart = new Uint32Array(n + 1);
     edgeStart.set(this.starts.view());
-    edgeStart[n] = this.targets.length;
-    const m = this.targets.length;
+    edgeStart.fill(m, states);
     const edgeSource = new Uint32Array(m);
-    for (let u = 0; u < n; u++) edgeSource.fill(u, edgeStart[u]!, edgeStart[u + 1]!);
+    for (let u = 0; u < states; u++) edgeSource.fill(u, edgeStart[u]!, edgeStart[u + 1]!);
+    const edgeTarget = this.targets.view().slice();
+    const parentEdge = new Int32Array(n);
+    parentEdge.set(this.parents.view());
+    if (outside >= 0) {
+      for (let e = 0; e < m; e++) if (edgeTarget[e] === OUT_OF_MODEL) edgeTarget[e] = outside;
+      parentEdge[outside] = this.firstOutEdge;
+    }
     return {
       size: n,
       edgeStart,
-      edgeTarget: this.targets.view().slice(),
+      edgeTarget,
       edgeAction: Uint16Array.from(this.actions.view()),
       edgeOrdinal: this.ordinals.view().slice(),
       edgeFair: this.fair.view().slice(),
-      parentEdge: this.parents.view().slice(),
+      parentEdge,
       edgeSource,
       fairStrong,
       fairNames,
+      outside,
     };
   }
 }

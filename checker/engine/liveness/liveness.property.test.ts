@@ -4,7 +4,9 @@
  * judged here without the checker's code: a property fails iff some set C of states, strongly connected
  * by its own steps (or one state, which may stutter for ever), reachable where the property lets a
  * failing behaviour go (for ◇□P: anywhere, C holding a ¬P state), admits a fair behaviour that stays in
- * C and visits all of it. For every fairness
+ * C and visits all of it. Under a CONSTRAINT, as TLC has it, the states and steps are the model's (no
+ * node it cuts off is reached through, or in C), but a step to a node cut off still enables its key.
+ * For every fairness
  * key K, with a step "enabling" or "taking" K only when it changes the state (`<<A>>_vars`):
  * - WF: if K is enabled in every state of C, some step of K goes from C to C;
  * - SF: if K is enabled in some state of C, some step of K goes from C to C.
@@ -79,12 +81,13 @@ function stronglyConnected(c: ReadonlySet<number>, steps: readonly Step[]): bool
 
 /** Where a behaviour failing the property may be once it fails for ever, and from where it gets there. */
 function failingRegion(g: LiveGraph, lp: LiveProperty, steps: readonly Step[]): { allowed: (u: number) => boolean; region: Set<number> } {
-  const reachable = reach(g.inits, steps, () => true);
-  const notP = (u: number) => !lp.p.has(u);
-  const notQ = (u: number) => !lp.q.has(u);
+  const inModel = (u: number) => !g.cut.has(u);
+  const reachable = reach(g.inits, steps, inModel);
+  const notP = (u: number) => inModel(u) && !lp.p.has(u);
+  const notQ = (u: number) => inModel(u) && !lp.q.has(u);
   if (lp.kind === 'eventually') return { allowed: notP, region: reach(g.inits, steps, notP) };
   if (lp.kind === 'alwaysEventually') return { allowed: notP, region: [...reachable].filter(notP).reduce((r, u) => r.add(u), new Set<number>()) };
-  if (lp.kind === 'eventuallyAlways') return { allowed: () => true, region: reachable };
+  if (lp.kind === 'eventuallyAlways') return { allowed: inModel, region: reachable };
   return { allowed: notQ, region: reach([...reachable].filter((u) => lp.p.has(u) && notQ(u)), steps, notQ) };
 }
 
@@ -104,6 +107,7 @@ function fails(g: LiveGraph, lp: LiveProperty): boolean {
 function judgeCounterexample(g: LiveGraph, lp: LiveProperty, trace: { steps: readonly { action: string; params: ActionParams; state: unknown }[]; loop?: { index: number; action?: string; params?: ActionParams } }): void {
   const states = trace.steps.map((s) => (typeof s.state === 'number' ? s.state : (s.state as { at: number }).at));
   assert.ok(g.inits.includes(states[0]!), `the lasso starts at an initial state (${states[0]})`);
+  assert.ok(states.every((u) => !g.cut.has(u)), 'the lasso stays in the model');
   const actionIndex = (name: string) => g.actions.findIndex((a) => a.name === name);
   const moves = trace.steps.slice(1).map((s, k) => {
     const a = actionIndex(s.action);

@@ -14,6 +14,7 @@ import { replayTrace } from '../replay.ts';
 import { toItf } from '../../../traces/itf/write.ts';
 import type { Trace } from '../../../traces/trace.ts';
 import type { CheckResult } from '../result.ts';
+import { layout as L } from '../../../spec/layout/index.ts';
 
 const label = { spec: 'tiny', params: {} };
 const traceOf = <S>(r: CheckResult<S>): Trace<S> | undefined => ('trace' in r ? r.trace : undefined);
@@ -287,6 +288,37 @@ test("a step back to the same state neither enables its fairness nor pays it (TL
   const { simulate } = await import('../simulate.ts');
   assert.equal((await simulate(loopModel([0, 1]), { seed: 1, runs: 20, maxDepth: 10, deadlock: false }, label)).status, 'holds');
   assert.equal((await simulate(loopModel([0]), { seed: 1, runs: 20, maxDepth: 10, deadlock: false }, label)).status, 'violation');
+});
+
+test("under a CONSTRAINT, as in TLC: a step out of the model is in no behaviour but still enables its action's fairness, in every engine, with TLC's warning", async () => {
+  // 0 -Go-> 1 -Back-> 0, with 1 outside the CONSTRAINT: from 0 every step leaves the model.
+  const State = L.record('Boundary', { x: L.int(0, 1) });
+  type Boundary = { readonly x: number };
+  const at = (x: number) => State.from({ x }) as Boundary;
+  const model = (go: Fairness): Model<Boundary> => ({
+    layout: State,
+    init: () => [at(0)],
+    actions: [
+      { name: 'Go', enabled: (s) => s.x === 0, next: () => at(1), ...(go ? { fairness: go } : {}) },
+      { name: 'Back', enabled: (s) => s.x === 1, next: () => at(0), fairness: 'weak' },
+    ],
+    constraint: (s) => s.x === 0,
+    properties: [eventually('ReachesOne', 'x is 1 some time (never in the model)', (s: Boundary) => s.x === 1)],
+  });
+  for (const options of [{}, { strategy: 'dfs' as const }, { owners: 2 }]) {
+    const warnings: string[] = [];
+    // Go unfair: the behaviour may stop at 0, where nothing fair is enabled; the step to 1 is no step of it.
+    const stops = await checkModel(model(undefined), { ...options, deadlock: false, onWarning: (w) => warnings.push(w) }, label);
+    assert.equal(stops.status === 'violation' && stops.property, 'ReachesOne', JSON.stringify(options));
+    assert.deepEqual(traceOf(stops)?.steps.map((s) => s.state.x), [0]);
+    assert.deepEqual(traceOf(stops)?.loop, { index: 0 });
+    // Go weakly fair: enabled at 0 for ever (by a step out of the model) and never taken in it, so no
+    // behaviour of the model is fair and ◇P holds there, as TLC finds.
+    assert.equal((await checkModel(model('weak'), { ...options, deadlock: false }, label)).status, 'holds', JSON.stringify(options));
+    assert.deepEqual(warnings, [
+      'the temporal properties ReachesOne are checked on the behaviours within a CONSTRAINT, as TLC checks them: a behaviour the constraints cut short is not one of them, and one may stop for ever in a state whose steps all leave the model, unless a fair action is enabled there (a step out of the model still counts as enabled)',
+    ]);
+  }
 });
 
 test('liveness refuses symmetry and a VIEW, saying why', async () => {

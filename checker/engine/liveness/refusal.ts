@@ -1,6 +1,7 @@
 /**
- * Whether a model can be checked for liveness: the search asks before anything else, so this stays apart
- * from the liveness check itself, which is loaded only for a model with temporal properties.
+ * Whether a model can be checked for liveness, and what its constraints do to the check: the search asks
+ * before anything else, so this stays apart from the liveness check itself, which is loaded only for a
+ * model with temporal properties.
  */
 import type { Model } from '../../../spec/spec.ts';
 import { isTemporal } from '../../../invariants/property.ts';
@@ -22,12 +23,20 @@ export function livenessRefusal<S>(model: Model<S>, symmetry: boolean): string |
       'what is enabled, so fairness and the loops found would not be the model\'s. Drop the view (or the temporal properties) for this check'
     );
   }
-  if (model.constraint || model.actionConstraint) {
-    const which = model.constraint ? 'a CONSTRAINT' : 'an ACTION_CONSTRAINT';
-    return (
-      `this model declares ${which}, which cannot be used with the temporal properties ${names}: a state it cuts off has no ` +
-      'successors and would look like a behaviour that stops for ever'
-    );
-  }
   return null;
+}
+
+/**
+ * What a CONSTRAINT or an ACTION_CONSTRAINT does to the temporal properties, as TLC warns: the behaviours
+ * checked are the model's, so one the constraints cut short is not, and a state whose steps all leave the
+ * model may stutter for ever where no fair action is enabled. Null without temporal properties or constraints.
+ */
+export function constrainedLivenessWarning<S>(model: Model<S>): string | null {
+  const temporal = model.properties.filter(isTemporal).map((p) => p.name);
+  if (temporal.length === 0 || (!model.constraint && !model.actionConstraint)) return null;
+  const which = model.constraint && model.actionConstraint ? 'a CONSTRAINT and an ACTION_CONSTRAINT' : model.constraint ? 'a CONSTRAINT' : 'an ACTION_CONSTRAINT';
+  return (
+    `the temporal properties ${temporal.join(', ')} are checked on the behaviours within ${which}, as TLC checks them: a behaviour the ` +
+    'constraints cut short is not one of them, and one may stop for ever in a state whose steps all leave the model, unless a fair action is enabled there (a step out of the model still counts as enabled)'
+  );
 }
