@@ -132,7 +132,7 @@ export function renderText(trace: ItfTrace, options: TextOptions = {}): string {
         closing !== undefined
           ? `${formatStep(closing.action, closing.params)} leads back to step ${loop}: repeats forever from step ${loop}`
           : loop === last
-            ? `Step ${last} repeats forever from step ${loop} (stuttering: nothing fair is left to do)`
+            ? `The state of step ${last} stays forever (stuttering: nothing fair is left to do)`
             : `↻ After step ${trace.states[last]!['#meta'].index} the trace repeats forever from step ${trace.states[loop]?.['#meta'].index ?? loop}`,
       ),
     );

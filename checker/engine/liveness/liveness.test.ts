@@ -356,7 +356,7 @@ test('a lasso as text says where it repeats forever', async () => {
   ]);
   const stutter = await checkModel(spinModel(undefined, undefined, [0, 1]), { deadlock: false }, label);
   assert.deepEqual(plain(renderText(toItf(traceOf(stutter)!))).split('\n').slice(-2), [
-    'Step 0 repeats forever from step 0 (stuttering: nothing fair is left to do)',
+    'The state of step 0 stays forever (stuttering: nothing fair is left to do)',
     'Temporal property Finishes violated: x reaches 2',
   ]);
 });
