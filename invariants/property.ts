@@ -6,7 +6,7 @@
  * - `sometimes`: a reachability witness. If no reachable state satisfies it the model is vacuous for that
  *   purpose (an action never fires, a fault never happens), and the check fails instead of passing.
  *
- * A step property, checked on every step between reachable states:
+ * A step property, checked on every step from a reachable state:
  * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor, new or seen
  *   before, and as in TLC one outside the CONSTRAINT or ACTION_CONSTRAINT too) satisfies A, or changes
  *   nothing. A step where it

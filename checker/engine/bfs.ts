@@ -188,6 +188,7 @@ export async function breadthFirst<S>(
     generated++;
     if (constrained && !expander.admits(parent!, t)) {
       checkOutside(t, actionIndex, ordinal);
+      expander.fingerprint(t);
       recorder!.outOfModel(actionIndex, params as ActionParams, ordinal);
     } else {
       expander.fingerprint(t);

@@ -94,13 +94,6 @@ export class Expander<S> {
   readonly stepProperties: readonly Property<S>[];
   /** The fingerprints of a step's two states, when a step property fails on it: a step that changes nothing breaks none. */
   private readonly stepProbe = new Fingerprinter();
-  /**
-   * The last step `admits` judged, and its answer: a search asks of each successor, and the step
-   * properties ask again of the same step just after (`checkingSteps`), so the constraints run once.
-   */
-  private admittedFrom: S | undefined = undefined;
-  private admittedTo: S | undefined = undefined;
-  private admitted = false;
 
   constructor(
     readonly model: Model<S>,
@@ -564,17 +557,6 @@ export class Expander<S> {
 
   /** Whether the step from `s` to `t` stays in the model: `t` within the CONSTRAINT, the step within the ACTION_CONSTRAINT. */
   admits(s: S, t: S): boolean {
-    if (s === this.admittedFrom && t === this.admittedTo) return this.admitted;
-    // Forgotten first: a constraint that throws leaves no answer behind.
-    this.admittedFrom = this.admittedTo = undefined;
-    const answer = this.judgeStep(s, t);
-    this.admittedFrom = s;
-    this.admittedTo = t;
-    this.admitted = answer;
-    return answer;
-  }
-
-  private judgeStep(s: S, t: S): boolean {
     if (!this.withinConstraint(t)) return false;
     if (!this.model.actionConstraint) return true;
     try {

@@ -124,6 +124,9 @@ function replayLoop<S>(expander: Expander<S>, trace: ItfTrace, states: readonly 
     // The closing step is a step of the behaviour: one that breaks a step property is found before any temporal verdict, as a search finds it.
     const broken = expander.firstStepViolation(states[last]!, back.state);
     if (broken >= 0) return { kind: 'reproduced', step: last + 1, property: expander.stepProperties[broken]!.name, recorded: trace['#meta']?.verdict?.property ?? null };
+    if (!expander.admits(states[last]!, back.state)) {
+      return diverged('the step that closes the loop leaves the model (it is outside the ACTION_CONSTRAINT): no behaviour of the model takes it');
+    }
   }
   const verdict = judgeLasso(expander, trace['#meta']?.verdict?.property ?? null, states, loop, closing ? moves.slice(loop) : []);
   if ('problem' in verdict) return diverged(verdict.problem);

@@ -132,7 +132,12 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
         }
         const pick = next[rng.below(next.length)]!;
         inModel = expander.admits(s, pick.t);
-        // A step out of the model ends the walk: it closes no lasso, as no behaviour of the model takes it.
+        // A step out of the model ends the walk: it closes no lasso, as no behaviour of the model takes it,
+        // but the model's behaviour may stop where the walk is (stuttering, where nothing fair is owed).
+        if (!inModel) {
+          const stuck = lasso(walkStates, walkStates.length - 1, null);
+          if (stuck) return stuck;
+        }
         if (temporal.length > 0 && inModel) {
           expander.fingerprint(pick.t);
           const key = `${expander.hi}:${expander.lo}`;

@@ -140,7 +140,7 @@ export const simulateCommand: KmcCommand = {
   },
 };
 
-/** A simulation the model cannot run (liveness with a VIEW or CONSTRAINT) is reported as a usage error. */
+/** A simulation the model cannot run (liveness with a VIEW) is reported as a usage error. */
 async function refusingConfigErrors<T>(spec: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();

@@ -120,12 +120,15 @@ export class LivenessRecorder<S> {
   }
 
   /**
-   * A successor of the state being expanded that is out of the model (outside the CONSTRAINT, or reached
-   * by a step outside the ACTION_CONSTRAINT): no state of the graph, but a fair step enabled here.
+   * A successor of the state being expanded, just fingerprinted, that is out of the model (outside the
+   * CONSTRAINT, or reached by a step outside the ACTION_CONSTRAINT): no state of the graph, but a fair
+   * step enabled here, unless it leads back to the same state (a step an ACTION_CONSTRAINT rules out may
+   * change nothing, and such a step enables nothing: fairCycle.ts).
    */
   outOfModel(action: number, params: ActionParams, ordinal: number): void {
     const fair = this.keys.idOf(action, params, this.source);
-    if (fair >= 0) this.builder.addOutOfModelEdge(action, ordinal, fair);
+    if (fair < 0 || this.ids.get(this.expander.hi, this.expander.lo) === this.expanding - 1) return;
+    this.builder.addOutOfModelEdge(action, ordinal, fair);
   }
 
   private evaluate(s: S, id: number): void {
@@ -201,8 +204,8 @@ export async function checkLiveness<S>(expander: Expander<S>, limits: Limits, la
     }
     let source: S;
     const visit = (t: S, action: number, params: ActionParams, ordinal: number) => {
-      if (expander.constrained && !expander.admits(source, t)) return recorder.outOfModel(action, params, ordinal);
       expander.fingerprint(t);
+      if (expander.constrained && !expander.admits(source, t)) return recorder.outOfModel(action, params, ordinal);
       if (recorder.edge(t, action, params, ordinal)) queue.push(t);
     };
     while (head < queue.length) {

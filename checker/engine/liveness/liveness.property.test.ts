@@ -4,8 +4,9 @@
  * judged here without the checker's code: a property fails iff some set C of states, strongly connected
  * by its own steps (or one state, which may stutter for ever), reachable where the property lets a
  * failing behaviour go (for ◇□P: anywhere, C holding a ¬P state), admits a fair behaviour that stays in
- * C and visits all of it. Under a CONSTRAINT, as TLC has it, the states and steps are the model's (no
- * node it cuts off is reached through, or in C), but a step to a node cut off still enables its key.
+ * C and visits all of it. Under a CONSTRAINT and an ACTION_CONSTRAINT, as TLC has them, the states and
+ * steps are the model's (no node cut off, and no step ruled out, is taken or in C), but a step out of the
+ * model still enables its key, unless it goes back to the same node.
  * For every fairness
  * key K, with a step "enabling" or "taking" K only when it changes the state (`<<A>>_vars`):
  * - WF: if K is enabled in every state of C, some step of K goes from C to C;
@@ -31,6 +32,8 @@ interface Step {
   readonly to: number;
   /** Its fairness key, or null where the step is never owed. */
   readonly key: string | null;
+  /** A step of the model: to a node within the CONSTRAINT, and within the ACTION_CONSTRAINT. */
+  readonly inModel: boolean;
 }
 
 function keyOf(g: LiveGraph, action: number, from: number, params: ActionParams): string | null {
@@ -42,7 +45,8 @@ function keyOf(g: LiveGraph, action: number, from: number, params: ActionParams)
 
 function stepsOf(g: LiveGraph): Step[] {
   const steps: Step[] = [];
-  g.actions.forEach((a, action) => a.targets.forEach((ts, from) => ts.forEach((to, i) => steps.push({ from, to, key: keyOf(g, action, from, { to, i }) }))));
+  const inModel = (from: number, to: number) => !g.cut.has(to) && !g.forbidden.has(`${from}>${to}`);
+  g.actions.forEach((a, action) => a.targets.forEach((ts, from) => ts.forEach((to, i) => steps.push({ from, to, key: keyOf(g, action, from, { to, i }), inModel: inModel(from, to) }))));
   return steps;
 }
 
@@ -53,7 +57,7 @@ function reach(from: Iterable<number>, steps: readonly Step[], allowed: (u: numb
   const queue = [...seen];
   while (queue.length > 0) {
     const u = queue.pop()!;
-    for (const s of steps) if (s.from === u && allowed(s.to) && !seen.has(s.to)) (seen.add(s.to), queue.push(s.to));
+    for (const s of steps) if (s.inModel && s.from === u && allowed(s.to) && !seen.has(s.to)) (seen.add(s.to), queue.push(s.to));
   }
   return seen;
 }
@@ -63,7 +67,7 @@ function fairIn(g: LiveGraph, steps: readonly Step[], c: ReadonlySet<number>): b
   const moving = steps.filter((s) => s.key !== null && s.from !== s.to);
   for (const key of new Set(moving.map((s) => s.key!))) {
     const enabledAt = [...c].filter((u) => moving.some((s) => s.key === key && s.from === u));
-    const taken = moving.some((s) => s.key === key && c.has(s.from) && c.has(s.to));
+    const taken = moving.some((s) => s.key === key && s.inModel && c.has(s.from) && c.has(s.to));
     const owed = strongKey(g, key) ? enabledAt.length > 0 : enabledAt.length === c.size;
     if (owed && !taken) return false;
   }
@@ -72,7 +76,7 @@ function fairIn(g: LiveGraph, steps: readonly Step[], c: ReadonlySet<number>): b
 
 function stronglyConnected(c: ReadonlySet<number>, steps: readonly Step[]): boolean {
   if (c.size === 1) return true; // one state may stutter for ever
-  const inside = steps.filter((s) => c.has(s.from) && c.has(s.to) && s.from !== s.to);
+  const inside = steps.filter((s) => s.inModel && c.has(s.from) && c.has(s.to) && s.from !== s.to);
   const first = [...c][0]!;
   const forward = reach([first], inside, (u) => c.has(u));
   const backward = reach([first], inside.map((s) => ({ ...s, from: s.to, to: s.from })), (u) => c.has(u));
@@ -114,6 +118,7 @@ function judgeCounterexample(g: LiveGraph, lp: LiveProperty, trace: { steps: rea
     const { to, i } = s.params as { to: number; i: number };
     assert.equal(g.actions[a]?.targets[states[k]!]?.[i], to, `step ${k + 1} (${s.action} ${to}) is an edge of the graph`);
     assert.equal(states[k + 1], to);
+    assert.ok(!g.forbidden.has(`${states[k]}>${to}`), `step ${k + 1} is within the ACTION_CONSTRAINT`);
     return { from: states[k]!, to, key: keyOf(g, a, states[k]!, s.params) };
   });
   const loop = trace.loop!;
@@ -125,6 +130,7 @@ function judgeCounterexample(g: LiveGraph, lp: LiveProperty, trace: { steps: rea
     const last = states[states.length - 1]!;
     assert.equal(g.actions[a]?.targets[last]?.[i], to, 'the closing step is an edge of the graph');
     assert.equal(to, states[loop.index], 'the closing step leads back to the loop');
+    assert.ok(!g.forbidden.has(`${last}>${to}`), 'the closing step is within the ACTION_CONSTRAINT');
     cycle.push({ from: last, to, key: keyOf(g, a, last, loop.params!) });
   } else assert.equal(loop.index, states.length - 1, 'a stuttering loop is the last state');
   const cycleStates = states.slice(loop.index);

@@ -319,6 +319,27 @@ test("under a CONSTRAINT, as in TLC: a step out of the model is in no behaviour 
       'the temporal properties ReachesOne are checked on the behaviours within a CONSTRAINT, as TLC checks them: a behaviour the constraints cut short is not one of them, and one may stop for ever in a state whose steps all leave the model, unless a fair action is enabled there (a step out of the model still counts as enabled)',
     ]);
   }
+  // A simulated walk leaves the model at its first step; the behaviour it stands for may stop at 0 only while Go is unfair.
+  const { simulate } = await import('../simulate.ts');
+  const walked = await simulate(model(undefined), { seed: 1, runs: 5, maxDepth: 5, deadlock: false }, label);
+  assert.deepEqual([walked.status, 'trace' in walked && walked.trace?.loop], ['violation', { index: 0 }]);
+  assert.equal((await simulate(model('weak'), { seed: 1, runs: 5, maxDepth: 5, deadlock: false }, label)).status, 'holds');
+});
+
+test('replay: a lasso whose closing step the ACTION_CONSTRAINT rules out is no behaviour of the model', async () => {
+  // 0 <-> 1, both steps weakly fair; ◇□(x = 0) fails on the flipping behaviour.
+  const flip = (closingAllowed: boolean): Model<number> => ({
+    init: () => [0],
+    actions: [{ name: 'Flip', next: (x) => 1 - x, fairness: 'weak' }],
+    ...(closingAllowed ? {} : { actionConstraint: (x: number, y: number) => !(x === 1 && y === 0) }),
+    properties: [eventuallyAlways('SettlesAtZero', 'x is 0 from some point on', (x: number) => x === 0)],
+  });
+  const r = await checkModel(flip(true), { deadlock: false }, label);
+  assert.deepEqual(traceOf(r)?.loop, { index: 0, action: 'Flip', params: {} });
+  const replayed = replayTrace(flip(false), toItf(traceOf(r)!));
+  assert.match(replayed.kind === 'diverged' ? replayed.reason : replayed.kind, /the step that closes the loop leaves the model \(it is outside the ACTION_CONSTRAINT\)/);
+  // Under that constraint the model stops at 1 for ever, where Flip is enabled only by a step out of it: unfair, so the property holds.
+  assert.equal((await checkModel(flip(false), { deadlock: false }, label)).status, 'holds');
 });
 
 test('liveness refuses symmetry and a VIEW, saying why', async () => {
