@@ -5,6 +5,8 @@
  * - `always`: an invariant. A state where it is false is a violation, reported with a shortest trace.
  * - `sometimes`: a reachability witness. If no reachable state satisfies it the model is vacuous for that
  *   purpose (an action never fires, a fault never happens), and the check fails instead of passing.
+ * - `initially`: checked on the initial states only, after their invariants (TLC's PROPERTY of a state
+ *   predicate); a violation is the initial state that breaks it.
  *
  * A step property, checked on every step from a reachable state:
  * - `everyStep`: TLA+'s `[][A]_vars`. Every step from a reachable state (each successor, new or seen
@@ -17,7 +19,7 @@
  * `eventuallyAlways`) are checked
  * over the whole reachable state graph under the actions' fairness, after the search completes.
  */
-export type StatePropertyKind = 'always' | 'sometimes' | 'everyStep';
+export type StatePropertyKind = 'always' | 'sometimes' | 'everyStep' | 'initially';
 export type TemporalPropertyKind = 'eventually' | 'leadsTo' | 'alwaysEventually' | 'eventuallyAlways';
 
 export interface Property<S> {
@@ -47,6 +49,14 @@ export interface PropertyOptions {
 
 export function always<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {
   return { name, kind: 'always', description, test, symmetric: options.symmetric ?? false };
+}
+
+/**
+ * A property of the initial states only (TLC's PROPERTY that is a state predicate, such as the `Init` of a
+ * refinement mapping): checked on each initial state after its invariants, as TLC checks an implied init.
+ */
+export function initially<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {
+  return { name, kind: 'initially', description, test, symmetric: options.symmetric ?? false };
 }
 
 export function sometimes<S>(name: string, description: string, test: (s: S) => boolean, options: PropertyOptions = {}): Property<S> {

@@ -1,6 +1,6 @@
 /**
  * kmc's public API: everything a spec author imports. A spec module default-exports `defineSpec({...})`;
- * its properties are built with `always` and `sometimes`, its liveness properties with `eventually`,
+ * its properties are built with `always`, `sometimes`, `initially` and `everyStep`, its liveness properties with `eventually`,
  * `leadsTo`, `alwaysEventually` and `eventuallyAlways` (under the actions' `fairness`).
  */
 export { defineSpec } from './spec.ts';
@@ -18,7 +18,7 @@ export type {
   StepEvents,
   Symmetry,
 } from './spec.ts';
-export { always, everyStep, sometimes } from '../invariants/property.ts';
+export { always, everyStep, initially, sometimes } from '../invariants/property.ts';
 export { layout, LayoutError } from './layout/index.ts';
 export type { Packed } from './layout/index.ts';
 export type { Property, PropertyOptions } from '../invariants/property.ts';

@@ -121,7 +121,7 @@ export async function breadthFirst<S>(
     for (const [initIndex, s] of resumed ? [] : inits.entries()) {
       generated++;
       if (!expander.withinConstraint(s)) {
-        const bad = expander.firstViolation(s);
+        const bad = expander.firstInitialViolation(s);
         if (bad < 0) continue;
         outside = 1;
         return outcome({ kind: 'violation', stateId: log.add(NO_PARENT, 0, initIndex), invariant: bad });
@@ -131,7 +131,7 @@ export async function breadthFirst<S>(
       recorder?.initial(s, initIndex);
       const id = log.add(NO_PARENT, 0, initIndex);
       curId = id;
-      const bad = expander.firstViolation(s);
+      const bad = expander.firstInitialViolation(s);
       expander.markWitnesses(s, witnessesReached);
       if (bad >= 0) return outcome({ kind: 'violation', stateId: id, invariant: bad });
       current!.push(s, expander.bytesOf(s), id);

@@ -40,7 +40,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
    */
   const cutOff = new Set<number>();
   let curId = NO_PARENT;
-  /** 1 once a state outside the CONSTRAINT is logged: the violation that ends the run (see bfs.ts). */
+  /** 1 once a state outside the CONSTRAINT, or an initial state seen before, is logged: the violation that ends the run (see bfs.ts). */
   let outside = 0;
 
   const outcome = (end: SearchEnd): SearchOutcome => ({
@@ -69,13 +69,22 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
     };
     if (from === null ? !expander.withinConstraint(s) : !expander.admits(from, s)) {
       // As TLC: checked each time it is reached, neither counted nor expanded; logged only to show a violation.
-      const bad = expander.firstViolation(s);
+      const bad = from === null ? expander.firstInitialViolation(s) : expander.firstViolation(s);
       if (bad < 0) return stepBroken();
       outside = 1;
       return { kind: 'violation', stateId: log.add(parent, Math.max(action, 0), ordinal), invariant: bad };
     }
     expander.fingerprint(s);
     const known = seen.get(expander.hi, expander.lo);
+    if (known >= 0 && from === null) {
+      // An initial state reached before as a successor had its invariants checked then, but not what only an
+      // initial state must satisfy (`initially`): logged again, uncounted, to be the whole counterexample.
+      const bad = expander.firstInitialViolation(s);
+      if (bad >= 0) {
+        outside = 1;
+        return { kind: 'violation', stateId: log.add(NO_PARENT, 0, ordinal), invariant: bad };
+      }
+    }
     // Without a depth bound a state is expanded once. Under a bound, a state reached again at a shallower
     // depth is expanded again: the first visit may have stopped at the bound before its successors.
     if (known >= 0 && (maxDepth === Infinity || depthOf[known]! <= depth)) return stepBroken();
@@ -87,7 +96,7 @@ export async function depthFirst<S>(expander: Expander<S>, options: CheckOptions
       curId = id;
       // A state of the model counts towards the depth even when it ends the search (as in bfs.ts).
       if (depth > deepest) deepest = depth;
-      const bad = expander.firstViolation(s);
+      const bad = from === null ? expander.firstInitialViolation(s) : expander.firstViolation(s);
       expander.markWitnesses(s, witnessesReached);
       if (bad >= 0) return { kind: 'violation', stateId: id, invariant: bad };
     }

@@ -47,7 +47,9 @@ export type SuccessorVisitor<S> = (next: S, actionIndex: number, params: ActionP
 
 export class Expander<S> {
   readonly actions: readonly Action<S, ActionParams>[];
+  /** The invariants (`always`), then the properties of initial states (`initially`): see `firstInitialViolation`. */
   readonly invariants: readonly Property<S>[];
+  private readonly alwaysCount: number;
   readonly witnesses: readonly Property<S>[];
   /** Per action: states in which it was enabled at least once, and successors it produced. */
   readonly enabledCount: Float64Array;
@@ -100,7 +102,9 @@ export class Expander<S> {
     symmetry: boolean,
   ) {
     this.actions = model.actions;
-    this.invariants = model.properties.filter((p) => p.kind === 'always');
+    // The invariants, then the properties of the initial states only: an index past `alwaysCount` is one of those.
+    this.invariants = [...model.properties.filter((p) => p.kind === 'always'), ...model.properties.filter((p) => p.kind === 'initially')];
+    this.alwaysCount = model.properties.filter((p) => p.kind === 'always').length;
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.stepProperties = model.properties.filter((p) => p.kind === 'everyStep');
     this.enabledCount = new Float64Array(this.actions.length);
@@ -488,9 +492,18 @@ export class Expander<S> {
 
   /** Index (into `invariants`) of the first invariant the state breaks, or -1. */
   firstViolation(s: S): number {
+    return this.firstBroken(s, this.alwaysCount);
+  }
+
+  /** The same for an initial state: its invariants, then the `initially` properties. */
+  firstInitialViolation(s: S): number {
+    return this.firstBroken(s, this.invariants.length);
+  }
+
+  private firstBroken(s: S, upTo: number): number {
     this.symmetryCheck?.sample(s);
     const inv = this.invariants;
-    for (let i = 0; i < inv.length; i++) {
+    for (let i = 0; i < upTo; i++) {
       let ok: boolean;
       try {
         ok = inv[i]!.test(s);

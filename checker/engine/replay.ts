@@ -39,7 +39,7 @@ export function replayTrace<S>(model: Model<S>, trace: ItfTrace): ReplayOutcome 
     return { kind: 'diverged', step: 0, action: 'Init', reason: `no initial state of the spec matches step 0: ${describeDifference(first, stateVariables(inits[0]))}` };
   }
   const broken = (s: S, step: number): ReplayOutcome | null => {
-    const bad = expander.firstViolation(s);
+    const bad = step === 0 ? expander.firstInitialViolation(s) : expander.firstViolation(s);
     return bad < 0 ? null : { kind: 'reproduced', step, property: expander.invariants[bad]!.name, recorded };
   };
   const stepBroken = (s: S, t: S, step: number): ReplayOutcome | null => {

@@ -103,7 +103,7 @@ export async function simulate<S>(model: Model<S>, options: SimulationOptions, l
       const onWalk = new Map<string, number>();
       const walkStates: S[] = [s];
       if (temporal.length > 0) onWalk.set(`${expander.hi}:${expander.lo}`, 0);
-      let bad = expander.firstViolation(s);
+      let bad = expander.firstInitialViolation(s);
       if (bad >= 0) return await violation(bad);
       // A walk ends at a state outside the CONSTRAINT (or reached by a step outside the ACTION_CONSTRAINT),
       // once checked, as TLC's simulation ends it.

@@ -132,7 +132,7 @@ export async function ownedBreadthFirst<S>(
         for (const [initIndex, s] of inits.entries()) {
           generated++;
           if (!expander.withinConstraint(s)) {
-            const bad = expander.firstViolation(s);
+            const bad = expander.firstInitialViolation(s);
             if (bad < 0) continue;
             queued = initials.length;
             return outcome({ kind: 'violation', stateId: log.add(NO_PARENT, 0, initIndex), invariant: bad });
@@ -143,7 +143,7 @@ export async function ownedBreadthFirst<S>(
           if (!seen.add(hi, lo)) continue;
           at = log.add(NO_PARENT, 0, initIndex);
           distinct++;
-          const bad = expander.firstViolation(s);
+          const bad = expander.firstInitialViolation(s);
           expander.markWitnesses(s, witnessesReached);
           if (bad >= 0) {
           queued = initials.length + 1;
