@@ -103,8 +103,9 @@ export class Expander<S> {
   ) {
     this.actions = model.actions;
     // The invariants, then the properties of the initial states only: an index past `alwaysCount` is one of those.
-    this.invariants = [...model.properties.filter((p) => p.kind === 'always'), ...model.properties.filter((p) => p.kind === 'initially')];
-    this.alwaysCount = model.properties.filter((p) => p.kind === 'always').length;
+    const always = model.properties.filter((p) => p.kind === 'always');
+    this.invariants = [...always, ...model.properties.filter((p) => p.kind === 'initially')];
+    this.alwaysCount = always.length;
     this.witnesses = model.properties.filter((p) => p.kind === 'sometimes');
     this.stepProperties = model.properties.filter((p) => p.kind === 'everyStep');
     this.enabledCount = new Float64Array(this.actions.length);

@@ -137,15 +137,15 @@ function registerTsx(): Promise<void> {
   }));
 }
 
-let twinsRegistered = false;
+let kmcResolutionUsed = false;
 /**
  * In this thread, kmc's own sources resolve to their compiled twins (ownSourcesHooks.ts; registered after
  * tsx's hooks, so it runs first and maps what tsx resolved), and kmc's packages, where Node finds none,
  * to kmc's own (ownPackages.ts).
  */
 function useKmcResolution(): void {
-  if (twinsRegistered) return;
-  twinsRegistered = true;
+  if (kmcResolutionUsed) return;
+  kmcResolutionUsed = true;
   register('./ownSourcesHooks.js', import.meta.url);
   requireOwnPackagesFromKmc();
 }
